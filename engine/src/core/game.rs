@@ -1,0 +1,118 @@
+//! The trait every game implements; searchers, perft and the protocol session are
+//! generic over it.
+
+use super::error::{MoveError, ParseError};
+use super::movelist::MoveList;
+use super::options::HouseRules;
+
+/// A seat at the table: 0 is the first player (black / sente / South).
+pub type Seat = u8;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    /// `winner` takes `points` (1 for the shogi games; 1–3 in sugoroku).
+    Win { winner: Seat, points: u8 },
+    Draw,
+    /// Places per seat, 1 = first, competition ranking (yonin).
+    Places([u8; 4]),
+}
+
+/// How a game ended and why, in words the protocol can print (`five-captures`,
+/// `repetition`, `no-legal-move`, …).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub result: GameResult,
+    pub reason: &'static str,
+}
+
+impl Outcome {
+    pub const fn win(winner: Seat, reason: &'static str) -> Self {
+        Outcome { result: GameResult::Win { winner, points: 1 }, reason }
+    }
+
+    pub const fn draw(reason: &'static str) -> Self {
+        Outcome { result: GameResult::Draw, reason }
+    }
+
+    /// +1 win, 0 draw, −1 loss for `seat` in a two-player game (scaled by points).
+    pub fn value_for(&self, seat: Seat) -> i32 {
+        match self.result {
+            GameResult::Win { winner, points } if winner == seat => points as i32,
+            GameResult::Win { points, .. } => -(points as i32),
+            GameResult::Draw => 0,
+            GameResult::Places(places) => {
+                let mine = places[seat as usize];
+                let better = places.iter().filter(|&&p| p < mine).count() as i32;
+                let worse = places.iter().filter(|&&p| p > mine).count() as i32;
+                (worse - better).signum()
+            }
+        }
+    }
+}
+
+/// A game position with its history: the rules, nothing of text protocols or time.
+///
+/// Two doors for a move: [`Game::parse_move`] checks text against the legal moves
+/// and never changes the position; [`Game::make`] / [`Game::unmake`] are the fast,
+/// unchecked pair used by search, which keeps the undo information inside.
+pub trait Game: Clone + Send + Sync + 'static {
+    type Move: Copy + Default + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + 'static;
+    type Rules: HouseRules;
+
+    /// The name used everywhere a game is named (`hasami`, …).
+    const NAME: &'static str;
+    const SEATS: usize;
+
+    fn start(rules: &Self::Rules) -> Self;
+    /// Reads the game's position notation (SFEN or its extension).
+    fn from_sfen(sfen: &str, rules: &Self::Rules) -> Result<Self, ParseError>;
+    fn sfen(&self) -> String;
+    fn rules(&self) -> &Self::Rules;
+
+    fn side_to_move(&self) -> Seat;
+    /// Plies played since the position was set up, counting its move number.
+    fn ply(&self) -> u32;
+
+    /// The legal moves; none when the game is decided (a win or loss; repetition and
+    /// the move limit do not stop move generation, as perft defines).
+    fn generate_moves(&self, moves: &mut MoveList<Self::Move>);
+    /// The number of legal moves, for bulk-counting perft; games override it with
+    /// something faster than generating.
+    fn count_moves(&self) -> u64 {
+        let mut moves = MoveList::new();
+        self.generate_moves(&mut moves);
+        moves.len() as u64
+    }
+
+    /// Plays a legal move (unchecked).
+    fn make(&mut self, mv: Self::Move);
+    /// Takes back `mv`, which must be the last move made.
+    fn unmake(&mut self, mv: Self::Move);
+
+    /// The incremental Zobrist key of the position (board, hands, side to move).
+    fn key(&self) -> u64;
+    /// The same key computed from scratch, to check the incremental one.
+    fn compute_key(&self) -> u64;
+
+    /// The end of the game by every rule, repetition and move limit included.
+    fn outcome(&self) -> Option<Outcome>;
+    /// Whether the current position already stood at some ply ≥ `since_ply`; search
+    /// treats a repetition inside its own tree as a draw.
+    fn repeats_since(&self, since_ply: u32) -> bool;
+
+    fn format_move(&self, mv: Self::Move) -> String;
+    /// Reads a move in the fixed notation and checks that it is legal here.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError> {
+        let mut moves = MoveList::new();
+        self.generate_moves(&mut moves);
+        if let Some(&mv) = moves.iter().find(|&&mv| self.format_move(mv) == text) {
+            return Ok(mv);
+        }
+        Err(MoveError::new(text, if moves.is_empty() { "the game is over" } else { "not a legal move here" }))
+    }
+
+    /// A human-readable board.
+    fn diagram(&self) -> String;
+    /// Game-specific facts for `status` (captured counts, checks, …), as `key value` words.
+    fn status_details(&self) -> String;
+}

@@ -1,0 +1,164 @@
+//! House rules and engine options as typed, validated values.
+//!
+//! A game's rules are a small struct implementing [`HouseRules`]; its options are
+//! described once by [`OptionSpec`]s, which the protocol announces and which
+//! validate every incoming value before the struct changes.
+
+use super::error::OptionError;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    /// An integer in `min..=max`.
+    Spin { default: i64, min: i64, max: i64 },
+    /// One of a fixed list of words; `default` is one of `choices`.
+    Combo { default: &'static str, choices: &'static [&'static str] },
+    Check { default: bool },
+    Button,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionSpec {
+    pub name: &'static str,
+    pub kind: OptionKind,
+    /// Other names accepted by `setoption` for the same option (never announced).
+    pub aliases: &'static [&'static str],
+}
+
+/// A validated option value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionValue {
+    Int(i64),
+    Choice(&'static str),
+    Bool(bool),
+    Pressed,
+}
+
+impl OptionSpec {
+    pub const fn spin(name: &'static str, default: i64, min: i64, max: i64) -> Self {
+        OptionSpec { name, kind: OptionKind::Spin { default, min, max }, aliases: &[] }
+    }
+
+    pub const fn combo(
+        name: &'static str,
+        default: &'static str,
+        choices: &'static [&'static str],
+    ) -> Self {
+        OptionSpec { name, kind: OptionKind::Combo { default, choices }, aliases: &[] }
+    }
+
+    pub const fn check(name: &'static str, default: bool) -> Self {
+        OptionSpec { name, kind: OptionKind::Check { default }, aliases: &[] }
+    }
+
+    pub const fn button(name: &'static str) -> Self {
+        OptionSpec { name, kind: OptionKind::Button, aliases: &[] }
+    }
+
+    pub const fn with_aliases(mut self, aliases: &'static [&'static str]) -> Self {
+        self.aliases = aliases;
+        self
+    }
+
+    /// Option names compare without regard to case, as most GUIs expect.
+    pub fn answers_to(&self, name: &str) -> bool {
+        self.name.eq_ignore_ascii_case(name) || self.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
+    }
+
+    pub fn validate(&self, value: &str) -> Result<OptionValue, OptionError> {
+        let value = value.trim();
+        match self.kind {
+            OptionKind::Spin { min, max, .. } => match value.parse::<i64>() {
+                Ok(v) if (min..=max).contains(&v) => Ok(OptionValue::Int(v)),
+                Ok(_) => Err(OptionError::new(self.name, value, format!("out of range {min}..={max}"))),
+                Err(_) => Err(OptionError::new(self.name, value, "not an integer")),
+            },
+            OptionKind::Combo { choices, .. } => choices
+                .iter()
+                .find(|c| c.eq_ignore_ascii_case(value))
+                .map(|c| OptionValue::Choice(c))
+                .ok_or_else(|| OptionError::new(self.name, value, format!("expected one of {}", choices.join(", ")))),
+            OptionKind::Check { .. } => match value.to_ascii_lowercase().as_str() {
+                "true" => Ok(OptionValue::Bool(true)),
+                "false" => Ok(OptionValue::Bool(false)),
+                _ => Err(OptionError::new(self.name, value, "expected true or false")),
+            },
+            OptionKind::Button => Ok(OptionValue::Pressed),
+        }
+    }
+
+    /// The USI `option` line announcing this option.
+    pub fn usi_line(&self) -> String {
+        match self.kind {
+            OptionKind::Spin { default, min, max } => {
+                format!("option name {} type spin default {default} min {min} max {max}", self.name)
+            }
+            OptionKind::Combo { default, choices } => {
+                let vars: String = choices.iter().map(|c| format!(" var {c}")).collect();
+                format!("option name {} type combo default {default}{vars}", self.name)
+            }
+            OptionKind::Check { default } => format!("option name {} type check default {default}", self.name),
+            OptionKind::Button => format!("option name {} type button", self.name),
+        }
+    }
+}
+
+/// Looks a name up among specs, as `setoption` does.
+pub fn find_spec<'a>(specs: &'a [OptionSpec], name: &str) -> Option<&'a OptionSpec> {
+    specs.iter().find(|s| s.answers_to(name))
+}
+
+/// A game's house rules: typed, validated once, read as small enums in hot paths.
+pub trait HouseRules: Clone + Default + std::fmt::Debug + PartialEq + Send + Sync + 'static {
+    /// The options this game's rules answer to.
+    fn specs() -> &'static [OptionSpec];
+
+    /// Applies an already validated value of one of [`Self::specs`].
+    fn apply(&mut self, spec: &OptionSpec, value: OptionValue);
+
+    /// Validates and applies `name = value`; `Ok(false)` when no rule has that name.
+    fn set(&mut self, name: &str, value: &str) -> Result<bool, OptionError> {
+        match find_spec(Self::specs(), name) {
+            Some(spec) => {
+                let value = spec.validate(value)?;
+                self.apply(spec, value);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+}
+
+/// The move-limit option every board game shares. shogiarena sets
+/// `MaxMovesToDraw` and stalls when it is missing, so it is announced too, as the
+/// same value.
+pub const MOVE_LIMIT: OptionSpec = OptionSpec::spin("MoveLimit", 0, 0, 100_000);
+pub const MAX_MOVES_TO_DRAW: OptionSpec = OptionSpec::spin("MaxMovesToDraw", 0, 0, 100_000);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spin_rejects_out_of_range_and_garbage() {
+        let spec = OptionSpec::spin("Threads", 1, 1, 256);
+        assert_eq!(spec.validate("4"), Ok(OptionValue::Int(4)));
+        assert!(spec.validate("0").is_err());
+        assert!(spec.validate("257").is_err());
+        assert!(spec.validate("four").is_err());
+    }
+
+    #[test]
+    fn combo_matches_without_case() {
+        let spec = OptionSpec::combo("HasamiWin", "five", &["five", "lead3", "all"]);
+        assert_eq!(spec.validate("LEAD3"), Ok(OptionValue::Choice("lead3")));
+        assert!(spec.validate("six").is_err());
+        assert_eq!(spec.usi_line(), "option name HasamiWin type combo default five var five var lead3 var all");
+    }
+
+    #[test]
+    fn aliases_answer() {
+        let spec = OptionSpec::combo("USI_Variant", "hasami", &["hasami"]).with_aliases(&["UCI_Variant"]);
+        assert!(spec.answers_to("uci_variant"));
+        assert!(!spec.answers_to("Variant"));
+    }
+}

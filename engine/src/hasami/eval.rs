@@ -1,0 +1,49 @@
+//! Hasami evaluation and the hooks alpha-beta needs.
+
+use super::movegen::HasamiMove;
+use super::position::Hasami;
+use super::rules::WinCondition;
+use crate::core::Game;
+use crate::search::{TwoPlayerGame, Value};
+use crate::session::Playable;
+
+/// A stone on the board.
+const STONE: Value = 100;
+/// Each capture still missing toward the win condition costs this much more the
+/// closer the side is to it (captures near the goal matter more).
+const NEAR_WIN: Value = 12;
+const MOBILITY: Value = 2;
+
+impl TwoPlayerGame for Hasami {
+    fn evaluate(&self) -> Value {
+        let (us, them) = (self.side_to_move(), self.side_to_move() ^ 1);
+        let material = (self.stones(us).count() as Value - self.stones(them).count() as Value) * STONE;
+        let race = match self.rules().win {
+            WinCondition::Five => {
+                let ours = self.captured_by(us).min(5) as Value;
+                let theirs = self.captured_by(them).min(5) as Value;
+                (ours * ours - theirs * theirs) * NEAR_WIN
+            }
+            WinCondition::Lead3 | WinCondition::All => 0,
+        };
+        let mobility = (self.mobility(us) as Value - self.mobility(them) as Value) * MOBILITY;
+        material + race + mobility
+    }
+
+    #[inline]
+    fn is_tactical(&self, mv: HasamiMove) -> bool {
+        !self.captures_of(mv).is_empty()
+    }
+}
+
+impl Playable for Hasami {
+    type Searcher = crate::search::alphabeta::AlphaBeta;
+
+    const BENCH_POSITIONS: &'static [&'static str] = &[
+        "ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP b - 1",
+        "pppp1pppp/9/4p4/9/9/4P4/9/9/PPPP1PPPP b - 3",
+        "1pp1pp1pp/p8/4p4/2P3p2/9/3P1P3/8P/9/PP2P1PP1 w - 20",
+        "p7p/2pp1pp2/9/1p2P2p1/9/1P2p2P1/9/2PP1PP2/P7P b - 40",
+    ];
+    const BENCH_DEPTH: u32 = 6;
+}

@@ -1,0 +1,148 @@
+//! Slides and captures on bitboards.
+//!
+//! A slide along a row is looked up from that row's nine occupancy bits; a slide
+//! along a column from the column's nine bits of a transposed occupancy that the
+//! position keeps alongside the row-major one.
+
+use crate::core::board9::{Bitboard, Square};
+
+/// A board move, from → to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct HasamiMove {
+    pub from: Square,
+    pub to: Square,
+}
+
+/// `SLIDES[i][occ]`: the cells of a nine-cell line reachable from cell `i` when
+/// `occ` marks the occupied cells (cell `i` itself ignored).
+static SLIDES: [[u16; 512]; 9] = slide_table();
+
+const fn slide_table() -> [[u16; 512]; 9] {
+    let mut table = [[0u16; 512]; 9];
+    let mut i = 0;
+    while i < 9 {
+        let mut occ = 0;
+        while occ < 512 {
+            let mut reach = 0u16;
+            let mut j = i + 1;
+            while j < 9 && occ >> j & 1 == 0 {
+                reach |= 1 << j;
+                j += 1;
+            }
+            let mut j = i as i32 - 1;
+            while j >= 0 && occ >> j & 1 == 0 {
+                reach |= 1 << j;
+                j -= 1;
+            }
+            table[i][occ] = reach;
+            occ += 1;
+        }
+        i += 1;
+    }
+    table
+}
+
+/// `COLUMN_SPREAD[bits]`: nine line bits placed on column 0 of a board (row r → bit 9r).
+static COLUMN_SPREAD: [u128; 512] = column_spread();
+
+const fn column_spread() -> [u128; 512] {
+    let mut table = [0u128; 512];
+    let mut bits = 0;
+    while bits < 512 {
+        let mut r = 0;
+        while r < 9 {
+            if bits >> r & 1 != 0 {
+                table[bits] |= 1u128 << (9 * r);
+            }
+            r += 1;
+        }
+        bits += 1;
+    }
+    table
+}
+
+/// Index of a square in the transposed (column-major) occupancy.
+#[inline]
+pub const fn transposed(sq: Square) -> u32 {
+    sq.col() as u32 * 9 + sq.row() as u32
+}
+
+#[inline]
+fn line_bits(board: u128, line: u8) -> usize {
+    (board >> (line as u32 * 9)) as usize & 0x1FF
+}
+
+/// Squares a stone on `sq` can slide to.
+#[inline]
+pub fn slides(sq: Square, occ: Bitboard, occ_t: u128) -> Bitboard {
+    let (row, col) = (sq.row(), sq.col());
+    let along_row = (SLIDES[col as usize][line_bits(occ.0, row)] as u128) << (row as u32 * 9);
+    let along_col = COLUMN_SPREAD[SLIDES[row as usize][line_bits(occ_t, col)] as usize] << col;
+    Bitboard(along_row | along_col)
+}
+
+/// How many squares a stone on `sq` can slide to.
+#[inline]
+pub fn slide_count(sq: Square, occ: Bitboard, occ_t: u128) -> u32 {
+    let (row, col) = (sq.row(), sq.col());
+    SLIDES[col as usize][line_bits(occ.0, row)].count_ones() + SLIDES[row as usize][line_bits(occ_t, col)].count_ones()
+}
+
+const DIRECTIONS: [(i8, i8); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
+
+/// For a square next to a corner: that corner and the corner's other neighbour.
+static CORNER_NEIGHBOURS: [Option<(Square, Square)>; 81] = corner_neighbours();
+
+const fn corner_neighbours() -> [Option<(Square, Square)>; 81] {
+    let mut table = [None; 81];
+    let corners: [(u8, u8, u8); 4] = [(0, 1, 9), (8, 7, 17), (72, 73, 63), (80, 79, 71)];
+    let mut i = 0;
+    while i < 4 {
+        let (corner, a, b) = corners[i];
+        table[a as usize] = Some((Square(corner), Square(b)));
+        table[b as usize] = Some((Square(corner), Square(a)));
+        i += 1;
+    }
+    table
+}
+
+/// The opponent stones captured by a stone arriving on `to`, where `own` already
+/// holds the mover's stones after the move (the arriving stone included).
+#[inline]
+pub fn captures(to: Square, own: Bitboard, opp: Bitboard) -> Bitboard {
+    let mut taken = Bitboard::EMPTY;
+    for (dr, dc) in DIRECTIONS {
+        let mut line = Bitboard::EMPTY;
+        let mut sq = to;
+        while let Some(next) = sq.offset(dr, dc) {
+            if opp.has(next) {
+                line |= next.bit();
+                sq = next;
+            } else {
+                if own.has(next) {
+                    taken |= line;
+                }
+                break;
+            }
+        }
+    }
+    if let Some((corner, other)) = CORNER_NEIGHBOURS[to.index()] {
+        if opp.has(corner) && own.has(other) {
+            taken |= corner.bit();
+        }
+    }
+    taken
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slide_table_stops_before_blockers() {
+        // Cell 4 with blockers on 1 and 7 reaches 2, 3, 5, 6.
+        assert_eq!(SLIDES[4][0b010_000_010], 0b001_101_100);
+        // An empty line from an end reaches the other eight cells.
+        assert_eq!(SLIDES[0][0].count_ones(), 8);
+    }
+}

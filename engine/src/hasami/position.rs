@@ -1,0 +1,324 @@
+//! The Hasami position: two bitboards, a transposed occupancy, the key and the
+//! history needed to unmake moves and to count repetitions.
+
+use super::movegen::{captures, slide_count, slides, transposed, HasamiMove};
+use super::rules::{HasamiRules, WinCondition};
+use crate::core::board9::{Bitboard, Square};
+use crate::core::zobrist::key_table;
+use crate::core::{Game, MoveError, MoveList, Outcome, ParseError, Seat};
+
+pub const BLACK: Seat = 0;
+pub const WHITE: Seat = 1;
+/// Stones each side starts with; captured counts are derived from it.
+pub const STONES: u32 = 9;
+
+static STONE_KEYS: [u64; 2 * 81] = key_table(0x4841_5341_4D49);
+const SIDE_KEY: u64 = 0xD1B5_4A32_D192_ED03;
+
+#[inline]
+fn stone_key(side: Seat, sq: Square) -> u64 {
+    STONE_KEYS[side as usize * 81 + sq.index()]
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Undo {
+    captured: Bitboard,
+    key: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Hasami {
+    stones: [Bitboard; 2],
+    /// Occupancy in column-major order, for slides along files.
+    occ_t: u128,
+    side: Seat,
+    key: u64,
+    /// Plies played before this position's history starts (from the SFEN move number).
+    base_ply: u32,
+    /// Ply of the last capture: no earlier position can repeat.
+    last_capture: u32,
+    history: Vec<Undo>,
+    rules: HasamiRules,
+}
+
+impl Hasami {
+    /// An empty board with `side` to move at `ply`.
+    fn empty(side: Seat, ply: u32, rules: &HasamiRules) -> Self {
+        Hasami {
+            stones: [Bitboard::EMPTY; 2],
+            occ_t: 0,
+            side,
+            key: if side == WHITE { SIDE_KEY } else { 0 },
+            base_ply: ply,
+            last_capture: ply,
+            history: Vec::with_capacity(256),
+            rules: rules.clone(),
+        }
+    }
+
+    pub(super) fn put(&mut self, side: Seat, sq: Square) {
+        self.stones[side as usize] |= sq.bit();
+        self.occ_t ^= 1u128 << transposed(sq);
+        self.key ^= stone_key(side, sq);
+    }
+
+    fn remove(&mut self, side: Seat, sq: Square) {
+        self.stones[side as usize] ^= sq.bit();
+        self.occ_t ^= 1u128 << transposed(sq);
+        self.key ^= stone_key(side, sq);
+    }
+
+    /// Builds a position from stones; the notation parser's back door.
+    pub(super) fn from_stones(
+        black: Bitboard,
+        white: Bitboard,
+        side: Seat,
+        ply: u32,
+        rules: &HasamiRules,
+    ) -> Result<Self, &'static str> {
+        if !(black & white).is_empty() {
+            return Err("two stones on one square");
+        }
+        if black.count() > STONES || white.count() > STONES {
+            return Err("more than 9 stones of one side");
+        }
+        let mut pos = Hasami::empty(side, ply, rules);
+        for sq in black {
+            pos.put(BLACK, sq);
+        }
+        for sq in white {
+            pos.put(WHITE, sq);
+        }
+        Ok(pos)
+    }
+
+    #[inline]
+    pub fn stones(&self, side: Seat) -> Bitboard {
+        self.stones[side as usize]
+    }
+
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.stones[0] | self.stones[1]
+    }
+
+    /// Opponent stones `side` has captured (derived from the board).
+    #[inline]
+    pub fn captured_by(&self, side: Seat) -> u32 {
+        STONES - self.stones[(side ^ 1) as usize].count()
+    }
+
+    /// Squares a stone of the side to move on `sq` may slide to.
+    #[inline]
+    pub fn destinations(&self, sq: Square) -> Bitboard {
+        slides(sq, self.occupied(), self.occ_t)
+    }
+
+    /// Number of moves `side` would have if it were to move (mobility).
+    pub fn mobility(&self, side: Seat) -> u32 {
+        let occ = self.occupied();
+        self.stones(side).map(|sq| slide_count(sq, occ, self.occ_t)).sum()
+    }
+
+    /// The opponent stones `mv` would capture.
+    #[inline]
+    pub fn captures_of(&self, mv: HasamiMove) -> Bitboard {
+        let own = self.stones(self.side) ^ mv.from.bit() ^ mv.to.bit();
+        captures(mv.to, own, self.stones(self.side ^ 1))
+    }
+
+    fn meets_win_condition(&self, side: Seat) -> bool {
+        let opponent_left = self.stones(side ^ 1).count();
+        match self.rules.win {
+            WinCondition::Five => self.captured_by(side) >= 5,
+            WinCondition::Lead3 => self.stones(side).count() >= opponent_left + 3,
+            WinCondition::All => opponent_left == 0,
+        }
+    }
+
+    /// The winner by captures: the player who moved last, or (in a set-up
+    /// position only) the player to move.
+    pub fn capture_winner(&self) -> Option<Seat> {
+        [self.side ^ 1, self.side].into_iter().find(|&side| self.meets_win_condition(side))
+    }
+
+    /// How often the current position has stood, this time included.
+    pub fn occurrences(&self) -> u32 {
+        1 + self.earlier_occurrences(self.last_capture)
+    }
+
+    /// Earlier occurrences of the current position at plies ≥ `since_ply`.
+    fn earlier_occurrences(&self, since_ply: u32) -> u32 {
+        let since = since_ply.max(self.last_capture);
+        let ply = self.ply();
+        let mut count = 0;
+        // Same side to move: every second ply back.
+        let mut back = 2;
+        while back <= ply.saturating_sub(since) {
+            let index = self.history.len() - back as usize;
+            if self.history[index].key == self.key {
+                count += 1;
+            }
+            back += 2;
+        }
+        count
+    }
+}
+
+impl Game for Hasami {
+    type Move = HasamiMove;
+    type Rules = HasamiRules;
+
+    const NAME: &'static str = "hasami";
+    const SEATS: usize = 2;
+
+    fn start(rules: &HasamiRules) -> Self {
+        let mut pos = Hasami::empty(BLACK, 0, rules);
+        for col in 0..9 {
+            pos.put(BLACK, Square::new(8, col));
+            pos.put(WHITE, Square::new(0, col));
+        }
+        pos
+    }
+
+    fn from_sfen(sfen: &str, rules: &HasamiRules) -> Result<Self, ParseError> {
+        super::notation::parse_sfen(sfen, rules)
+    }
+
+    fn sfen(&self) -> String {
+        super::notation::sfen(self)
+    }
+
+    fn rules(&self) -> &HasamiRules {
+        &self.rules
+    }
+
+    #[inline]
+    fn side_to_move(&self) -> Seat {
+        self.side
+    }
+
+    #[inline]
+    fn ply(&self) -> u32 {
+        self.base_ply + self.history.len() as u32
+    }
+
+    fn generate_moves(&self, moves: &mut MoveList<HasamiMove>) {
+        moves.clear();
+        if self.capture_winner().is_some() {
+            return;
+        }
+        let occ = self.occupied();
+        for from in self.stones(self.side) {
+            for to in slides(from, occ, self.occ_t) {
+                moves.push(HasamiMove { from, to });
+            }
+        }
+    }
+
+    fn count_moves(&self) -> u64 {
+        if self.capture_winner().is_some() {
+            return 0;
+        }
+        self.mobility(self.side) as u64
+    }
+
+    fn make(&mut self, mv: HasamiMove) {
+        let (us, them) = (self.side, self.side ^ 1);
+        let captured = self.captures_of(mv);
+        self.history.push(Undo { captured, key: self.key });
+        self.remove(us, mv.from);
+        self.put(us, mv.to);
+        for sq in captured {
+            self.remove(them, sq);
+        }
+        if !captured.is_empty() {
+            self.last_capture = self.ply();
+        }
+        self.side = them;
+        self.key ^= SIDE_KEY;
+        debug_assert_eq!(self.key, self.compute_key());
+    }
+
+    fn unmake(&mut self, mv: HasamiMove) {
+        let undo = self.history.pop().expect("unmake without a move");
+        let (us, them) = (self.side ^ 1, self.side);
+        for sq in undo.captured {
+            self.put(them, sq);
+        }
+        self.remove(us, mv.to);
+        self.put(us, mv.from);
+        self.side = us;
+        self.key = undo.key;
+        if !undo.captured.is_empty() {
+            self.last_capture = self.recompute_last_capture();
+        }
+        debug_assert_eq!(self.key, self.compute_key());
+    }
+
+    #[inline]
+    fn key(&self) -> u64 {
+        self.key
+    }
+
+    fn compute_key(&self) -> u64 {
+        let mut key = if self.side == WHITE { SIDE_KEY } else { 0 };
+        for side in [BLACK, WHITE] {
+            for sq in self.stones(side) {
+                key ^= stone_key(side, sq);
+            }
+        }
+        key
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if let Some(winner) = self.capture_winner() {
+            let reason = match self.rules.win {
+                WinCondition::Five => "five-captured",
+                WinCondition::Lead3 => "lead-of-three",
+                WinCondition::All => "all-captured",
+            };
+            return Some(Outcome::win(winner, reason));
+        }
+        if self.occurrences() >= 4 {
+            return Some(Outcome::draw("repetition"));
+        }
+        if self.rules.move_limit > 0 && self.ply() >= self.rules.move_limit {
+            return Some(Outcome::draw("move-limit"));
+        }
+        if self.count_moves() == 0 {
+            return Some(Outcome::win(self.side ^ 1, "no-legal-move"));
+        }
+        None
+    }
+
+    fn repeats_since(&self, since_ply: u32) -> bool {
+        self.earlier_occurrences(since_ply) > 0
+    }
+
+    fn format_move(&self, mv: HasamiMove) -> String {
+        format!("{}{}", mv.from, mv.to)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<HasamiMove, MoveError> {
+        super::notation::parse_move(self, text)
+    }
+
+    fn diagram(&self) -> String {
+        super::notation::diagram(self)
+    }
+
+    fn status_details(&self) -> String {
+        format!("captured b {} w {}", self.captured_by(BLACK), self.captured_by(WHITE))
+    }
+}
+
+impl Hasami {
+    /// After taking back a capture: the ply of the latest capture still in history.
+    fn recompute_last_capture(&self) -> u32 {
+        self.history
+            .iter()
+            .rposition(|undo| !undo.captured.is_empty())
+            .map_or(self.base_ply, |index| self.base_ply + index as u32 + 1)
+    }
+}

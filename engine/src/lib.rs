@@ -1,0 +1,14 @@
+//! Yomi's engine: the rules of each game, their evaluations and the generic searchers.
+//!
+//! Crate graph: `engine` knows nothing of text protocols, stdin/stdout or command-line
+//! parsing; `protocol` knows the games only through [`session::GameSession`] and the
+//! notation strings it hands back; `tools` and the `yomi` binary sit on both.
+
+pub mod bench;
+pub mod core;
+pub mod hasami;
+pub mod perft;
+pub mod search;
+pub mod session;
+
+pub use crate::core::{Game, MoveList, Outcome, Seat};

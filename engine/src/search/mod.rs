@@ -1,0 +1,185 @@
+//! The searchers and what they share: limits, time, the transposition table,
+//! scores and the reports they make while searching.
+
+pub mod alphabeta;
+pub mod limits;
+pub mod time;
+pub mod tt;
+
+pub use limits::{Clock, Limits};
+pub use time::TimeManager;
+
+use crate::core::{Game, MoveList};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Scores are from the side to move's point of view, in hundredths of a pawn
+/// (or the game's own unit); wins and losses are `MATE` minus the distance in plies.
+pub type Value = i32;
+pub const MATE: Value = 32_000;
+pub const INFINITE: Value = 32_500;
+/// Scores beyond this are mate scores.
+pub const MATE_BOUND: Value = MATE - 1_000;
+pub const DRAW: Value = 0;
+
+/// A score as reported: centipawns or a signed mate distance in plies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    Cp(i32),
+    /// Plies to the end; positive when the side to move wins.
+    Mate(i32),
+}
+
+impl Score {
+    pub fn from_value(v: Value) -> Score {
+        if v >= MATE_BOUND {
+            Score::Mate(MATE - v)
+        } else if v <= -MATE_BOUND {
+            Score::Mate(-(MATE + v))
+        } else {
+            Score::Cp(v)
+        }
+    }
+}
+
+/// What a two-player alternating game adds for alpha-beta search.
+pub trait TwoPlayerGame: Game {
+    /// Static evaluation from the side to move's point of view.
+    fn evaluate(&self) -> Value;
+    /// Whether `mv` changes material (searched in quiescence, ordered early).
+    fn is_tactical(&self, mv: Self::Move) -> bool;
+    /// The tactical moves only; by default filtered from all legal moves.
+    fn generate_tactical(&self, moves: &mut MoveList<Self::Move>) {
+        self.generate_moves(moves);
+        let mut kept = 0;
+        for i in 0..moves.len() {
+            if self.is_tactical(moves[i]) {
+                moves[kept] = moves[i];
+                kept += 1;
+            }
+        }
+        let all: MoveList<Self::Move> = moves.clone();
+        moves.clear();
+        for &mv in &all[..kept] {
+            moves.push(mv);
+        }
+    }
+}
+
+/// Engine settings every searcher reads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchConfig {
+    pub threads: usize,
+    pub hash_mb: usize,
+    pub multipv: usize,
+    /// Subtracted from every hard time limit: the margin against lag and overhead.
+    pub time_margin_ms: u64,
+    pub seed: u64,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig { threads: 1, hash_mb: 64, multipv: 1, time_margin_ms: 300, seed: 0 }
+    }
+}
+
+/// Shared between the searching threads and whoever controls them.
+#[derive(Debug)]
+pub struct SearchControl {
+    stop: AtomicBool,
+    /// Set while pondering or in `go infinite`: the time manager must not stop the
+    /// search, and the result waits for `stop` or `ponderhit`.
+    waiting: AtomicBool,
+    /// When the clock started (reset by `ponderhit`).
+    started: Mutex<Instant>,
+    nodes: AtomicU64,
+}
+
+impl Default for SearchControl {
+    fn default() -> Self {
+        SearchControl {
+            stop: AtomicBool::new(false),
+            waiting: AtomicBool::new(false),
+            started: Mutex::new(Instant::now()),
+            nodes: AtomicU64::new(0),
+        }
+    }
+}
+
+impl SearchControl {
+    pub fn new(waiting: bool) -> Self {
+        let control = SearchControl::default();
+        control.waiting.store(waiting, Ordering::SeqCst);
+        control
+    }
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+        self.waiting.store(false, Ordering::SeqCst);
+    }
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+    /// `ponderhit`: the pondered move was played; the clock starts now.
+    pub fn ponderhit(&self) {
+        *self.started.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+        self.waiting.store(false, Ordering::SeqCst);
+    }
+    #[inline]
+    pub fn waiting(&self) -> bool {
+        self.waiting.load(Ordering::Relaxed)
+    }
+    pub fn started(&self) -> Instant {
+        *self.started.lock().unwrap_or_else(|e| e.into_inner())
+    }
+    pub fn add_nodes(&self, n: u64) {
+        self.nodes.fetch_add(n, Ordering::Relaxed);
+    }
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+}
+
+/// One `info` report.
+#[derive(Clone, Debug)]
+pub struct SearchInfo<M> {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub multipv: usize,
+    pub score: Score,
+    pub nodes: u64,
+    pub time_ms: u64,
+    pub hashfull: u32,
+    pub pv: Vec<M>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult<M> {
+    /// `None` when the side to move has no legal move.
+    pub best: Option<M>,
+    pub ponder: Option<M>,
+    pub score: Score,
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+/// A searcher for one kind of game; owns its tables between searches.
+pub trait Searcher<G: Game>: Send {
+    fn new(config: &SearchConfig) -> Self
+    where
+        Self: Sized;
+    /// Applies changed settings (threads, hash size, …).
+    fn configure(&mut self, config: &SearchConfig);
+    /// Forgets everything learnt (a new game).
+    fn clear(&mut self);
+    fn search(
+        &mut self,
+        pos: &G,
+        limits: &Limits,
+        control: &SearchControl,
+        report: &mut dyn FnMut(&SearchInfo<G::Move>),
+    ) -> SearchResult<G::Move>;
+    /// Permille of the table in use.
+    fn hashfull(&self) -> u32;
+}

@@ -1,0 +1,2 @@
+//! Time manager (to be written).
+pub struct TimeManager;

@@ -1,0 +1,317 @@
+//! A game behind an object-safe interface: what the protocol talks to.
+//!
+//! [`GameSession`] speaks in notation strings only, so the protocol never sees a
+//! game's types; [`Session`] implements it once for every [`Playable`] game.
+
+use crate::core::options::{find_spec, OptionValue, MAX_MOVES_TO_DRAW, MOVE_LIMIT};
+use crate::core::{Game, HouseRules, MoveError, MoveList, OptionError, OptionSpec, ParseError, Seat};
+use crate::core::game::GameResult;
+use crate::perft;
+use crate::search::{Limits, SearchConfig, SearchControl, SearchInfo, Searcher};
+use std::fmt;
+
+/// The games, as named everywhere (protocol, command line, files).
+pub const GAMES: [&str; 4] = ["hasami", "annan", "yonin", "sugoroku"];
+
+/// A game the engine can play: its rules plus the searcher that plays it.
+pub trait Playable: Game {
+    type Searcher: Searcher<Self>;
+    /// Positions (in the game's notation) and depth for `bench`.
+    const BENCH_POSITIONS: &'static [&'static str];
+    const BENCH_DEPTH: u32;
+    /// How a seat is written in `status` and `d` (`b`/`w` for two players).
+    fn seat_name(seat: Seat) -> &'static str {
+        ["b", "w", "2", "3"][seat as usize]
+    }
+}
+
+/// Options every game shares, announced after the game's own rules.
+pub const ENGINE_OPTIONS: &[OptionSpec] = &[
+    OptionSpec::spin("Threads", 1, 1, 256),
+    OptionSpec::spin("USI_Hash", 64, 1, 65_536).with_aliases(&["Hash"]),
+    OptionSpec::spin("MultiPV", 1, 1, 64),
+    OptionSpec::check("USI_Ponder", false),
+    OptionSpec::spin("TimeMargin", 300, 0, 60_000),
+    OptionSpec::spin("Seed", 0, 0, i64::MAX),
+];
+
+/// A `position` command that could not be applied; the previous position stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    Parse(ParseError),
+    /// The move at `index` (0-based) of the move list.
+    Move { index: usize, error: MoveError },
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Parse(e) => write!(f, "{e}"),
+            PositionError::Move { index, error } => write!(f, "{error} (move {} of the list)", index + 1),
+        }
+    }
+}
+
+/// What `go` ends with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BestMove {
+    /// `None`: no legal move (the protocol answers `bestmove resign`).
+    pub best: Option<String>,
+    pub ponder: Option<String>,
+}
+
+pub struct BenchReport {
+    pub positions: usize,
+    pub depth: u32,
+    pub nodes: u64,
+    pub elapsed: std::time::Duration,
+}
+
+/// The engine as the protocol sees it: one game, its options, the current
+/// position and a searcher.
+pub trait GameSession: Send {
+    fn game(&self) -> &'static str;
+    /// The game's house rules, then the engine options.
+    fn option_specs(&self) -> Vec<OptionSpec>;
+    /// `Ok(false)`: no option has that name.
+    fn set_option(&mut self, name: &str, value: &str) -> Result<bool, OptionError>;
+    /// A new game: tables cleared, the start position set.
+    fn new_game(&mut self);
+    /// Sets the position (start when `sfen` is `None`) and plays `moves`; on any
+    /// error nothing changes.
+    fn set_position(&mut self, sfen: Option<&str>, moves: &[&str]) -> Result<(), PositionError>;
+    fn sfen(&self) -> String;
+    fn key(&self) -> u64;
+    fn side_to_move(&self) -> &'static str;
+    fn legal_moves(&self) -> Vec<String>;
+    /// Per-move leaf counts and the total.
+    fn perft(&self, depth: u32) -> (Vec<(String, u64)>, u64);
+    /// `ongoing …` or `over …`, see docs/protocol.md.
+    fn status(&self) -> String;
+    fn diagram(&self) -> String;
+    fn ponder_enabled(&self) -> bool;
+    /// Searches the current position until a limit or `control` stops it.
+    fn search(
+        &mut self,
+        limits: &Limits,
+        control: &SearchControl,
+        report: &mut dyn FnMut(&SearchInfo<String>),
+    ) -> BestMove;
+    /// The fixed bench positions at the fixed depth, from fresh tables.
+    fn bench(&mut self, depth: Option<u32>) -> BenchReport;
+}
+
+pub struct Session<G: Playable> {
+    rules: G::Rules,
+    pos: G,
+    config: SearchConfig,
+    ponder: bool,
+    searcher: G::Searcher,
+}
+
+impl<G: Playable> Session<G> {
+    pub fn new() -> Self {
+        let rules = G::Rules::default();
+        let config = SearchConfig::default();
+        Session { pos: G::start(&rules), searcher: G::Searcher::new(&config), rules, config, ponder: false }
+    }
+
+    pub fn position(&self) -> &G {
+        &self.pos
+    }
+
+    fn build(&self, sfen: Option<&str>, moves: &[&str]) -> Result<G, PositionError> {
+        let mut pos = match sfen {
+            None => G::start(&self.rules),
+            Some(text) => G::from_sfen(text, &self.rules).map_err(PositionError::Parse)?,
+        };
+        for (index, text) in moves.iter().enumerate() {
+            let mv = pos.parse_move(text).map_err(|error| PositionError::Move { index, error })?;
+            pos.make(mv);
+        }
+        Ok(pos)
+    }
+
+    fn set_engine_option(&mut self, spec: &OptionSpec, value: OptionValue) {
+        let int = |v: &OptionValue| match v {
+            OptionValue::Int(i) => *i,
+            _ => 0,
+        };
+        match spec.name {
+            "Threads" => self.config.threads = int(&value) as usize,
+            "USI_Hash" => self.config.hash_mb = int(&value) as usize,
+            "MultiPV" => self.config.multipv = int(&value) as usize,
+            "TimeMargin" => self.config.time_margin_ms = int(&value) as u64,
+            "Seed" => self.config.seed = int(&value) as u64,
+            "USI_Ponder" => self.ponder = value == OptionValue::Bool(true),
+            _ => {}
+        }
+        self.searcher.configure(&self.config);
+    }
+}
+
+impl<G: Playable> Default for Session<G> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<G: Playable> GameSession for Session<G> {
+    fn game(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn option_specs(&self) -> Vec<OptionSpec> {
+        G::Rules::specs().iter().chain(ENGINE_OPTIONS).copied().collect()
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<bool, OptionError> {
+        let mut rules = self.rules.clone();
+        // Both names of the move limit set one rule.
+        let rule_name = if MAX_MOVES_TO_DRAW.answers_to(name) { MOVE_LIMIT.name } else { name };
+        if rules.set(rule_name, value)? {
+            if rules != self.rules {
+                // Rules are part of the position: replay the current game under them.
+                let sfen = self.pos.sfen();
+                self.rules = rules;
+                self.pos = G::from_sfen(&sfen, &self.rules).unwrap_or_else(|_| G::start(&self.rules));
+            }
+            return Ok(true);
+        }
+        match find_spec(ENGINE_OPTIONS, name) {
+            Some(spec) => {
+                let value = spec.validate(value)?;
+                self.set_engine_option(spec, value);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    fn new_game(&mut self) {
+        self.searcher.clear();
+        self.pos = G::start(&self.rules);
+    }
+
+    fn set_position(&mut self, sfen: Option<&str>, moves: &[&str]) -> Result<(), PositionError> {
+        self.pos = self.build(sfen, moves)?;
+        Ok(())
+    }
+
+    fn sfen(&self) -> String {
+        self.pos.sfen()
+    }
+
+    fn key(&self) -> u64 {
+        self.pos.key()
+    }
+
+    fn side_to_move(&self) -> &'static str {
+        G::seat_name(self.pos.side_to_move())
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        let mut moves = MoveList::new();
+        self.pos.generate_moves(&mut moves);
+        moves.iter().map(|&mv| self.pos.format_move(mv)).collect()
+    }
+
+    fn perft(&self, depth: u32) -> (Vec<(String, u64)>, u64) {
+        if depth == 0 {
+            return (Vec::new(), 1);
+        }
+        let divide: Vec<(String, u64)> =
+            perft::divide(&self.pos, depth).into_iter().map(|(mv, n)| (self.pos.format_move(mv), n)).collect();
+        let total = divide.iter().map(|(_, n)| n).sum();
+        (divide, total)
+    }
+
+    fn status(&self) -> String {
+        let details = self.pos.status_details();
+        match self.pos.outcome() {
+            None => format!("ongoing turn {} ply {} {details}", G::seat_name(self.pos.side_to_move()), self.pos.ply()),
+            Some(outcome) => {
+                let result = match outcome.result {
+                    GameResult::Win { winner, points } => format!("winner {} points {points}", G::seat_name(winner)),
+                    GameResult::Draw => "draw".to_string(),
+                    GameResult::Places(places) => {
+                        let places: Vec<String> = places.iter().map(|p| p.to_string()).collect();
+                        format!("places {}", places.join(","))
+                    }
+                };
+                format!("over {result} reason {} ply {} {details}", outcome.reason, self.pos.ply())
+            }
+        }
+    }
+
+    fn diagram(&self) -> String {
+        self.pos.diagram()
+    }
+
+    fn ponder_enabled(&self) -> bool {
+        self.ponder
+    }
+
+    fn search(
+        &mut self,
+        limits: &Limits,
+        control: &SearchControl,
+        report: &mut dyn FnMut(&SearchInfo<String>),
+    ) -> BestMove {
+        let pos = &self.pos;
+        let mut forward = |info: &SearchInfo<G::Move>| {
+            let mut line = pos.clone();
+            let mut pv = Vec::with_capacity(info.pv.len());
+            for &mv in &info.pv {
+                pv.push(line.format_move(mv));
+                line.make(mv);
+            }
+            report(&SearchInfo {
+                depth: info.depth,
+                seldepth: info.seldepth,
+                multipv: info.multipv,
+                score: info.score,
+                nodes: info.nodes,
+                time_ms: info.time_ms,
+                hashfull: info.hashfull,
+                pv,
+            });
+        };
+        let result = self.searcher.search(pos, limits, control, &mut forward);
+        let best = result.best.map(|mv| pos.format_move(mv));
+        let ponder = match (result.best, result.ponder) {
+            (Some(best), Some(reply)) => {
+                let mut after = pos.clone();
+                after.make(best);
+                Some(after.format_move(reply))
+            }
+            _ => None,
+        };
+        BestMove { best, ponder }
+    }
+
+    fn bench(&mut self, depth: Option<u32>) -> BenchReport {
+        let depth = depth.unwrap_or(G::BENCH_DEPTH);
+        let mut config = self.config.clone();
+        config.threads = 1;
+        config.multipv = 1;
+        let started = std::time::Instant::now();
+        let mut nodes = 0;
+        for sfen in G::BENCH_POSITIONS {
+            let pos = G::from_sfen(sfen, &self.rules).expect("bench positions are valid");
+            let mut searcher = G::Searcher::new(&config);
+            let control = SearchControl::new(false);
+            nodes += searcher.search(&pos, &Limits::depth(depth), &control, &mut |_| {}).nodes;
+        }
+        BenchReport { positions: G::BENCH_POSITIONS.len(), depth, nodes, elapsed: started.elapsed() }
+    }
+}
+
+/// A session for the named game, or why there is none.
+pub fn new_session(game: &str) -> Result<Box<dyn GameSession>, String> {
+    match game.to_ascii_lowercase().as_str() {
+        "hasami" => Ok(Box::new(Session::<crate::hasami::Hasami>::new())),
+        name @ ("annan" | "yonin" | "sugoroku") => Err(format!("game '{name}' is not implemented yet")),
+        other => Err(format!("unknown game '{other}' (expected one of {})", GAMES.join(", "))),
+    }
+}

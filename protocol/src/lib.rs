@@ -1,0 +1,1 @@
+//! The USI-like protocol (to be written).

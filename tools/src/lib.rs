@@ -1,0 +1,1 @@
+//! Tools built on the engine.
