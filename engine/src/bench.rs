@@ -7,6 +7,10 @@ use crate::session::{new_session, BenchReport, GAMES};
 pub fn all(depth: Option<u32>) -> Vec<(&'static str, BenchReport)> {
     GAMES
         .iter()
-        .filter_map(|&game| new_session(game).ok().map(|mut session| (game, session.bench(depth))))
+        .filter_map(|&game| {
+            new_session(game)
+                .ok()
+                .map(|mut session| (game, session.bench(depth)))
+        })
         .collect()
 }

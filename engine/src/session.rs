@@ -3,9 +3,11 @@
 //! [`GameSession`] speaks in notation strings only, so the protocol never sees a
 //! game's types; [`Session`] implements it once for every [`Playable`] game.
 
-use crate::core::options::{find_spec, OptionValue, MAX_MOVES_TO_DRAW, MOVE_LIMIT};
-use crate::core::{Game, HouseRules, MoveError, MoveList, OptionError, OptionSpec, ParseError, Seat};
 use crate::core::game::GameResult;
+use crate::core::options::{find_spec, OptionValue, MAX_MOVES_TO_DRAW, MOVE_LIMIT};
+use crate::core::{
+    Game, HouseRules, MoveError, MoveList, OptionError, OptionSpec, ParseError, Seat,
+};
 use crate::perft;
 use crate::search::{Limits, SearchConfig, SearchControl, SearchInfo, Searcher};
 use std::fmt;
@@ -40,14 +42,19 @@ pub const ENGINE_OPTIONS: &[OptionSpec] = &[
 pub enum PositionError {
     Parse(ParseError),
     /// The move at `index` (0-based) of the move list.
-    Move { index: usize, error: MoveError },
+    Move {
+        index: usize,
+        error: MoveError,
+    },
 }
 
 impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PositionError::Parse(e) => write!(f, "{e}"),
-            PositionError::Move { index, error } => write!(f, "{error} (move {} of the list)", index + 1),
+            PositionError::Move { index, error } => {
+                write!(f, "{error} (move {} of the list)", index + 1)
+            }
         }
     }
 }
@@ -113,7 +120,13 @@ impl<G: Playable> Session<G> {
     pub fn new() -> Self {
         let rules = G::Rules::default();
         let config = SearchConfig::default();
-        Session { pos: G::start(&rules), searcher: G::Searcher::new(&config), rules, config, ponder: false }
+        Session {
+            pos: G::start(&rules),
+            searcher: G::Searcher::new(&config),
+            rules,
+            config,
+            ponder: false,
+        }
     }
 
     pub fn position(&self) -> &G {
@@ -126,7 +139,9 @@ impl<G: Playable> Session<G> {
             Some(text) => G::from_sfen(text, &self.rules).map_err(PositionError::Parse)?,
         };
         for (index, text) in moves.iter().enumerate() {
-            let mv = pos.parse_move(text).map_err(|error| PositionError::Move { index, error })?;
+            let mv = pos
+                .parse_move(text)
+                .map_err(|error| PositionError::Move { index, error })?;
             pos.make(mv);
         }
         Ok(pos)
@@ -162,19 +177,28 @@ impl<G: Playable> GameSession for Session<G> {
     }
 
     fn option_specs(&self) -> Vec<OptionSpec> {
-        G::Rules::specs().iter().chain(ENGINE_OPTIONS).copied().collect()
+        G::Rules::specs()
+            .iter()
+            .chain(ENGINE_OPTIONS)
+            .copied()
+            .collect()
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<bool, OptionError> {
         let mut rules = self.rules.clone();
         // Both names of the move limit set one rule.
-        let rule_name = if MAX_MOVES_TO_DRAW.answers_to(name) { MOVE_LIMIT.name } else { name };
+        let rule_name = if MAX_MOVES_TO_DRAW.answers_to(name) {
+            MOVE_LIMIT.name
+        } else {
+            name
+        };
         if rules.set(rule_name, value)? {
             if rules != self.rules {
                 // Rules are part of the position: replay the current game under them.
                 let sfen = self.pos.sfen();
                 self.rules = rules;
-                self.pos = G::from_sfen(&sfen, &self.rules).unwrap_or_else(|_| G::start(&self.rules));
+                self.pos =
+                    G::from_sfen(&sfen, &self.rules).unwrap_or_else(|_| G::start(&self.rules));
             }
             return Ok(true);
         }
@@ -220,8 +244,10 @@ impl<G: Playable> GameSession for Session<G> {
         if depth == 0 {
             return (Vec::new(), 1);
         }
-        let divide: Vec<(String, u64)> =
-            perft::divide(&self.pos, depth).into_iter().map(|(mv, n)| (self.pos.format_move(mv), n)).collect();
+        let divide: Vec<(String, u64)> = perft::divide(&self.pos, depth)
+            .into_iter()
+            .map(|(mv, n)| (self.pos.format_move(mv), n))
+            .collect();
         let total = divide.iter().map(|(_, n)| n).sum();
         (divide, total)
     }
@@ -229,17 +255,27 @@ impl<G: Playable> GameSession for Session<G> {
     fn status(&self) -> String {
         let details = self.pos.status_details();
         match self.pos.outcome() {
-            None => format!("ongoing turn {} ply {} {details}", G::seat_name(self.pos.side_to_move()), self.pos.ply()),
+            None => format!(
+                "ongoing turn {} ply {} {details}",
+                G::seat_name(self.pos.side_to_move()),
+                self.pos.ply()
+            ),
             Some(outcome) => {
                 let result = match outcome.result {
-                    GameResult::Win { winner, points } => format!("winner {} points {points}", G::seat_name(winner)),
+                    GameResult::Win { winner, points } => {
+                        format!("winner {} points {points}", G::seat_name(winner))
+                    }
                     GameResult::Draw => "draw".to_string(),
                     GameResult::Places(places) => {
                         let places: Vec<String> = places.iter().map(|p| p.to_string()).collect();
                         format!("places {}", places.join(","))
                     }
                 };
-                format!("over {result} reason {} ply {} {details}", outcome.reason, self.pos.ply())
+                format!(
+                    "over {result} reason {} ply {} {details}",
+                    outcome.reason,
+                    self.pos.ply()
+                )
             }
         }
     }
@@ -301,9 +337,16 @@ impl<G: Playable> GameSession for Session<G> {
             let pos = G::from_sfen(sfen, &self.rules).expect("bench positions are valid");
             let mut searcher = G::Searcher::new(&config);
             let control = SearchControl::new(false);
-            nodes += searcher.search(&pos, &Limits::depth(depth), &control, &mut |_| {}).nodes;
+            nodes += searcher
+                .search(&pos, &Limits::depth(depth), &control, &mut |_| {})
+                .nodes;
         }
-        BenchReport { positions: G::BENCH_POSITIONS.len(), depth, nodes, elapsed: started.elapsed() }
+        BenchReport {
+            positions: G::BENCH_POSITIONS.len(),
+            depth,
+            nodes,
+            elapsed: started.elapsed(),
+        }
     }
 }
 
@@ -311,7 +354,12 @@ impl<G: Playable> GameSession for Session<G> {
 pub fn new_session(game: &str) -> Result<Box<dyn GameSession>, String> {
     match game.to_ascii_lowercase().as_str() {
         "hasami" => Ok(Box::new(Session::<crate::hasami::Hasami>::new())),
-        name @ ("annan" | "yonin" | "sugoroku") => Err(format!("game '{name}' is not implemented yet")),
-        other => Err(format!("unknown game '{other}' (expected one of {})", GAMES.join(", "))),
+        name @ ("annan" | "yonin" | "sugoroku") => {
+            Err(format!("game '{name}' is not implemented yet"))
+        }
+        other => Err(format!(
+            "unknown game '{other}' (expected one of {})",
+            GAMES.join(", ")
+        )),
     }
 }

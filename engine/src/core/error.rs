@@ -11,7 +11,10 @@ pub struct ParseError {
 
 impl ParseError {
     pub fn new(input: &str, reason: impl Into<String>) -> Self {
-        ParseError { input: truncate(input), reason: reason.into() }
+        ParseError {
+            input: truncate(input),
+            reason: reason.into(),
+        }
     }
 }
 
@@ -32,7 +35,10 @@ pub struct MoveError {
 
 impl MoveError {
     pub fn new(text: &str, reason: impl Into<String>) -> Self {
-        MoveError { text: truncate(text), reason: reason.into() }
+        MoveError {
+            text: truncate(text),
+            reason: reason.into(),
+        }
     }
 }
 
@@ -54,13 +60,21 @@ pub struct OptionError {
 
 impl OptionError {
     pub fn new(name: &str, value: &str, reason: impl Into<String>) -> Self {
-        OptionError { name: truncate(name), value: truncate(value), reason: reason.into() }
+        OptionError {
+            name: truncate(name),
+            value: truncate(value),
+            reason: reason.into(),
+        }
     }
 }
 
 impl fmt::Display for OptionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "option {} = '{}': {}", self.name, self.value, self.reason)
+        write!(
+            f,
+            "option {} = '{}': {}",
+            self.name, self.value, self.reason
+        )
     }
 }
 

@@ -11,7 +11,10 @@ pub type Seat = u8;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameResult {
     /// `winner` takes `points` (1 for the shogi games; 1–3 in sugoroku).
-    Win { winner: Seat, points: u8 },
+    Win {
+        winner: Seat,
+        points: u8,
+    },
     Draw,
     /// Places per seat, 1 = first, competition ranking (yonin).
     Places([u8; 4]),
@@ -27,11 +30,17 @@ pub struct Outcome {
 
 impl Outcome {
     pub const fn win(winner: Seat, reason: &'static str) -> Self {
-        Outcome { result: GameResult::Win { winner, points: 1 }, reason }
+        Outcome {
+            result: GameResult::Win { winner, points: 1 },
+            reason,
+        }
     }
 
     pub const fn draw(reason: &'static str) -> Self {
-        Outcome { result: GameResult::Draw, reason }
+        Outcome {
+            result: GameResult::Draw,
+            reason,
+        }
     }
 
     /// +1 win, 0 draw, −1 loss for `seat` in a two-player game (scaled by points).
@@ -108,7 +117,14 @@ pub trait Game: Clone + Send + Sync + 'static {
         if let Some(&mv) = moves.iter().find(|&&mv| self.format_move(mv) == text) {
             return Ok(mv);
         }
-        Err(MoveError::new(text, if moves.is_empty() { "the game is over" } else { "not a legal move here" }))
+        Err(MoveError::new(
+            text,
+            if moves.is_empty() {
+                "the game is over"
+            } else {
+                "not a legal move here"
+            },
+        ))
     }
 
     /// A human-readable board.

@@ -15,7 +15,10 @@ pub struct MoveList<M: Copy + Default> {
 impl<M: Copy + Default> MoveList<M> {
     #[inline]
     pub fn new() -> Self {
-        MoveList { len: 0, moves: [M::default(); MAX_MOVES] }
+        MoveList {
+            len: 0,
+            moves: [M::default(); MAX_MOVES],
+        }
     }
 
     #[inline]

@@ -9,10 +9,19 @@ use super::error::OptionError;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OptionKind {
     /// An integer in `min..=max`.
-    Spin { default: i64, min: i64, max: i64 },
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
     /// One of a fixed list of words; `default` is one of `choices`.
-    Combo { default: &'static str, choices: &'static [&'static str] },
-    Check { default: bool },
+    Combo {
+        default: &'static str,
+        choices: &'static [&'static str],
+    },
+    Check {
+        default: bool,
+    },
     Button,
 }
 
@@ -35,7 +44,11 @@ pub enum OptionValue {
 
 impl OptionSpec {
     pub const fn spin(name: &'static str, default: i64, min: i64, max: i64) -> Self {
-        OptionSpec { name, kind: OptionKind::Spin { default, min, max }, aliases: &[] }
+        OptionSpec {
+            name,
+            kind: OptionKind::Spin { default, min, max },
+            aliases: &[],
+        }
     }
 
     pub const fn combo(
@@ -43,15 +56,27 @@ impl OptionSpec {
         default: &'static str,
         choices: &'static [&'static str],
     ) -> Self {
-        OptionSpec { name, kind: OptionKind::Combo { default, choices }, aliases: &[] }
+        OptionSpec {
+            name,
+            kind: OptionKind::Combo { default, choices },
+            aliases: &[],
+        }
     }
 
     pub const fn check(name: &'static str, default: bool) -> Self {
-        OptionSpec { name, kind: OptionKind::Check { default }, aliases: &[] }
+        OptionSpec {
+            name,
+            kind: OptionKind::Check { default },
+            aliases: &[],
+        }
     }
 
     pub const fn button(name: &'static str) -> Self {
-        OptionSpec { name, kind: OptionKind::Button, aliases: &[] }
+        OptionSpec {
+            name,
+            kind: OptionKind::Button,
+            aliases: &[],
+        }
     }
 
     pub const fn with_aliases(mut self, aliases: &'static [&'static str]) -> Self {
@@ -61,7 +86,8 @@ impl OptionSpec {
 
     /// Option names compare without regard to case, as most GUIs expect.
     pub fn answers_to(&self, name: &str) -> bool {
-        self.name.eq_ignore_ascii_case(name) || self.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
+        self.name.eq_ignore_ascii_case(name)
+            || self.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
     }
 
     pub fn validate(&self, value: &str) -> Result<OptionValue, OptionError> {
@@ -69,14 +95,24 @@ impl OptionSpec {
         match self.kind {
             OptionKind::Spin { min, max, .. } => match value.parse::<i64>() {
                 Ok(v) if (min..=max).contains(&v) => Ok(OptionValue::Int(v)),
-                Ok(_) => Err(OptionError::new(self.name, value, format!("out of range {min}..={max}"))),
+                Ok(_) => Err(OptionError::new(
+                    self.name,
+                    value,
+                    format!("out of range {min}..={max}"),
+                )),
                 Err(_) => Err(OptionError::new(self.name, value, "not an integer")),
             },
             OptionKind::Combo { choices, .. } => choices
                 .iter()
                 .find(|c| c.eq_ignore_ascii_case(value))
                 .map(|c| OptionValue::Choice(c))
-                .ok_or_else(|| OptionError::new(self.name, value, format!("expected one of {}", choices.join(", ")))),
+                .ok_or_else(|| {
+                    OptionError::new(
+                        self.name,
+                        value,
+                        format!("expected one of {}", choices.join(", ")),
+                    )
+                }),
             OptionKind::Check { .. } => match value.to_ascii_lowercase().as_str() {
                 "true" => Ok(OptionValue::Bool(true)),
                 "false" => Ok(OptionValue::Bool(false)),
@@ -90,13 +126,21 @@ impl OptionSpec {
     pub fn usi_line(&self) -> String {
         match self.kind {
             OptionKind::Spin { default, min, max } => {
-                format!("option name {} type spin default {default} min {min} max {max}", self.name)
+                format!(
+                    "option name {} type spin default {default} min {min} max {max}",
+                    self.name
+                )
             }
             OptionKind::Combo { default, choices } => {
                 let vars: String = choices.iter().map(|c| format!(" var {c}")).collect();
-                format!("option name {} type combo default {default}{vars}", self.name)
+                format!(
+                    "option name {} type combo default {default}{vars}",
+                    self.name
+                )
             }
-            OptionKind::Check { default } => format!("option name {} type check default {default}", self.name),
+            OptionKind::Check { default } => {
+                format!("option name {} type check default {default}", self.name)
+            }
             OptionKind::Button => format!("option name {} type button", self.name),
         }
     }
@@ -108,7 +152,9 @@ pub fn find_spec<'a>(specs: &'a [OptionSpec], name: &str) -> Option<&'a OptionSp
 }
 
 /// A game's house rules: typed, validated once, read as small enums in hot paths.
-pub trait HouseRules: Clone + Default + std::fmt::Debug + PartialEq + Send + Sync + 'static {
+pub trait HouseRules:
+    Clone + Default + std::fmt::Debug + PartialEq + Send + Sync + 'static
+{
     /// The options this game's rules answer to.
     fn specs() -> &'static [OptionSpec];
 
@@ -152,12 +198,16 @@ mod tests {
         let spec = OptionSpec::combo("HasamiWin", "five", &["five", "lead3", "all"]);
         assert_eq!(spec.validate("LEAD3"), Ok(OptionValue::Choice("lead3")));
         assert!(spec.validate("six").is_err());
-        assert_eq!(spec.usi_line(), "option name HasamiWin type combo default five var five var lead3 var all");
+        assert_eq!(
+            spec.usi_line(),
+            "option name HasamiWin type combo default five var five var lead3 var all"
+        );
     }
 
     #[test]
     fn aliases_answer() {
-        let spec = OptionSpec::combo("USI_Variant", "hasami", &["hasami"]).with_aliases(&["UCI_Variant"]);
+        let spec =
+            OptionSpec::combo("USI_Variant", "hasami", &["hasami"]).with_aliases(&["UCI_Variant"]);
         assert!(spec.answers_to("uci_variant"));
         assert!(!spec.answers_to("Variant"));
     }

@@ -17,7 +17,8 @@ const MOBILITY: Value = 2;
 impl TwoPlayerGame for Hasami {
     fn evaluate(&self) -> Value {
         let (us, them) = (self.side_to_move(), self.side_to_move() ^ 1);
-        let material = (self.stones(us).count() as Value - self.stones(them).count() as Value) * STONE;
+        let material =
+            (self.stones(us).count() as Value - self.stones(them).count() as Value) * STONE;
         let race = match self.rules().win {
             WinCondition::Five => {
                 let ours = self.captured_by(us).min(5) as Value;

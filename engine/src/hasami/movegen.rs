@@ -85,7 +85,8 @@ pub fn slides(sq: Square, occ: Bitboard, occ_t: u128) -> Bitboard {
 #[inline]
 pub fn slide_count(sq: Square, occ: Bitboard, occ_t: u128) -> u32 {
     let (row, col) = (sq.row(), sq.col());
-    SLIDES[col as usize][line_bits(occ.0, row)].count_ones() + SLIDES[row as usize][line_bits(occ_t, col)].count_ones()
+    SLIDES[col as usize][line_bits(occ.0, row)].count_ones()
+        + SLIDES[row as usize][line_bits(occ_t, col)].count_ones()
 }
 
 const DIRECTIONS: [(i8, i8); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];

@@ -11,11 +11,17 @@ pub fn parse_sfen(text: &str, rules: &HasamiRules) -> Result<Hasami, ParseError>
     let fields: Vec<&str> = text.split_whitespace().collect();
     let err = |reason: String| ParseError::new(text, reason);
     if !(3..=4).contains(&fields.len()) {
-        return Err(err(format!("expected 'board side hand [move-number]', found {} fields", fields.len())));
+        return Err(err(format!(
+            "expected 'board side hand [move-number]', found {} fields",
+            fields.len()
+        )));
     }
     let rows: Vec<&str> = fields[0].split('/').collect();
     if rows.len() != 9 {
-        return Err(err(format!("the board has {} rows, expected 9", rows.len())));
+        return Err(err(format!(
+            "the board has {} rows, expected 9",
+            rows.len()
+        )));
     }
     let mut stones = [Bitboard::EMPTY; 2];
     for (row, cells) in rows.iter().enumerate() {
@@ -28,7 +34,12 @@ pub fn parse_sfen(text: &str, rules: &HasamiRules) -> Result<Hasami, ParseError>
                 }
                 'P' => BLACK,
                 'p' => WHITE,
-                _ => return Err(err(format!("row {} has '{c}': only P, p and digits 1-9", row + 1))),
+                _ => {
+                    return Err(err(format!(
+                        "row {} has '{c}': only P, p and digits 1-9",
+                        row + 1
+                    )))
+                }
             };
             if col < 9 {
                 stones[side as usize] |= Square::new(row as u8, col as u8).bit();
@@ -36,7 +47,10 @@ pub fn parse_sfen(text: &str, rules: &HasamiRules) -> Result<Hasami, ParseError>
             col += 1;
         }
         if col != 9 {
-            return Err(err(format!("row {} covers {col} squares, expected 9", row + 1)));
+            return Err(err(format!(
+                "row {} covers {col} squares, expected 9",
+                row + 1
+            )));
         }
     }
     let side = match fields[1] {
@@ -45,7 +59,10 @@ pub fn parse_sfen(text: &str, rules: &HasamiRules) -> Result<Hasami, ParseError>
         other => return Err(err(format!("side to move '{other}', expected b or w"))),
     };
     if fields[2] != "-" {
-        return Err(err(format!("hands '{}', expected '-' (hasami has no hands)", fields[2])));
+        return Err(err(format!(
+            "hands '{}', expected '-' (hasami has no hands)",
+            fields[2]
+        )));
     }
     let move_number = match fields.get(3) {
         None => 1,
@@ -54,7 +71,8 @@ pub fn parse_sfen(text: &str, rules: &HasamiRules) -> Result<Hasami, ParseError>
             _ => return Err(err(format!("move number '{n}', expected 1 to 1000000"))),
         },
     };
-    Hasami::from_stones(stones[0], stones[1], side, move_number - 1, rules).map_err(|reason| err(reason.to_string()))
+    Hasami::from_stones(stones[0], stones[1], side, move_number - 1, rules)
+        .map_err(|reason| err(reason.to_string()))
 }
 
 pub fn sfen(pos: &Hasami) -> String {
@@ -84,7 +102,11 @@ pub fn sfen(pos: &Hasami) -> String {
             board.push_str(&empty.to_string());
         }
     }
-    let side = if pos.side_to_move() == BLACK { 'b' } else { 'w' };
+    let side = if pos.side_to_move() == BLACK {
+        'b'
+    } else {
+        'w'
+    };
     format!("{board} {side} - {}", pos.ply() + 1)
 }
 
@@ -99,10 +121,16 @@ pub fn parse_move(pos: &Hasami, text: &str) -> Result<HasamiMove, MoveError> {
         return Err(MoveError::new(text, "the game is over"));
     }
     if !pos.stones(pos.side_to_move()).has(from) {
-        return Err(MoveError::new(text, format!("no stone of the side to move on {from}")));
+        return Err(MoveError::new(
+            text,
+            format!("no stone of the side to move on {from}"),
+        ));
     }
     if !pos.destinations(from).has(to) {
-        return Err(MoveError::new(text, format!("a stone on {from} cannot slide to {to}")));
+        return Err(MoveError::new(
+            text,
+            format!("a stone on {from} cannot slide to {to}"),
+        ));
     }
     Ok(HasamiMove { from, to })
 }
@@ -130,7 +158,11 @@ pub fn diagram(pos: &Hasami) -> String {
         "sfen {}\nkey {:016x}\nside {}\n{}",
         pos.sfen(),
         pos.key(),
-        if pos.side_to_move() == BLACK { "b" } else { "w" },
+        if pos.side_to_move() == BLACK {
+            "b"
+        } else {
+            "w"
+        },
         pos.status_details()
     ));
     out

@@ -117,7 +117,9 @@ impl Hasami {
     /// Number of moves `side` would have if it were to move (mobility).
     pub fn mobility(&self, side: Seat) -> u32 {
         let occ = self.occupied();
-        self.stones(side).map(|sq| slide_count(sq, occ, self.occ_t)).sum()
+        self.stones(side)
+            .map(|sq| slide_count(sq, occ, self.occ_t))
+            .sum()
     }
 
     /// The opponent stones `mv` would capture.
@@ -139,7 +141,9 @@ impl Hasami {
     /// The winner by captures: the player who moved last, or (in a set-up
     /// position only) the player to move.
     pub fn capture_winner(&self) -> Option<Seat> {
-        [self.side ^ 1, self.side].into_iter().find(|&side| self.meets_win_condition(side))
+        [self.side ^ 1, self.side]
+            .into_iter()
+            .find(|&side| self.meets_win_condition(side))
     }
 
     /// How often the current position has stood, this time included.
@@ -226,7 +230,10 @@ impl Game for Hasami {
     fn make(&mut self, mv: HasamiMove) {
         let (us, them) = (self.side, self.side ^ 1);
         let captured = self.captures_of(mv);
-        self.history.push(Undo { captured, key: self.key });
+        self.history.push(Undo {
+            captured,
+            key: self.key,
+        });
         self.remove(us, mv.from);
         self.put(us, mv.to);
         for sq in captured {
@@ -309,7 +316,11 @@ impl Game for Hasami {
     }
 
     fn status_details(&self) -> String {
-        format!("captured b {} w {}", self.captured_by(BLACK), self.captured_by(WHITE))
+        format!(
+            "captured b {} w {}",
+            self.captured_by(BLACK),
+            self.captured_by(WHITE)
+        )
     }
 }
 

@@ -21,7 +21,10 @@ pub struct HasamiRules {
     pub move_limit: u32,
 }
 
-const SPECS: &[OptionSpec] = &[OptionSpec::combo("HasamiWin", "five", &["five", "lead3", "all"]), MOVE_LIMIT];
+const SPECS: &[OptionSpec] = &[
+    OptionSpec::combo("HasamiWin", "five", &["five", "lead3", "all"]),
+    MOVE_LIMIT,
+];
 
 impl HouseRules for HasamiRules {
     fn specs() -> &'static [OptionSpec] {

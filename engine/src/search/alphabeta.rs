@@ -8,7 +8,9 @@ pub struct AlphaBeta {
 
 impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
     fn new(config: &SearchConfig) -> Self {
-        AlphaBeta { config: config.clone() }
+        AlphaBeta {
+            config: config.clone(),
+        }
     }
     fn configure(&mut self, config: &SearchConfig) {
         self.config = config.clone();
@@ -23,7 +25,13 @@ impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
     ) -> SearchResult<G::Move> {
         let mut moves = MoveList::new();
         pos.generate_moves(&mut moves);
-        SearchResult { best: moves.first().copied(), ponder: None, score: Score::Cp(0), depth: 0, nodes: 0 }
+        SearchResult {
+            best: moves.first().copied(),
+            ponder: None,
+            score: Score::Cp(0),
+            depth: 0,
+            nodes: 0,
+        }
     }
     fn hashfull(&self) -> u32 {
         0

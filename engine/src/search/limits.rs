@@ -23,12 +23,21 @@ pub struct Limits {
 
 impl Limits {
     pub fn depth(depth: u32) -> Self {
-        Limits { depth: Some(depth), ..Limits::default() }
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
     }
     pub fn nodes(nodes: u64) -> Self {
-        Limits { nodes: Some(nodes), ..Limits::default() }
+        Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        }
     }
     pub fn movetime(time: Duration) -> Self {
-        Limits { movetime: Some(time), ..Limits::default() }
+        Limits {
+            movetime: Some(time),
+            ..Limits::default()
+        }
     }
 }

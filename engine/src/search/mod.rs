@@ -80,7 +80,13 @@ pub struct SearchConfig {
 
 impl Default for SearchConfig {
     fn default() -> Self {
-        SearchConfig { threads: 1, hash_mb: 64, multipv: 1, time_margin_ms: 300, seed: 0 }
+        SearchConfig {
+            threads: 1,
+            hash_mb: 64,
+            multipv: 1,
+            time_margin_ms: 300,
+            seed: 0,
+        }
     }
 }
 
