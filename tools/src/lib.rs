@@ -1,1 +1,0 @@
-//! Tools built on the engine.
