@@ -11,7 +11,11 @@ use yomi_engine::perft::{perft, perft_full};
 fn measure<G: Game>(label: &str, pos: &G, depth: u32, bulk: bool) {
     let mut pos = pos.clone();
     let started = Instant::now();
-    let leaves = if bulk { perft(&mut pos, depth) } else { perft_full(&mut pos, depth) };
+    let leaves = if bulk {
+        perft(&mut pos, depth)
+    } else {
+        perft_full(&mut pos, depth)
+    };
     let secs = started.elapsed().as_secs_f64();
     println!(
         "{label:<28} depth {depth}  leaves {leaves:>14}  {secs:>7.3} s  {:>8.1} M leaves/s",
@@ -25,8 +29,11 @@ fn main() {
     let (bulk_depth, full_depth) = if quick { (4, 4) } else { (5, 5) };
     measure("hasami start, bulk", &hasami, bulk_depth, true);
     measure("hasami start, make all", &hasami, full_depth, false);
-    let midgame =
-        Hasami::from_sfen("1pp1pp1pp/p8/4p4/2P3p2/9/3P1P3/8P/9/PP2P1PP1 w - 20", &HasamiRules::default()).unwrap();
+    let midgame = Hasami::from_sfen(
+        "1pp1pp1pp/p8/4p4/2P3p2/9/3P1P3/8P/9/PP2P1PP1 w - 20",
+        &HasamiRules::default(),
+    )
+    .unwrap();
     measure("hasami midgame, bulk", &midgame, bulk_depth, true);
     measure("hasami midgame, make all", &midgame, full_depth - 1, false);
 }

@@ -2,6 +2,8 @@
 //! errors, Zobrist keys and the 9×9 board geometry of the shogi games.
 
 pub mod board9;
+#[cfg(test)]
+pub mod conformance;
 pub mod error;
 pub mod game;
 pub mod movelist;

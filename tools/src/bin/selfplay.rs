@@ -43,7 +43,9 @@ struct Args {
 fn session(game: &str, options: &[String]) -> Result<Box<dyn GameSession>, String> {
     let mut session = new_session(game)?;
     for option in options {
-        let (name, value) = option.split_once('=').ok_or_else(|| format!("option '{option}': expected NAME=VALUE"))?;
+        let (name, value) = option
+            .split_once('=')
+            .ok_or_else(|| format!("option '{option}': expected NAME=VALUE"))?;
         match session.set_option(name, value) {
             Ok(true) => {}
             Ok(false) => return Err(format!("unknown option '{name}'")),
@@ -67,7 +69,9 @@ fn play(
     loop {
         let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
         for engine in engines.iter_mut() {
-            engine.set_position(None, &refs).map_err(|e| e.to_string())?;
+            engine
+                .set_position(None, &refs)
+                .map_err(|e| e.to_string())?;
         }
         let status = engines[0].status();
         if let Some(over) = status.strip_prefix("over ") {
@@ -87,7 +91,11 @@ fn play(
         if moves.len() as u32 >= args.max_plies {
             return Ok((0.5, "adjudicated: ply limit".into()));
         }
-        let to_move = if engines[0].side_to_move() == "b" { 0 } else { 1 };
+        let to_move = if engines[0].side_to_move() == "b" {
+            0
+        } else {
+            1
+        };
         let engine = if to_move == a_seat { 0 } else { 1 };
         let control = SearchControl::new(false);
         let best = engines[engine].search(&Limits::nodes(args.nodes), &control, &mut |_| {});
@@ -100,11 +108,17 @@ fn play(
 
 fn main() -> Result<(), String> {
     let args = Args::parse();
-    let mut engines = [session(&args.game, &args.a_options)?, session(&args.game, &args.b_options)?];
+    let mut engines = [
+        session(&args.game, &args.a_options)?,
+        session(&args.game, &args.b_options)?,
+    ];
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(args.seed);
     let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
     let pairs = args.games.div_ceil(2);
-    println!("selfplay game {} pairs {pairs} nodes {} seed {}", args.game, args.nodes, args.seed);
+    println!(
+        "selfplay game {} pairs {pairs} nodes {} seed {}",
+        args.game, args.nodes, args.seed
+    );
     for pair in 0..pairs {
         let mut opening = Vec::new();
         let mut probe = session(&args.game, &args.a_options)?;
@@ -133,7 +147,14 @@ fn main() -> Result<(), String> {
     }
     let games = (wins + draws + losses) as f64;
     let score = (wins as f64 + draws as f64 / 2.0) / games;
-    let elo = if score <= 0.0 || score >= 1.0 { f64::NAN } else { -400.0 * (1.0 / score - 1.0).log10() };
-    println!("A vs B: +{wins} ={draws} -{losses}  score {:.3}  elo {elo:+.0}", score);
+    let elo = if score <= 0.0 || score >= 1.0 {
+        f64::NAN
+    } else {
+        -400.0 * (1.0 / score - 1.0).log10()
+    };
+    println!(
+        "A vs B: +{wins} ={draws} -{losses}  score {:.3}  elo {elo:+.0}",
+        score
+    );
     Ok(())
 }

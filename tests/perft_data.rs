@@ -1,0 +1,93 @@
+//! Perft from the data files in tests/perft/, one format for every game.
+//! The fast tier runs in the suite; entries above `FAST_TIER_LEAVES` run with
+//! `cargo test --test perft_data -- --ignored`.
+
+use yomi_engine::core::{Game, HouseRules};
+use yomi_engine::hasami::{Hasami, HasamiRules};
+use yomi_engine::perft::perft;
+
+const FAST_TIER_LEAVES: u64 = 20_000_000;
+
+struct Entry {
+    line: usize,
+    sfen: String,
+    options: Vec<(String, String)>,
+    depths: Vec<(u32, u64)>,
+}
+
+/// `<sfen> ; NAME=VALUE … ; D<depth> <leaves> …`, `#` comments.
+fn read(file: &str) -> Vec<Entry> {
+    let path = format!("{}/tests/perft/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut entries = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut fields = line.split(';').map(str::trim);
+        let sfen = fields.next().unwrap().to_string();
+        let mut entry = Entry {
+            line: index + 1,
+            sfen,
+            options: Vec::new(),
+            depths: Vec::new(),
+        };
+        for field in fields {
+            if let Some(rest) = field.strip_prefix('D') {
+                let (depth, leaves) = rest.split_once(' ').expect("D<depth> <leaves>");
+                entry
+                    .depths
+                    .push((depth.parse().unwrap(), leaves.trim().parse().unwrap()));
+            } else {
+                let (name, value) = field.split_once('=').expect("NAME=VALUE");
+                entry.options.push((name.to_string(), value.to_string()));
+            }
+        }
+        entries.push(entry);
+    }
+    assert!(!entries.is_empty(), "{path} holds no positions");
+    entries
+}
+
+fn hasami_rules(options: &[(String, String)]) -> HasamiRules {
+    let mut rules = HasamiRules::default();
+    for (name, value) in options {
+        // The data files name the win condition briefly.
+        let name = if name == "win" { "HasamiWin" } else { name };
+        assert!(rules.set(name, value).unwrap(), "unknown option {name}");
+    }
+    rules
+}
+
+fn run_hasami(deep: bool) {
+    let mut checked = 0;
+    for entry in read("hasami.txt") {
+        let mut pos = Hasami::from_sfen(&entry.sfen, &hasami_rules(&entry.options)).unwrap();
+        for &(depth, leaves) in &entry.depths {
+            if (leaves > FAST_TIER_LEAVES) != deep {
+                continue;
+            }
+            assert_eq!(
+                perft(&mut pos, depth),
+                leaves,
+                "line {}: {} depth {depth}",
+                entry.line,
+                entry.sfen
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 0);
+}
+
+#[test]
+fn hasami_fast_tier() {
+    run_hasami(false);
+}
+
+#[test]
+#[ignore = "deep tier"]
+fn hasami_deep_tier() {
+    run_hasami(true);
+}
