@@ -4,6 +4,7 @@
 //! parsing; `protocol` knows the games only through [`session::GameSession`] and the
 //! notation strings it hands back; `tools` and the `yomi` binary sit on both.
 
+pub mod annan;
 pub mod bench;
 pub mod core;
 pub mod hasami;

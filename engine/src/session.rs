@@ -354,9 +354,8 @@ impl<G: Playable> GameSession for Session<G> {
 pub fn new_session(game: &str) -> Result<Box<dyn GameSession>, String> {
     match game.to_ascii_lowercase().as_str() {
         "hasami" => Ok(Box::new(Session::<crate::hasami::Hasami>::new())),
-        name @ ("annan" | "yonin" | "sugoroku") => {
-            Err(format!("game '{name}' is not implemented yet"))
-        }
+        "annan" => Ok(Box::new(Session::<crate::annan::Annan>::new())),
+        name @ ("yonin" | "sugoroku") => Err(format!("game '{name}' is not implemented yet")),
         other => Err(format!(
             "unknown game '{other}' (expected one of {})",
             GAMES.join(", ")

@@ -1,0 +1,268 @@
+//! The Annan position: state, side to move, key and history.
+
+use super::movegen::{for_each_legal, has_legal_move};
+use super::piece::{Kind, Piece, KINDS};
+use super::rules::AnnanRules;
+use super::state::{AnnanMove, State, BLACK, WHITE};
+use crate::core::board9::Square;
+use crate::core::zobrist::key_table;
+use crate::core::{Game, MoveError, MoveList, Outcome, ParseError, Seat};
+
+static PIECE_KEYS: [u64; 2 * KINDS * 81] = key_table(0x414E_4E41_4E00);
+/// Per colour, hand kind and count (0 … 18).
+static HAND_KEYS: [u64; 2 * 7 * 19] = key_table(0x414E_4E41_4E01);
+const SIDE_KEY: u64 = 0x6A09_E667_F3BC_C909;
+
+#[inline]
+fn piece_key(piece: Piece, sq: Square) -> u64 {
+    if piece.is_none() {
+        0
+    } else {
+        PIECE_KEYS[piece.index() * 81 + sq.index()]
+    }
+}
+
+#[inline]
+fn hand_key(color: Seat, kind: Kind, count: u8) -> u64 {
+    HAND_KEYS[(color as usize * 7 + kind.index()) * 19 + count as usize]
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Undo {
+    mv: AnnanMove,
+    captured: Piece,
+    key: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Annan {
+    state: State,
+    side: Seat,
+    key: u64,
+    base_ply: u32,
+    history: Vec<Undo>,
+    rules: AnnanRules,
+}
+
+pub const START_SFEN: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+
+impl Annan {
+    pub(super) fn from_parts(state: State, side: Seat, ply: u32, rules: &AnnanRules) -> Annan {
+        let mut pos = Annan {
+            state,
+            side,
+            key: 0,
+            base_ply: ply,
+            history: Vec::with_capacity(256),
+            rules: rules.clone(),
+        };
+        pos.key = pos.compute_key();
+        pos
+    }
+
+    #[inline]
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// Whether the side to move is in check.
+    pub fn in_check(&self) -> bool {
+        self.state.in_check(self.side)
+    }
+
+    /// Indices into `history` of earlier occurrences of the current position at
+    /// plies ≥ `since_ply`, latest first.
+    fn earlier_occurrences(&self, since_ply: u32) -> impl Iterator<Item = usize> + '_ {
+        let len = self.history.len();
+        let oldest = since_ply.saturating_sub(self.base_ply) as usize;
+        (oldest.min(len)..len)
+            .rev()
+            .filter(move |&j| (len - j) % 2 == 0 && self.history[j].key == self.key)
+    }
+
+    /// On the fourth occurrence: a draw, or a loss for a side every one of whose
+    /// moves since the first of the four gave check.
+    fn repetition(&self) -> Option<Outcome> {
+        let first = self.earlier_occurrences(self.base_ply).nth(2)?;
+        // Walk back to the first occurrence, noting whether each move left the
+        // opponent in check.
+        let mut state = self.state;
+        let mut side = self.side;
+        let mut all_checks = [true, true];
+        for undo in self.history[first..].iter().rev() {
+            let mover = side ^ 1;
+            if !state.in_check(side) {
+                all_checks[mover as usize] = false;
+            }
+            state.revert(undo.mv, mover, undo.captured);
+            side = mover;
+        }
+        Some(match all_checks {
+            [true, false] => Outcome::win(WHITE, "perpetual-check"),
+            [false, true] => Outcome::win(BLACK, "perpetual-check"),
+            _ => Outcome::draw("repetition"),
+        })
+    }
+
+    /// How often the current position has stood, this time included.
+    pub fn occurrences(&self) -> usize {
+        1 + self.earlier_occurrences(self.base_ply).count()
+    }
+}
+
+impl Game for Annan {
+    type Move = AnnanMove;
+    type Rules = AnnanRules;
+
+    const NAME: &'static str = "annan";
+    const SEATS: usize = 2;
+
+    fn start(rules: &AnnanRules) -> Self {
+        Annan::from_sfen(START_SFEN, rules).expect("the start position is valid")
+    }
+
+    fn from_sfen(sfen: &str, rules: &AnnanRules) -> Result<Self, ParseError> {
+        super::notation::parse_sfen(sfen, rules)
+    }
+
+    fn sfen(&self) -> String {
+        super::notation::sfen(&self.state, self.side, self.ply())
+    }
+
+    fn rules(&self) -> &AnnanRules {
+        &self.rules
+    }
+
+    #[inline]
+    fn side_to_move(&self) -> Seat {
+        self.side
+    }
+
+    #[inline]
+    fn ply(&self) -> u32 {
+        self.base_ply + self.history.len() as u32
+    }
+
+    fn generate_moves(&self, moves: &mut MoveList<AnnanMove>) {
+        moves.clear();
+        for_each_legal(&self.state, self.side, &self.rules, &mut |mv| {
+            moves.push(mv);
+            false
+        });
+    }
+
+    fn count_moves(&self) -> u64 {
+        let mut count = 0;
+        for_each_legal(&self.state, self.side, &self.rules, &mut |_| {
+            count += 1;
+            false
+        });
+        count
+    }
+
+    fn make(&mut self, mv: AnnanMove) {
+        let us = self.side;
+        let to = mv.to();
+        let mut key = self.key ^ SIDE_KEY;
+        key ^= piece_key(self.state.at(to), to);
+        let touched_hand = match mv.from() {
+            Some(from) => {
+                key ^= piece_key(self.state.at(from), from);
+                let captured = self.state.at(to);
+                (!captured.is_none()).then(|| captured.kind().unpromoted())
+            }
+            None => mv.dropped(),
+        };
+        if let Some(kind) = touched_hand {
+            key ^= hand_key(us, kind, self.state.hands[us as usize][kind.index()]);
+        }
+        let captured = self.state.apply(mv, us);
+        key ^= piece_key(self.state.at(to), to);
+        if let Some(kind) = touched_hand {
+            key ^= hand_key(us, kind, self.state.hands[us as usize][kind.index()]);
+        }
+        self.history.push(Undo {
+            mv,
+            captured,
+            key: self.key,
+        });
+        self.key = key;
+        self.side ^= 1;
+        debug_assert_eq!(self.key, self.compute_key());
+    }
+
+    fn unmake(&mut self, mv: AnnanMove) {
+        let undo = self.history.pop().expect("unmake without a move");
+        debug_assert_eq!(undo.mv, mv);
+        self.side ^= 1;
+        self.state.revert(mv, self.side, undo.captured);
+        self.key = undo.key;
+        debug_assert_eq!(self.key, self.compute_key());
+    }
+
+    #[inline]
+    fn key(&self) -> u64 {
+        self.key
+    }
+
+    fn compute_key(&self) -> u64 {
+        let mut key = if self.side == WHITE { SIDE_KEY } else { 0 };
+        for sq in Square::all() {
+            key ^= piece_key(self.state.at(sq), sq);
+        }
+        for color in [BLACK, WHITE] {
+            for kind in super::piece::HAND_KINDS {
+                key ^= hand_key(color, kind, self.state.hands[color as usize][kind.index()]);
+            }
+        }
+        key
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if !has_legal_move(&self.state, self.side, &self.rules) {
+            let reason = if self.in_check() {
+                "checkmate"
+            } else {
+                "no-legal-move"
+            };
+            return Some(Outcome::win(self.side ^ 1, reason));
+        }
+        if let Some(outcome) = self.repetition() {
+            return Some(outcome);
+        }
+        if self.rules.move_limit > 0 && self.ply() >= self.rules.move_limit {
+            return Some(Outcome::draw("move-limit"));
+        }
+        None
+    }
+
+    fn repeats_since(&self, since_ply: u32) -> bool {
+        self.earlier_occurrences(since_ply).next().is_some()
+    }
+
+    fn format_move(&self, mv: AnnanMove) -> String {
+        super::notation::format_move(mv)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<AnnanMove, MoveError> {
+        let mv = super::notation::parse_move(text)?;
+        let mut legal = false;
+        for_each_legal(&self.state, self.side, &self.rules, &mut |m| {
+            legal = m == mv;
+            legal
+        });
+        if legal {
+            Ok(mv)
+        } else {
+            Err(MoveError::new(text, super::notation::why_illegal(self, mv)))
+        }
+    }
+
+    fn diagram(&self) -> String {
+        super::notation::diagram(self)
+    }
+
+    fn status_details(&self) -> String {
+        format!("check {}", if self.in_check() { "yes" } else { "no" })
+    }
+}
