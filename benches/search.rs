@@ -1,1 +1,100 @@
-fn main() {}
+//! Search figures on the fixed Hasami bench positions: nodes per second with one
+//! thread, and time to a fixed depth with one and two threads (Lazy SMP speed-up).
+//! Prints only; never asserts. `cargo bench --bench search [-- DEPTH [REPEATS]]`
+//! (defaults: the game's bench depth for speed, one more ply for time-to-depth, 3
+//! repeats of each time-to-depth run, the median reported).
+
+use std::time::{Duration, Instant};
+use yomi_engine::hasami::Hasami;
+use yomi_engine::search::alphabeta::AlphaBeta;
+use yomi_engine::search::{Limits, SearchConfig, SearchControl, Searcher};
+use yomi_engine::session::Playable;
+use yomi_engine::Game;
+
+fn positions() -> Vec<Hasami> {
+    <Hasami as Playable>::BENCH_POSITIONS
+        .iter()
+        .map(|sfen| {
+            Hasami::from_sfen(sfen, &Default::default()).expect("bench positions are valid")
+        })
+        .collect()
+}
+
+/// One search from fresh tables: (nodes, elapsed, depth reached).
+fn run(pos: &Hasami, threads: usize, depth: u32) -> (u64, Duration, u32) {
+    let config = SearchConfig {
+        threads,
+        ..SearchConfig::default()
+    };
+    let mut searcher = <AlphaBeta as Searcher<Hasami>>::new(&config);
+    let control = SearchControl::new(false);
+    let started = Instant::now();
+    let result = searcher.search(pos, &Limits::depth(depth), &control, &mut |_| {});
+    (result.nodes, started.elapsed(), result.depth)
+}
+
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn main() {
+    let args: Vec<u32> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let speed_depth = <Hasami as Playable>::BENCH_DEPTH;
+    let ttd_depth = args.first().copied().unwrap_or(speed_depth + 1);
+    let repeats = args.get(1).copied().unwrap_or(3).max(1) as usize;
+    let positions = positions();
+
+    println!("== single-thread speed, depth {speed_depth} ==");
+    let (mut nodes, mut time) = (0, Duration::ZERO);
+    for (i, pos) in positions.iter().enumerate() {
+        let (n, t, _) = run(pos, 1, speed_depth);
+        println!(
+            "position {i}: {n:>10} nodes {:>8.1} ms {:>6.2} Mnps",
+            ms(t),
+            n as f64 / t.as_secs_f64() / 1e6
+        );
+        nodes += n;
+        time += t;
+    }
+    println!(
+        "total     : {nodes:>10} nodes {:>8.1} ms {:>6.2} Mnps",
+        ms(time),
+        nodes as f64 / time.as_secs_f64() / 1e6
+    );
+
+    println!("== time to depth {ttd_depth} (median of {repeats}), 1 vs 2 threads ==");
+    let (mut total1, mut total2) = (Duration::ZERO, Duration::ZERO);
+    for (i, pos) in positions.iter().enumerate() {
+        let mut figures = Vec::new();
+        for threads in [1, 2] {
+            let runs: Vec<(u64, Duration, u32)> =
+                (0..repeats).map(|_| run(pos, threads, ttd_depth)).collect();
+            let t = median(runs.iter().map(|r| r.1).collect());
+            let n = runs.iter().map(|r| r.0).sum::<u64>() / repeats as u64;
+            figures.push((t, n));
+        }
+        let ((t1, n1), (t2, n2)) = (figures[0], figures[1]);
+        println!(
+            "position {i}: 1 thread {:>8.1} ms ({n1} nodes), 2 threads {:>8.1} ms ({n2} nodes), speed-up {:.2}x",
+            ms(t1),
+            ms(t2),
+            t1.as_secs_f64() / t2.as_secs_f64()
+        );
+        total1 += t1;
+        total2 += t2;
+    }
+    println!(
+        "total     : 1 thread {:>8.1} ms, 2 threads {:>8.1} ms, speed-up {:.2}x",
+        ms(total1),
+        ms(total2),
+        total1.as_secs_f64() / total2.as_secs_f64()
+    );
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}

@@ -1,39 +1,789 @@
-//! Alpha-beta searcher (to be written).
+//! The generic alpha-beta searcher for two-player games.
+//!
+//! Iterative deepening over a principal-variation search with aspiration windows,
+//! a shared lockless transposition table, move ordering (TT move, tactical moves,
+//! killers, history) and a quiescence search over tactical moves. The game's own
+//! rules end a node ([`Game::outcome`]: wins, losses, draws, the move limit) and a
+//! position repeated inside the search tree is a draw. Wins and losses are mate
+//! distances in plies from the root.
+//!
+//! No reductions or forward pruning: the issue asks for them only where self-play
+//! shows a gain, and none has been measured yet.
+//!
+//! Parallel search is Lazy SMP: helper threads run the same iterative deepening one
+//! depth ahead of the main thread and share only the transposition table; the main
+//! thread's result is the one reported. Helpers run on a dedicated rayon pool of
+//! `threads - 1` threads so that every helper really runs next to the main thread.
+
+use super::time::TimeManager;
+use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::*;
-use crate::core::Game;
+use crate::core::movelist::MAX_MOVES;
+use crate::core::Seat;
+use std::sync::atomic::AtomicU32;
+use std::time::Duration;
+
+/// Deepest iteration searched.
+pub const MAX_DEPTH: u32 = 127;
+/// Plies from the root the stacks hold (main search plus quiescence).
+const MAX_PLY: usize = 192;
+/// Nodes between looks at the stop flags, the node limit and the clock.
+const CHECK_EVERY: u64 = 1024;
+/// Iterations from this depth on start with an aspiration window.
+const ASPIRATION_MIN_DEPTH: i32 = 4;
+/// Half-width of the first aspiration window (a third of a stone in Hasami).
+const ASPIRATION_DELTA: Value = 30;
+/// History table: per side, moves hashed to this many slots.
+const HISTORY_BITS: u32 = 14;
+const HISTORY_SIZE: usize = 1 << HISTORY_BITS;
+/// History scores stay within ±HISTORY_MAX (the update is self-limiting).
+const HISTORY_MAX: i32 = 1 << 14;
+/// Tactical moves are tried before killers and quiet moves.
+const SCORE_TACTICAL: i32 = 1 << 28;
+const SCORE_KILLER: [i32; 2] = [1 << 27, (1 << 27) - 1];
+/// A move already tried (below every real ordering score).
+const TRIED: i32 = i32::MIN;
+/// Quiet moves remembered per node for the history malus.
+const MAX_QUIETS: usize = 64;
+/// Stack size for helper threads (the search recursion is shallow; this is ample).
+const HELPER_STACK: usize = 16 << 20;
+/// How often a finished `go infinite` / ponder search looks for `stop` or `ponderhit`.
+const WAIT_POLL: Duration = Duration::from_millis(1);
 
 pub struct AlphaBeta {
     config: SearchConfig,
+    tt: TranspositionTable,
+    /// Helper threads (`threads - 1` of them); `None` with one thread.
+    pool: Option<rayon::ThreadPool>,
+}
+
+impl AlphaBeta {
+    fn build_pool(threads: usize) -> Option<rayon::ThreadPool> {
+        (threads > 1)
+            .then(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads - 1)
+                    .stack_size(HELPER_STACK)
+                    .thread_name(|i| format!("yomi-search-{}", i + 1))
+                    .build()
+                    .ok()
+            })
+            .flatten()
+    }
 }
 
 impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
     fn new(config: &SearchConfig) -> Self {
         AlphaBeta {
             config: config.clone(),
+            tt: TranspositionTable::new(config.hash_mb),
+            pool: Self::build_pool(config.threads),
         }
     }
+
     fn configure(&mut self, config: &SearchConfig) {
+        if config.hash_mb != self.config.hash_mb {
+            self.tt = TranspositionTable::new(config.hash_mb);
+        }
+        if config.threads != self.config.threads {
+            self.pool = Self::build_pool(config.threads);
+        }
         self.config = config.clone();
     }
-    fn clear(&mut self) {}
+
+    fn clear(&mut self) {
+        self.tt.clear();
+    }
+
     fn search(
         &mut self,
         pos: &G,
-        _limits: &Limits,
-        _control: &SearchControl,
-        _report: &mut dyn FnMut(&SearchInfo<G::Move>),
+        limits: &Limits,
+        control: &SearchControl,
+        report: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
-        let mut moves = MoveList::new();
-        pos.generate_moves(&mut moves);
-        SearchResult {
-            best: moves.first().copied(),
-            ponder: None,
-            score: Score::Cp(0),
-            depth: 0,
-            nodes: 0,
+        self.tt.new_search();
+        let shared = Shared {
+            tt: &self.tt,
+            control,
+            time: TimeManager::new(limits, pos.side_to_move(), self.config.time_margin_ms),
+            node_limit: limits.nodes,
+            max_depth: limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH) as i32,
+            root_ply: pos.ply(),
+            started: Instant::now(),
+            abort: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            main_depth: AtomicU32::new(0),
+        };
+        let multipv = self.config.multipv.max(1);
+        let mut main = Worker::new(0, &shared, pos);
+        if !main.root_moves.is_empty() {
+            match &self.pool {
+                Some(pool) if self.config.threads > 1 => pool.in_place_scope(|scope| {
+                    let shared = &shared;
+                    for id in 1..self.config.threads {
+                        scope.spawn(move |_| Worker::new(id, shared, pos).run_helper());
+                    }
+                    main.run_main(multipv, report);
+                    shared.abort.store(true, Ordering::Relaxed);
+                }),
+                _ => main.run_main(multipv, report),
+            }
         }
+        shared.abort.store(true, Ordering::Relaxed);
+        main.flush_nodes();
+
+        // `go infinite` and pondering never answer before `stop` / `ponderhit`.
+        let unlimited = limits.infinite && shared.time.hard_limit().is_none();
+        while !control.stopped() && (control.waiting() || unlimited) {
+            std::thread::sleep(WAIT_POLL);
+        }
+        main.result()
     }
+
     fn hashfull(&self) -> u32 {
-        0
+        self.tt.hashfull()
     }
 }
+
+/// What every search thread reads.
+struct Shared<'a> {
+    tt: &'a TranspositionTable,
+    control: &'a SearchControl,
+    time: TimeManager,
+    node_limit: Option<u64>,
+    max_depth: i32,
+    /// The root's ply: positions repeated since are draws.
+    root_ply: u32,
+    started: Instant,
+    /// Set by the main thread when it is done or out of time or nodes.
+    abort: AtomicBool,
+    nodes: AtomicU64,
+    /// The main thread's last completed depth (helpers keep ahead of it).
+    main_depth: AtomicU32,
+}
+
+/// Per-ply scratch space, allocated once per search.
+struct Frame<M: Copy + Default> {
+    moves: MoveList<M>,
+    /// Ordering score per move (same index), `TRIED` once searched.
+    scores: [i32; MAX_MOVES],
+    /// Indices of the quiet moves searched, for the history malus.
+    quiets: [u16; MAX_QUIETS],
+    quiet_count: usize,
+}
+
+impl<M: Copy + Default> Frame<M> {
+    fn new() -> Self {
+        Frame {
+            moves: MoveList::new(),
+            scores: [0; MAX_MOVES],
+            quiets: [0; MAX_QUIETS],
+            quiet_count: 0,
+        }
+    }
+
+    /// The untried move with the highest score, marked as tried.
+    #[inline]
+    fn pick(&mut self) -> Option<(usize, i32)> {
+        let mut best = TRIED;
+        let mut at = usize::MAX;
+        for (i, &score) in self.scores[..self.moves.len()].iter().enumerate() {
+            if score > best {
+                best = score;
+                at = i;
+            }
+        }
+        (at != usize::MAX).then(|| {
+            self.scores[at] = TRIED;
+            (at, best)
+        })
+    }
+}
+
+struct RootMove<M> {
+    mv: M,
+    /// Index in the root's generated move list (what the TT stores).
+    index: u16,
+    /// This iteration's score; `-INFINITE` until searched (or when worse than alpha).
+    score: Value,
+    previous_score: Value,
+    pv: Vec<M>,
+}
+
+struct Worker<'a, G: TwoPlayerGame> {
+    id: usize,
+    shared: &'a Shared<'a>,
+    pos: G,
+    root_moves: Vec<RootMove<G::Move>>,
+    frames: Vec<Frame<G::Move>>,
+    killers: Vec<[G::Move; 2]>,
+    /// `[side][hashed move]`.
+    history: Vec<i32>,
+    /// Triangular PV table: row `ply` holds the line from `ply` at `pv[ply * MAX_PLY + ply..]`.
+    pv: Vec<G::Move>,
+    pv_len: Vec<usize>,
+    nodes: u64,
+    flushed: u64,
+    seldepth: usize,
+    completed_depth: u32,
+    stop: bool,
+}
+
+impl<'a, G: TwoPlayerGame> Worker<'a, G> {
+    fn new(id: usize, shared: &'a Shared<'a>, root: &G) -> Self {
+        let mut worker = Worker {
+            id,
+            shared,
+            pos: root.clone(),
+            root_moves: Vec::new(),
+            frames: (0..MAX_PLY).map(|_| Frame::new()).collect(),
+            killers: vec![[G::Move::default(); 2]; MAX_PLY],
+            history: vec![0; 2 * HISTORY_SIZE],
+            pv: vec![G::Move::default(); MAX_PLY * MAX_PLY],
+            pv_len: vec![0; MAX_PLY + 1],
+            nodes: 0,
+            flushed: 0,
+            seldepth: 0,
+            completed_depth: 0,
+            stop: false,
+        };
+        worker.order_root_moves();
+        worker
+    }
+
+    /// The root moves in a first order that is also the fallback answer: the TT
+    /// move, then by the one-ply static value (a move that wins at once first).
+    fn order_root_moves(&mut self) {
+        let moves = &mut self.frames[0].moves;
+        self.pos.generate_moves(moves);
+        let tt_index = self
+            .shared
+            .tt
+            .probe(self.pos.key())
+            .and_then(|e| e.move_index);
+        let mut rated = Vec::with_capacity(moves.len());
+        for (index, &mv) in moves.iter().enumerate() {
+            self.pos.make(mv);
+            let value = match terminal_value(&self.pos, 1, self.shared.root_ply) {
+                Some(value) => -value,
+                None => -self.pos.evaluate(),
+            };
+            self.pos.unmake(mv);
+            let first = tt_index == Some(index as u16);
+            rated.push((first, value, index));
+        }
+        rated.sort_by_key(|&(first, value, _)| std::cmp::Reverse((first, value)));
+        self.root_moves = rated
+            .into_iter()
+            .map(|(_, _, index)| RootMove {
+                mv: moves[index],
+                index: index as u16,
+                score: -INFINITE,
+                previous_score: -INFINITE,
+                pv: Vec::with_capacity(MAX_PLY),
+            })
+            .collect();
+    }
+
+    /// Iterative deepening on the main thread, reporting each completed iteration.
+    fn run_main(&mut self, multipv: usize, report: &mut dyn FnMut(&SearchInfo<G::Move>)) {
+        let lines = multipv.min(self.root_moves.len());
+        for depth in 1..=self.shared.max_depth {
+            if self.should_stop()
+                || (depth > 1 && self.shared.time.soft_expired(self.shared.control))
+            {
+                break;
+            }
+            self.seldepth = 0;
+            self.iterate(depth, lines);
+            if self.stop {
+                break;
+            }
+            self.completed_depth = depth as u32;
+            self.shared
+                .main_depth
+                .store(depth as u32, Ordering::Relaxed);
+            self.store_root(depth);
+            self.flush_nodes();
+            let nodes = self.shared.nodes.load(Ordering::Relaxed);
+            let time_ms = self.shared.started.elapsed().as_millis() as u64;
+            let hashfull = self.shared.tt.hashfull();
+            for (k, line) in self.root_moves[..lines].iter().enumerate() {
+                report(&SearchInfo {
+                    depth: depth as u32,
+                    seldepth: self.seldepth as u32,
+                    multipv: k + 1,
+                    score: Score::from_value(line.score),
+                    nodes,
+                    time_ms,
+                    hashfull,
+                    pv: line.pv.clone(),
+                });
+            }
+            // A mate found within the searched depth is exact: deeper search changes nothing.
+            let best = self.root_moves[0].score;
+            if lines == 1 && best.abs() >= MATE_BOUND && MATE - best.abs() <= depth {
+                break;
+            }
+        }
+    }
+
+    /// Lazy SMP helper: the same iterations one depth ahead of the main thread
+    /// (odd helpers) or level with it (even ones), until the main thread is done.
+    fn run_helper(&mut self) {
+        let mut depth = 1 + (self.id % 2) as i32;
+        while depth <= self.shared.max_depth && !self.should_stop() {
+            self.iterate(depth, 1);
+            if self.stop {
+                break;
+            }
+            let main_depth = self.shared.main_depth.load(Ordering::Relaxed) as i32;
+            depth = (depth + 1).max(main_depth + 1 + (self.id % 2) as i32);
+        }
+        self.flush_nodes();
+    }
+
+    fn should_stop(&self) -> bool {
+        self.stop || self.shared.control.stopped() || self.shared.abort.load(Ordering::Relaxed)
+    }
+
+    /// One iteration: each of the `lines` best root moves with an aspiration
+    /// window around its previous score, excluding the lines already found.
+    fn iterate(&mut self, depth: i32, lines: usize) {
+        for root_move in &mut self.root_moves {
+            root_move.previous_score = root_move.score;
+            root_move.score = -INFINITE;
+        }
+        for line in 0..lines {
+            let previous = self.root_moves[line].previous_score;
+            let mut delta = ASPIRATION_DELTA;
+            let (mut alpha, mut beta) =
+                if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND {
+                    (
+                        (previous - delta).max(-INFINITE),
+                        (previous + delta).min(INFINITE),
+                    )
+                } else {
+                    (-INFINITE, INFINITE)
+                };
+            loop {
+                let value = self.search_root(depth, alpha, beta, line);
+                // Stable: moves that tie keep the previous iteration's order.
+                self.root_moves[line..].sort_by_key(|m| std::cmp::Reverse(m.score));
+                if self.stop {
+                    return;
+                }
+                if value <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (value - delta).max(-INFINITE);
+                } else if value >= beta {
+                    beta = (value + delta).min(INFINITE);
+                } else {
+                    break;
+                }
+                delta += delta / 2;
+            }
+            self.root_moves[..=line].sort_by_key(|m| std::cmp::Reverse(m.score));
+        }
+    }
+
+    /// Searches `root_moves[first..]` in order; returns the best value (fail-soft).
+    fn search_root(&mut self, depth: i32, mut alpha: Value, beta: Value, first: usize) -> Value {
+        let mut best = -INFINITE;
+        for k in first..self.root_moves.len() {
+            let mv = self.root_moves[k].mv;
+            self.pos.make(mv);
+            let value = if k == first {
+                -self.search(-beta, -alpha, depth - 1, 1)
+            } else {
+                let mut value = -self.search(-alpha - 1, -alpha, depth - 1, 1);
+                if value > alpha && value < beta && !self.stop {
+                    value = -self.search(-beta, -alpha, depth - 1, 1);
+                }
+                value
+            };
+            self.pos.unmake(mv);
+            if self.stop {
+                break;
+            }
+            if k == first || value > alpha {
+                let root_move = &mut self.root_moves[k];
+                root_move.score = value;
+                root_move.pv.clear();
+                root_move.pv.push(mv);
+                root_move
+                    .pv
+                    .extend_from_slice(&self.pv[MAX_PLY + 1..MAX_PLY + self.pv_len[1]]);
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if value >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn store_root(&self, depth: i32) {
+        let best = &self.root_moves[0];
+        self.shared.tt.store(
+            self.pos.key(),
+            TtEntry {
+                move_index: Some(best.index),
+                value: value_to_tt(best.score, 0),
+                depth: depth as u8,
+                bound: Bound::Exact,
+            },
+        );
+    }
+
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes % CHECK_EVERY == 0 {
+            self.poll();
+        }
+    }
+
+    fn flush_nodes(&mut self) -> u64 {
+        let delta = self.nodes - self.flushed;
+        self.flushed = self.nodes;
+        self.shared.control.add_nodes(delta);
+        self.shared.nodes.fetch_add(delta, Ordering::Relaxed) + delta
+    }
+
+    /// Every `CHECK_EVERY` nodes: stop flags, and on the main thread the node limit
+    /// and the hard deadline.
+    fn poll(&mut self) {
+        let total = self.flush_nodes();
+        if self.shared.control.stopped() || self.shared.abort.load(Ordering::Relaxed) {
+            self.stop = true;
+        } else if self.id == 0
+            && (self.shared.node_limit.is_some_and(|limit| total >= limit)
+                || self.shared.time.hard_expired(self.shared.control))
+        {
+            self.shared.abort.store(true, Ordering::Relaxed);
+            self.stop = true;
+        }
+    }
+
+    #[inline]
+    fn history_slot(side: Seat, mv: G::Move) -> usize {
+        side as usize * HISTORY_SIZE + (fxhash::hash64(&mv) >> (64 - HISTORY_BITS)) as usize
+    }
+
+    /// Moves the history score toward ±HISTORY_MAX by `bonus` (self-limiting).
+    #[inline]
+    fn update_history(&mut self, side: Seat, mv: G::Move, bonus: i32) {
+        let slot = &mut self.history[Self::history_slot(side, mv)];
+        *slot += bonus - *slot * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// Ordering scores for the moves of `ply` (all but `skip`, already searched).
+    fn score_moves(&mut self, ply: usize, skip: Option<usize>) {
+        let side = self.pos.side_to_move();
+        let killers = self.killers[ply];
+        let frame = &mut self.frames[ply];
+        for i in 0..frame.moves.len() {
+            let mv = frame.moves[i];
+            let history = self.history[Self::history_slot(side, mv)];
+            frame.scores[i] = if self.pos.is_tactical(mv) {
+                SCORE_TACTICAL + history
+            } else if mv == killers[0] {
+                SCORE_KILLER[0]
+            } else if mv == killers[1] {
+                SCORE_KILLER[1]
+            } else {
+                history
+            };
+        }
+        if let Some(skip) = skip {
+            frame.scores[skip] = TRIED;
+        }
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: G::Move) {
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        let (row, child) = (ply * MAX_PLY, (ply + 1) * MAX_PLY);
+        self.pv[row + ply] = mv;
+        self.pv
+            .copy_within(child + ply + 1..child + child_len, row + ply + 1);
+        self.pv_len[ply] = child_len;
+    }
+
+    /// The main search below the root (`ply >= 1`): PVS, fail-soft.
+    ///
+    /// 1. Count the node; end it if the game is over or the position repeats.
+    /// 2. At the horizon, quiescence.
+    /// 3. Mate-distance bounds; TT cutoff at non-PV nodes.
+    /// 4. The TT move before anything else is generated or scored.
+    /// 5. The other moves by ordering score, null-window first, re-searched on a fail high.
+    /// 6. Killers and history from a quiet cutoff; store the result.
+    fn search(&mut self, mut alpha: Value, mut beta: Value, depth: i32, ply: usize) -> Value {
+        // Step 1.
+        self.pv_len[ply] = ply;
+        self.count_node();
+        if self.stop {
+            return 0;
+        }
+        if let Some(value) = terminal_value(&self.pos, ply, self.shared.root_ply) {
+            return value;
+        }
+        // Step 2.
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.quiesce(alpha, beta, ply);
+        }
+        // Step 3.
+        alpha = alpha.max(-MATE + ply as Value);
+        beta = beta.min(MATE - ply as Value - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let pv_node = beta - alpha > 1;
+        let key = self.pos.key();
+        let tt = self.shared.tt.probe(key);
+        if let Some(entry) = tt {
+            let value = value_from_tt(entry.value, ply);
+            if !pv_node
+                && entry.depth as i32 >= depth
+                && match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => value >= beta,
+                    Bound::Upper => value <= alpha,
+                }
+            {
+                return value;
+            }
+        }
+
+        self.pos.generate_moves(&mut self.frames[ply].moves);
+        let count = self.frames[ply].moves.len();
+        if count == 0 {
+            // `outcome` said the game goes on; treat having no move as losing.
+            return -MATE + ply as Value;
+        }
+        let tt_index = tt
+            .and_then(|e| e.move_index)
+            .map(usize::from)
+            .filter(|&i| i < count);
+        self.frames[ply].quiet_count = 0;
+        let original_alpha = alpha;
+        let side = self.pos.side_to_move();
+        let mut best = -INFINITE;
+        let mut best_index = None;
+        let mut scored = false;
+
+        for searched in 0..count {
+            // Step 4 and 5: the TT move, then the rest by score.
+            let (index, tactical) = match (searched, tt_index) {
+                (0, Some(index)) => (index, self.pos.is_tactical(self.frames[ply].moves[index])),
+                _ => {
+                    if !scored {
+                        self.score_moves(ply, tt_index);
+                        scored = true;
+                    }
+                    match self.frames[ply].pick() {
+                        Some((index, score)) => (index, score >= SCORE_TACTICAL),
+                        None => break,
+                    }
+                }
+            };
+            let mv = self.frames[ply].moves[index];
+            self.pos.make(mv);
+            self.shared.tt.prefetch(self.pos.key());
+            let value = if searched == 0 {
+                -self.search(-beta, -alpha, depth - 1, ply + 1)
+            } else {
+                let mut value = -self.search(-alpha - 1, -alpha, depth - 1, ply + 1);
+                if value > alpha && value < beta && !self.stop {
+                    value = -self.search(-beta, -alpha, depth - 1, ply + 1);
+                }
+                value
+            };
+            self.pos.unmake(mv);
+            if self.stop {
+                return 0;
+            }
+
+            if value > best {
+                best = value;
+                if value > alpha {
+                    best_index = Some(index);
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if value >= beta {
+                        // Step 6.
+                        if !tactical {
+                            self.reward_quiet(ply, side, mv, depth);
+                        }
+                        break;
+                    }
+                    alpha = value;
+                }
+            }
+            if !tactical {
+                let frame = &mut self.frames[ply];
+                if frame.quiet_count < MAX_QUIETS {
+                    frame.quiets[frame.quiet_count] = index as u16;
+                    frame.quiet_count += 1;
+                }
+            }
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            TtEntry {
+                move_index: best_index.map(|i| i as u16),
+                value: value_to_tt(best, ply),
+                depth: depth as u8,
+                bound,
+            },
+        );
+        best
+    }
+
+    /// A quiet move caused a cutoff: it becomes a killer and gains history; the
+    /// quiet moves tried before it lose some.
+    fn reward_quiet(&mut self, ply: usize, side: Seat, mv: G::Move, depth: i32) {
+        let killers = &mut self.killers[ply];
+        if killers[0] != mv {
+            killers[1] = killers[0];
+            killers[0] = mv;
+        }
+        let bonus = (depth * depth).min(HISTORY_MAX / 2);
+        self.update_history(side, mv, bonus);
+        for k in 0..self.frames[ply].quiet_count {
+            let tried = self.frames[ply].moves[self.frames[ply].quiets[k] as usize];
+            self.update_history(side, tried, -bonus);
+        }
+    }
+
+    /// Quiescence: the static evaluation (stand pat) or better by tactical moves.
+    /// The node is already counted and known not to be over.
+    fn quiesce(&mut self, mut alpha: Value, beta: Value, ply: usize) -> Value {
+        self.seldepth = self.seldepth.max(ply);
+        let stand_pat = self.pos.evaluate();
+        if stand_pat >= beta || ply >= MAX_PLY - 1 {
+            return stand_pat;
+        }
+        let mut best = stand_pat;
+        alpha = alpha.max(stand_pat);
+        self.pos.generate_tactical(&mut self.frames[ply].moves);
+        for i in 0..self.frames[ply].moves.len() {
+            let mv = self.frames[ply].moves[i];
+            self.pos.make(mv);
+            let value = -self.quiesce_node(-beta, -alpha, ply + 1);
+            self.pos.unmake(mv);
+            if self.stop {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    if value >= beta {
+                        break;
+                    }
+                    alpha = value;
+                }
+            }
+        }
+        best
+    }
+
+    fn quiesce_node(&mut self, alpha: Value, beta: Value, ply: usize) -> Value {
+        self.pv_len[ply] = ply;
+        self.count_node();
+        if self.stop {
+            return 0;
+        }
+        if let Some(value) = terminal_value(&self.pos, ply, self.shared.root_ply) {
+            return value;
+        }
+        self.quiesce(alpha, beta, ply)
+    }
+
+    /// The answer: the best line of the last completed iteration, or a better move
+    /// already proven in the interrupted one; before any iteration completed, the
+    /// first root move of the initial order (TT move or best static reply).
+    fn result(&self) -> SearchResult<G::Move> {
+        let nodes = self.shared.nodes.load(Ordering::Relaxed);
+        let Some(best) = self.root_moves.first() else {
+            let score = terminal_value(&self.pos, 0, self.shared.root_ply).unwrap_or(-MATE);
+            return SearchResult {
+                best: None,
+                ponder: None,
+                score: Score::from_value(score),
+                depth: 0,
+                nodes,
+            };
+        };
+        let score = if best.score > -INFINITE {
+            best.score
+        } else {
+            best.previous_score
+        };
+        let ponder = (best.pv.first() == Some(&best.mv))
+            .then(|| best.pv.get(1).copied())
+            .flatten();
+        SearchResult {
+            best: Some(best.mv),
+            ponder,
+            score: Score::from_value(if score > -INFINITE { score } else { DRAW }),
+            depth: self.completed_depth,
+            nodes,
+        }
+    }
+}
+
+/// The value of a finished game (or an in-tree repetition) for the side to move,
+/// `ply` plies from the root; `None` while play goes on.
+#[inline]
+fn terminal_value<G: Game>(pos: &G, ply: usize, root_ply: u32) -> Option<Value> {
+    if let Some(outcome) = pos.outcome() {
+        return Some(match outcome.value_for(pos.side_to_move()).signum() {
+            1 => MATE - ply as Value,
+            -1 => -MATE + ply as Value,
+            _ => DRAW,
+        });
+    }
+    pos.repeats_since(root_ply).then_some(DRAW)
+}
+
+/// Mate scores are stored relative to the node, not the root.
+fn value_to_tt(value: Value, ply: usize) -> i16 {
+    let value = if value >= MATE_BOUND {
+        value + ply as Value
+    } else if value <= -MATE_BOUND {
+        value - ply as Value
+    } else {
+        value
+    };
+    value.clamp(-INFINITE, INFINITE) as i16
+}
+
+fn value_from_tt(value: i16, ply: usize) -> Value {
+    let value = value as Value;
+    if value >= MATE_BOUND {
+        value - ply as Value
+    } else if value <= -MATE_BOUND {
+        value + ply as Value
+    } else {
+        value
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,314 @@
+//! Alpha-beta against a naive minimax, mates, stopping, limits, MultiPV, threads.
+
+use super::*;
+use crate::hasami::{Hasami, HasamiMove, HasamiRules};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::sync::Arc;
+
+fn config(threads: usize) -> SearchConfig {
+    SearchConfig {
+        threads,
+        hash_mb: 4,
+        ..SearchConfig::default()
+    }
+}
+
+fn search(pos: &Hasami, limits: &Limits, config: &SearchConfig) -> SearchResult<HasamiMove> {
+    let mut searcher = <AlphaBeta as Searcher<Hasami>>::new(config);
+    searcher.search(pos, limits, &SearchControl::new(false), &mut |_| {})
+}
+
+fn hasami(sfen: &str) -> Hasami {
+    Hasami::from_sfen(sfen, &HasamiRules::default()).expect("valid test position")
+}
+
+fn legal_moves(pos: &Hasami) -> Vec<HasamiMove> {
+    let mut moves = MoveList::new();
+    pos.generate_moves(&mut moves);
+    moves.to_vec()
+}
+
+/// Plain minimax with the searcher's leaf rules: the same terminal scoring, and at
+/// the horizon the same quiescence (stand pat or any tactical move), all full-width.
+fn minimax(pos: &mut Hasami, depth: u32, ply: usize, root_ply: u32) -> Value {
+    if ply > 0 {
+        if let Some(value) = terminal_value(pos, ply, root_ply) {
+            return value;
+        }
+    }
+    if depth == 0 {
+        return quiescence(pos, ply, root_ply);
+    }
+    let mut best = -INFINITE;
+    for mv in legal_moves(pos) {
+        pos.make(mv);
+        best = best.max(-minimax(pos, depth - 1, ply + 1, root_ply));
+        pos.unmake(mv);
+    }
+    best
+}
+
+/// Minimax from a root position.
+fn root_minimax(pos: &Hasami, depth: u32) -> Value {
+    minimax(&mut pos.clone(), depth, 0, pos.ply())
+}
+
+fn quiescence(pos: &mut Hasami, ply: usize, root_ply: u32) -> Value {
+    let mut best = pos.evaluate();
+    let mut moves = MoveList::new();
+    pos.generate_tactical(&mut moves);
+    for &mv in moves.iter() {
+        pos.make(mv);
+        let value = match terminal_value(pos, ply + 1, root_ply) {
+            Some(value) => -value,
+            None => -quiescence(pos, ply + 1, root_ply),
+        };
+        pos.unmake(mv);
+        best = best.max(value);
+    }
+    best
+}
+
+/// Positions after random playouts from the start (games still going on).
+fn random_positions(seed: u64, count: usize) -> Vec<Hasami> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut positions = Vec::new();
+    while positions.len() < count {
+        let mut pos = Hasami::start(&HasamiRules::default());
+        let plies = rng.gen_range(4..80);
+        for _ in 0..plies {
+            let moves = legal_moves(&pos);
+            match moves.choose(&mut rng) {
+                Some(&mv) if pos.outcome().is_none() => pos.make(mv),
+                _ => break,
+            }
+        }
+        if pos.outcome().is_none() {
+            positions.push(pos);
+        }
+    }
+    positions
+}
+
+#[test]
+fn agrees_with_minimax() {
+    let config = config(1);
+    for (depth, count) in [(1, 40), (2, 20), (3, 3)] {
+        for pos in random_positions(depth as u64, count) {
+            let expected = root_minimax(&pos, depth);
+            let result = search(&pos, &Limits::depth(depth), &config);
+            assert_eq!(
+                result.score,
+                Score::from_value(expected),
+                "depth {depth} {}",
+                pos.sfen()
+            );
+            assert_eq!(result.depth, depth);
+            // The move played scores what the search says.
+            let mut after = pos.clone();
+            after.make(result.best.unwrap());
+            let value = match terminal_value(&after, 1, pos.ply()) {
+                Some(value) => -value,
+                None => -minimax(&mut after, depth - 1, 1, pos.ply()),
+            };
+            assert_eq!(value, expected, "depth {depth} {}", pos.sfen());
+        }
+    }
+}
+
+#[test]
+fn takes_the_fifth_stone_at_once() {
+    // Black has captured four; 4i4e takes the stone on 5e against 6e.
+    let pos = hasami("pppp5/9/9/9/3Pp4/9/9/9/PPP2P3 b - 1");
+    let result = search(&pos, &Limits::depth(4), &config(1));
+    assert_eq!(result.score, Score::Mate(1));
+    assert_eq!(pos.format_move(result.best.unwrap()), "4i4e");
+}
+
+#[test]
+fn finds_a_two_move_win() {
+    // No capture wins now, but 3e4e threatens two that white cannot both parry.
+    let sfen = "9/3Pp4/9/6p2/6PpP/9/8p/3p3P1/6P2 b - 1";
+    let pos = hasami(sfen);
+    assert!(root_minimax(&pos, 1) < MATE_BOUND, "no win in one");
+    assert_eq!(root_minimax(&pos, 3), MATE - 3);
+    for threads in [1, 2] {
+        let result = search(&pos, &Limits::depth(6), &config(threads));
+        assert_eq!(result.score, Score::Mate(3), "{threads} threads");
+        let mut after = pos.clone();
+        after.make(result.best.unwrap());
+        assert_eq!(
+            -minimax(&mut after, 2, 1, pos.ply()),
+            MATE - 3,
+            "the move played wins"
+        );
+    }
+    // And the losing side sees it coming.
+    let mut after = pos.clone();
+    after.make(after.parse_move("3e4e").unwrap());
+    assert_eq!(
+        search(&after, &Limits::depth(4), &config(1)).score,
+        Score::Mate(-2)
+    );
+}
+
+#[test]
+fn stop_from_another_thread_returns_promptly() {
+    let pos = Hasami::start(&HasamiRules::default());
+    for threads in [1, 2] {
+        let control = Arc::new(SearchControl::new(false));
+        let stopper = {
+            let control = Arc::clone(&control);
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(50));
+                control.stop();
+                Instant::now()
+            })
+        };
+        let mut searcher = <AlphaBeta as Searcher<Hasami>>::new(&config(threads));
+        let result = searcher.search(&pos, &Limits::default(), &control, &mut |_| {});
+        let returned = Instant::now();
+        let stopped = stopper.join().unwrap();
+        assert!(
+            returned.duration_since(stopped) < Duration::from_millis(50),
+            "{threads} threads"
+        );
+        assert!(legal_moves(&pos).contains(&result.best.unwrap()));
+    }
+}
+
+#[test]
+fn stopped_before_starting_still_moves() {
+    let pos = Hasami::start(&HasamiRules::default());
+    let control = SearchControl::new(false);
+    control.stop();
+    let mut searcher = <AlphaBeta as Searcher<Hasami>>::new(&config(1));
+    let result = searcher.search(&pos, &Limits::default(), &control, &mut |_| {});
+    assert!(legal_moves(&pos).contains(&result.best.unwrap()));
+    assert_eq!(result.depth, 0);
+    // With no legal move there is nothing to play.
+    let over = hasami("9/9/9/9/9/9/9/9/4P4 w - 1");
+    assert_eq!(search(&over, &Limits::depth(3), &config(1)).best, None);
+}
+
+#[test]
+fn infinite_waits_for_stop() {
+    // A mate is found at once, yet `go infinite` answers only after `stop`.
+    let pos = hasami("pppp5/9/9/9/3Pp4/9/9/9/PPP2P3 b - 1");
+    let control = Arc::new(SearchControl::new(false));
+    let stopper = {
+        let control = Arc::clone(&control);
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            control.stop();
+        })
+    };
+    let started = Instant::now();
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let mut searcher = <AlphaBeta as Searcher<Hasami>>::new(&config(1));
+    let result = searcher.search(&pos, &limits, &control, &mut |_| {});
+    assert!(started.elapsed() >= Duration::from_millis(100));
+    assert_eq!(result.score, Score::Mate(1));
+    stopper.join().unwrap();
+}
+
+#[test]
+fn movetime_is_kept() {
+    let pos = Hasami::start(&HasamiRules::default());
+    let config = SearchConfig {
+        time_margin_ms: 20,
+        ..config(2)
+    };
+    let control = SearchControl::new(false);
+    let mut searcher = <AlphaBeta as Searcher<Hasami>>::new(&config);
+    let result = searcher.search(
+        &pos,
+        &Limits::movetime(Duration::from_millis(150)),
+        &control,
+        &mut |_| {},
+    );
+    assert!(control.started().elapsed() < Duration::from_millis(150));
+    assert!(result.best.is_some() && result.depth >= 1);
+}
+
+#[test]
+fn node_limit_is_respected() {
+    let pos = Hasami::start(&HasamiRules::default());
+    for limit in [5_000, 50_000] {
+        let result = search(&pos, &Limits::nodes(limit), &config(1));
+        assert!(
+            result.nodes >= limit && result.nodes < limit + 2 * CHECK_EVERY,
+            "{} for {limit}",
+            result.nodes
+        );
+        assert!(result.best.is_some());
+    }
+}
+
+#[test]
+fn multipv_reports_distinct_moves() {
+    let pos = hasami("pppp1pppp/9/4p4/9/9/4P4/9/9/PPPP1PPPP b - 3");
+    let mut searcher = <AlphaBeta as Searcher<Hasami>>::new(&SearchConfig {
+        multipv: 3,
+        ..config(1)
+    });
+    let mut last: Vec<SearchInfo<HasamiMove>> = Vec::new();
+    let result = searcher.search(
+        &pos,
+        &Limits::depth(4),
+        &SearchControl::new(false),
+        &mut |info| {
+            if info.multipv == 1 {
+                last.clear();
+            }
+            last.push(info.clone());
+        },
+    );
+    assert_eq!(
+        last.iter().map(|info| info.multipv).collect::<Vec<_>>(),
+        [1, 2, 3]
+    );
+    let firsts: Vec<HasamiMove> = last.iter().map(|info| info.pv[0]).collect();
+    assert!(
+        firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2],
+        "{firsts:?}"
+    );
+    assert_eq!(result.best, Some(firsts[0]));
+    assert!(
+        last.windows(2)
+            .all(|w| value_of(w[0].score) >= value_of(w[1].score)),
+        "lines in order"
+    );
+}
+
+fn value_of(score: Score) -> Value {
+    match score {
+        Score::Cp(cp) => cp,
+        Score::Mate(plies) if plies > 0 => MATE - plies,
+        Score::Mate(plies) => -MATE - plies,
+    }
+}
+
+#[test]
+fn reports_each_iteration() {
+    let pos = Hasami::start(&HasamiRules::default());
+    let mut depths = Vec::new();
+    let mut searcher = <AlphaBeta as Searcher<Hasami>>::new(&config(1));
+    let result = searcher.search(
+        &pos,
+        &Limits::depth(4),
+        &SearchControl::new(false),
+        &mut |info| {
+            assert!(!info.pv.is_empty() && info.seldepth >= info.depth && info.nodes > 0);
+            depths.push(info.depth);
+        },
+    );
+    assert_eq!(depths, [1, 2, 3, 4]);
+    assert!(result.ponder.is_some());
+    assert!(<AlphaBeta as Searcher<Hasami>>::hashfull(&searcher) > 0);
+}
