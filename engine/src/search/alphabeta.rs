@@ -47,6 +47,13 @@ const TRIED: i32 = i32::MIN;
 const MAX_QUIETS: usize = 64;
 /// Stack size for helper threads (the search recursion is shallow; this is ample).
 const HELPER_STACK: usize = 16 << 20;
+/// With several threads, a node this deep defers a move (other than its first)
+/// that another thread is searching right now (ABDADA-style), so threads spread out.
+const DEFER_MIN_DEPTH: i32 = 3;
+/// Slots in the table of (position, move) pairs being searched.
+const BUSY_SLOTS: usize = 1 << 15;
+/// Spreads a move's hash over the key bits used to pick a busy slot.
+const BUSY_MIX: u64 = 0x9E37_79B9_7F4A_7C15;
 /// How often a finished `go infinite` / ponder search looks for `stop` or `ponderhit`.
 const WAIT_POLL: Duration = Duration::from_millis(1);
 
@@ -114,6 +121,11 @@ impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
             abort: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             main_depth: AtomicU32::new(0),
+            busy: BusyMoves::new(if self.config.threads > 1 {
+                BUSY_SLOTS
+            } else {
+                0
+            }),
         };
         let multipv = self.config.multipv.max(1);
         let mut main = Worker::new(0, &shared, pos);
@@ -161,6 +173,47 @@ struct Shared<'a> {
     nodes: AtomicU64,
     /// The main thread's last completed depth (helpers keep ahead of it).
     main_depth: AtomicU32,
+    busy: BusyMoves,
+}
+
+/// The (position, move) pairs some thread is searching, by hashed slot; a lossy
+/// hint (a slot may be overwritten or cleared by another thread), never a lock.
+struct BusyMoves {
+    slots: Vec<AtomicU64>,
+}
+
+impl BusyMoves {
+    fn new(size: usize) -> Self {
+        BusyMoves {
+            slots: (0..size).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    fn enabled(&self) -> bool {
+        !self.slots.is_empty()
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        &self.slots[key as usize & (self.slots.len() - 1)]
+    }
+
+    #[inline]
+    fn is_busy(&self, key: u64) -> bool {
+        self.slot(key).load(Ordering::Relaxed) == key
+    }
+
+    #[inline]
+    fn enter(&self, key: u64) {
+        self.slot(key).store(key, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn leave(&self, key: u64) {
+        let _ = self
+            .slot(key)
+            .compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
 }
 
 /// Per-ply scratch space, allocated once per search.
@@ -171,6 +224,9 @@ struct Frame<M: Copy + Default> {
     /// Indices of the quiet moves searched, for the history malus.
     quiets: [u16; MAX_QUIETS],
     quiet_count: usize,
+    /// Indices of moves put off because another thread was searching them.
+    deferred: [u16; MAX_MOVES],
+    deferred_count: usize,
 }
 
 impl<M: Copy + Default> Frame<M> {
@@ -180,6 +236,8 @@ impl<M: Copy + Default> Frame<M> {
             scores: [0; MAX_MOVES],
             quiets: [0; MAX_QUIETS],
             quiet_count: 0,
+            deferred: [0; MAX_MOVES],
+            deferred_count: 0,
         }
     }
 
@@ -572,30 +630,62 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             .map(usize::from)
             .filter(|&i| i < count);
         self.frames[ply].quiet_count = 0;
+        self.frames[ply].deferred_count = 0;
+        let defer = depth >= DEFER_MIN_DEPTH && self.shared.busy.enabled();
+        let mut replayed = 0;
+        let mut picked = 0;
+        let mut searched = 0;
         let original_alpha = alpha;
         let side = self.pos.side_to_move();
         let mut best = -INFINITE;
         let mut best_index = None;
         let mut scored = false;
 
-        for searched in 0..count {
-            // Step 4 and 5: the TT move, then the rest by score.
-            let (index, tactical) = match (searched, tt_index) {
-                (0, Some(index)) => (index, self.pos.is_tactical(self.frames[ply].moves[index])),
+        loop {
+            // Step 4 and 5: the TT move, then the rest by score, then the deferred ones.
+            let (index, tactical, replaying) = match (picked, tt_index) {
+                _ if picked == count => {
+                    let frame = &self.frames[ply];
+                    if replayed == frame.deferred_count {
+                        break;
+                    }
+                    let index = frame.deferred[replayed] as usize;
+                    replayed += 1;
+                    (index, self.pos.is_tactical(frame.moves[index]), true)
+                }
+                (0, Some(index)) => (
+                    index,
+                    self.pos.is_tactical(self.frames[ply].moves[index]),
+                    false,
+                ),
                 _ => {
                     if !scored {
                         self.score_moves(ply, tt_index);
                         scored = true;
                     }
-                    match self.frames[ply].pick() {
-                        Some((index, score)) => (index, score >= SCORE_TACTICAL),
-                        None => break,
-                    }
+                    let (index, score) = self.frames[ply].pick().expect("an untried move is left");
+                    (index, score >= SCORE_TACTICAL, false)
                 }
             };
+            if !replaying {
+                picked += 1;
+            }
             let mv = self.frames[ply].moves[index];
+            let busy_key = key ^ fxhash::hash64(&mv).wrapping_mul(BUSY_MIX);
+            if defer {
+                if searched > 0 && !replaying && self.shared.busy.is_busy(busy_key) {
+                    let frame = &mut self.frames[ply];
+                    frame.deferred[frame.deferred_count] = index as u16;
+                    frame.deferred_count += 1;
+                    continue;
+                }
+                self.shared.busy.enter(busy_key);
+            }
             self.pos.make(mv);
-            self.shared.tt.prefetch(self.pos.key());
+            if depth > 1 {
+                // Only the main search probes the table (quiescence does not).
+                self.shared.tt.prefetch(self.pos.key());
+            }
             let value = if searched == 0 {
                 -self.search(-beta, -alpha, depth - 1, ply + 1)
             } else {
@@ -606,9 +696,13 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
                 value
             };
             self.pos.unmake(mv);
+            if defer {
+                self.shared.busy.leave(busy_key);
+            }
             if self.stop {
                 return 0;
             }
+            searched += 1;
 
             if value > best {
                 best = value;
