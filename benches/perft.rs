@@ -4,6 +4,7 @@
 //! Run: `cargo bench --bench perft` (add `-- --quick` for a shorter run).
 
 use std::time::Instant;
+use yomi_engine::annan::{Annan, AnnanRules};
 use yomi_engine::core::Game;
 use yomi_engine::hasami::{Hasami, HasamiRules};
 use yomi_engine::perft::{perft, perft_full};
@@ -36,4 +37,15 @@ fn main() {
     .unwrap();
     measure("hasami midgame, bulk", &midgame, bulk_depth, true);
     measure("hasami midgame, make all", &midgame, full_depth - 1, false);
+
+    let annan = Annan::start(&AnnanRules::default());
+    let depth = if quick { 4 } else { 5 };
+    measure("annan start, bulk", &annan, depth, true);
+    measure("annan start, make all", &annan, depth, false);
+    let annan_mid = Annan::from_sfen(
+        "ln1g1g1nl/1ks2r3/1pppp1bpp/p4pp2/9/2P1P1P2/PP1P1P1PP/1BK1GS1R1/LNSG3NL b S 25",
+        &AnnanRules::default(),
+    )
+    .unwrap();
+    measure("annan midgame, bulk", &annan_mid, 4, true);
 }
