@@ -1,1 +1,60 @@
-//! The USI-like protocol (to be written).
+//! The USI-like text protocol over the Yomi engine (see docs/protocol.md).
+//!
+//! The protocol knows the games only through
+//! [`yomi_engine::session::GameSession`] and the notation strings it hands back:
+//! [`command`] parses lines into typed commands, [`driver::Protocol`] applies them
+//! to the current session and runs searches on a worker thread, [`output`] is the
+//! one locked writer and the reply formats, and [`reader`] reads bounded lines.
+
+pub mod command;
+pub mod driver;
+pub mod output;
+pub mod reader;
+
+pub use command::{Command, CommandError, GameOverResult, Go};
+pub use driver::{Flow, Protocol};
+pub use output::Output;
+
+use reader::{Line, LineReader, MAX_LINE_BYTES};
+use std::io::{BufRead, Write};
+
+/// Runs the protocol until `quit` or the end of `input`.
+///
+/// Nothing is written anywhere but `output`: panics are caught and reported as
+/// `info string error:` lines, and the default panic message on stderr is
+/// silenced (some GUIs never read stderr, and a full pipe would block the engine).
+pub fn run(input: impl BufRead, output: impl Write + Send + 'static) {
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut protocol = Protocol::new(Output::new(output));
+    serve(&mut protocol, input);
+}
+
+/// The reading loop over an existing protocol state.
+pub fn serve(protocol: &mut Protocol, input: impl BufRead) {
+    let mut reader = LineReader::new(input);
+    loop {
+        let flow = match reader.next_line() {
+            Line::Eof => break,
+            Line::TooLong { bytes } => {
+                protocol.output().error(&format!(
+                    "line of {bytes} bytes ignored: longer than the limit of {MAX_LINE_BYTES} bytes"
+                ));
+                Flow::Continue
+            }
+            Line::Bytes(bytes) => match String::from_utf8(bytes) {
+                Ok(line) => protocol.handle_line(&line),
+                Err(e) => {
+                    protocol.output().error(&format!(
+                        "line ignored: not valid UTF-8 (bad byte at offset {})",
+                        e.utf8_error().valid_up_to()
+                    ));
+                    Flow::Continue
+                }
+            },
+        };
+        if flow == Flow::Quit {
+            return;
+        }
+    }
+    protocol.finish();
+}

@@ -1,0 +1,609 @@
+//! Commands as typed values: parsed from one input line, printed back by `Display`.
+//!
+//! Parsing only checks the shape of a line (known words, numbers where numbers
+//! belong); whether a position or a move is legal is the game's business and is
+//! checked when the command is applied.
+
+use std::fmt;
+
+/// Deepest `go depth`, `go perft` and `bench` depth accepted.
+pub const MAX_DEPTH: u32 = 255;
+
+/// One command of the protocol (see docs/protocol.md).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Usi,
+    IsReady,
+    /// `setoption name <name> [value <value>]`; `value` is `None` for buttons.
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
+    UsiNewGame,
+    /// `position startpos|sfen <sfen> [moves <m>…]`; `sfen` is `None` for `startpos`.
+    Position {
+        sfen: Option<String>,
+        moves: Vec<String>,
+    },
+    Go(Go),
+    /// `go perft <depth>` (extension).
+    Perft {
+        depth: u32,
+    },
+    Stop,
+    PonderHit,
+    GameOver(GameOverResult),
+    Quit,
+    /// `d`: the board diagram (extension).
+    Display,
+    /// `moves`: the legal moves, one per line (extension).
+    Moves,
+    /// `status`: `status ongoing …` or `status over …` (extension).
+    Status,
+    /// `bench [depth]` (extension).
+    Bench {
+        depth: Option<u32>,
+    },
+}
+
+/// `gameover win|lose|draw`, from the engine's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameOverResult {
+    Win,
+    Lose,
+    Draw,
+}
+
+/// The parameters of `go`; times in milliseconds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Go {
+    pub btime: Option<u64>,
+    pub wtime: Option<u64>,
+    pub binc: Option<u64>,
+    pub winc: Option<u64>,
+    pub byoyomi: Option<u64>,
+    pub movetime: Option<u64>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub infinite: bool,
+    pub ponder: bool,
+}
+
+/// A line that is not a well-formed command; the message says what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommandError(pub String);
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for CommandError {}
+
+fn error(message: impl Into<String>) -> CommandError {
+    CommandError(message.into())
+}
+
+/// Input echoed in messages: at most 40 characters, control characters shown as `?`.
+pub fn echo(text: &str) -> String {
+    const KEEP: usize = 40;
+    let mut out: String = text
+        .chars()
+        .take(KEEP)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    if text.chars().nth(KEEP).is_some() {
+        out.push_str("...");
+    }
+    out
+}
+
+impl Command {
+    /// Parses one line (without its line end). `Ok(None)` for a blank line.
+    pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some((&word, args)) = tokens.split_first() else {
+            return Ok(None);
+        };
+        let no_args = |command: Command| -> Result<Option<Command>, CommandError> {
+            match args.first() {
+                None => Ok(Some(command)),
+                Some(extra) => Err(error(format!(
+                    "{word}: unexpected '{}' (it takes no arguments)",
+                    echo(extra)
+                ))),
+            }
+        };
+        match word {
+            "usi" => no_args(Command::Usi),
+            "isready" => no_args(Command::IsReady),
+            "usinewgame" => no_args(Command::UsiNewGame),
+            "stop" => no_args(Command::Stop),
+            "ponderhit" => no_args(Command::PonderHit),
+            "quit" => no_args(Command::Quit),
+            "d" => no_args(Command::Display),
+            "moves" => no_args(Command::Moves),
+            "status" => no_args(Command::Status),
+            "setoption" => parse_setoption(args).map(Some),
+            "position" => parse_position(args).map(Some),
+            "go" => parse_go(args).map(Some),
+            "gameover" => parse_gameover(args).map(Some),
+            "bench" => match args {
+                [] => Ok(Some(Command::Bench { depth: None })),
+                [depth] => Ok(Some(Command::Bench {
+                    depth: Some(parse_depth("bench", depth)?),
+                })),
+                [_, extra, ..] => Err(error(format!(
+                    "bench: unexpected '{}' (expected 'bench [depth]')",
+                    echo(extra)
+                ))),
+            },
+            other => Err(error(format!("unknown command '{}'", echo(other)))),
+        }
+    }
+}
+
+fn parse_setoption(args: &[&str]) -> Result<Command, CommandError> {
+    let usage = "expected 'setoption name <name> [value <value>]'";
+    match args.first() {
+        Some(&"name") => {}
+        Some(other) => {
+            return Err(error(format!(
+                "setoption: unexpected '{}', {usage}",
+                echo(other)
+            )))
+        }
+        None => return Err(error(format!("setoption: missing name, {usage}"))),
+    }
+    let rest = &args[1..];
+    let (name, value) = match rest.iter().position(|&t| t == "value") {
+        Some(at) => (&rest[..at], Some(rest[at + 1..].join(" "))),
+        None => (rest, None),
+    };
+    if name.is_empty() {
+        return Err(error(format!("setoption: missing name, {usage}")));
+    }
+    Ok(Command::SetOption {
+        name: name.join(" "),
+        value,
+    })
+}
+
+fn parse_position(args: &[&str]) -> Result<Command, CommandError> {
+    let usage = "expected 'position startpos|sfen <sfen> [moves ...]'";
+    let (sfen, rest) = match args.split_first() {
+        Some((&"startpos", rest)) => (None, rest),
+        Some((&"sfen", rest)) => {
+            let end = rest
+                .iter()
+                .position(|&t| t == "moves")
+                .unwrap_or(rest.len());
+            if end == 0 {
+                return Err(error("position sfen: the SFEN is missing"));
+            }
+            (Some(rest[..end].join(" ")), &rest[end..])
+        }
+        Some((other, _)) => {
+            return Err(error(format!(
+                "position: unexpected '{}', {usage}",
+                echo(other)
+            )))
+        }
+        None => return Err(error(format!("position: {usage}"))),
+    };
+    let moves = match rest.split_first() {
+        None => Vec::new(),
+        Some((&"moves", moves)) => moves.iter().map(|m| m.to_string()).collect(),
+        Some((other, _)) => {
+            return Err(error(format!(
+                "position: unexpected '{}', {usage}",
+                echo(other)
+            )))
+        }
+    };
+    Ok(Command::Position { sfen, moves })
+}
+
+fn parse_gameover(args: &[&str]) -> Result<Command, CommandError> {
+    let result = match args {
+        ["win"] => GameOverResult::Win,
+        ["lose"] => GameOverResult::Lose,
+        ["draw"] => GameOverResult::Draw,
+        [] => {
+            return Err(error(
+                "gameover: missing result, expected win, lose or draw",
+            ))
+        }
+        [other] => {
+            return Err(error(format!(
+                "gameover: '{}' is not a result, expected win, lose or draw",
+                echo(other)
+            )))
+        }
+        [_, extra, ..] => return Err(error(format!("gameover: unexpected '{}'", echo(extra)))),
+    };
+    Ok(Command::GameOver(result))
+}
+
+fn parse_depth(what: &str, text: &str) -> Result<u32, CommandError> {
+    match text.parse::<u32>() {
+        Ok(d) if (1..=MAX_DEPTH).contains(&d) => Ok(d),
+        _ => Err(error(format!(
+            "{what}: depth '{}' is not a number from 1 to {MAX_DEPTH}",
+            echo(text)
+        ))),
+    }
+}
+
+/// A time in milliseconds; negative times (some GUIs send them when a clock runs
+/// out) count as 0.
+fn parse_time(what: &str, text: &str) -> Result<u64, CommandError> {
+    match text.parse::<i64>() {
+        Ok(ms) => Ok(ms.max(0) as u64),
+        Err(_) => Err(error(format!(
+            "go {what}: '{}' is not a number of milliseconds",
+            echo(text)
+        ))),
+    }
+}
+
+fn parse_go(args: &[&str]) -> Result<Command, CommandError> {
+    if args.first() == Some(&"perft") {
+        return match &args[1..] {
+            [depth] => match depth.parse::<u32>() {
+                Ok(depth) if depth <= MAX_DEPTH => Ok(Command::Perft { depth }),
+                _ => Err(error(format!(
+                    "go perft: depth '{}' is not a number from 0 to {MAX_DEPTH}",
+                    echo(depth)
+                ))),
+            },
+            [] => Err(error("go perft: missing depth")),
+            [_, extra, ..] => Err(error(format!("go perft: unexpected '{}'", echo(extra)))),
+        };
+    }
+    let mut go = Go::default();
+    let mut tokens = args.iter();
+    while let Some(&word) = tokens.next() {
+        if word == "infinite" {
+            go.infinite = true;
+            continue;
+        }
+        if word == "ponder" {
+            go.ponder = true;
+            continue;
+        }
+        if !matches!(
+            word,
+            "btime" | "wtime" | "binc" | "winc" | "byoyomi" | "movetime" | "depth" | "nodes"
+        ) {
+            return Err(error(format!("go: unknown parameter '{}'", echo(word))));
+        }
+        let Some(&value) = tokens.next() else {
+            return Err(error(format!("go {word}: missing value")));
+        };
+        match word {
+            "btime" => go.btime = Some(parse_time(word, value)?),
+            "wtime" => go.wtime = Some(parse_time(word, value)?),
+            "binc" => go.binc = Some(parse_time(word, value)?),
+            "winc" => go.winc = Some(parse_time(word, value)?),
+            "byoyomi" => go.byoyomi = Some(parse_time(word, value)?),
+            "movetime" => go.movetime = Some(parse_time(word, value)?),
+            "depth" => go.depth = Some(parse_depth("go depth", value)?),
+            "nodes" => {
+                go.nodes = Some(match value.parse::<u64>() {
+                    Ok(n) if n > 0 => n,
+                    _ => {
+                        return Err(error(format!(
+                            "go nodes: '{}' is not a positive number",
+                            echo(value)
+                        )))
+                    }
+                })
+            }
+            _ => unreachable!("checked above"),
+        }
+    }
+    Ok(Command::Go(go))
+}
+
+impl fmt::Display for GameOverResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            GameOverResult::Win => "win",
+            GameOverResult::Lose => "lose",
+            GameOverResult::Draw => "draw",
+        })
+    }
+}
+
+impl fmt::Display for Go {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("go")?;
+        if self.ponder {
+            f.write_str(" ponder")?;
+        }
+        let times = [
+            ("btime", self.btime),
+            ("wtime", self.wtime),
+            ("binc", self.binc),
+            ("winc", self.winc),
+            ("byoyomi", self.byoyomi),
+            ("movetime", self.movetime),
+            ("nodes", self.nodes),
+        ];
+        for (name, value) in times {
+            if let Some(value) = value {
+                write!(f, " {name} {value}")?;
+            }
+        }
+        if let Some(depth) = self.depth {
+            write!(f, " depth {depth}")?;
+        }
+        if self.infinite {
+            f.write_str(" infinite")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Usi => f.write_str("usi"),
+            Command::IsReady => f.write_str("isready"),
+            Command::SetOption { name, value: None } => write!(f, "setoption name {name}"),
+            Command::SetOption {
+                name,
+                value: Some(value),
+            } => write!(f, "setoption name {name} value {value}"),
+            Command::UsiNewGame => f.write_str("usinewgame"),
+            Command::Position { sfen, moves } => {
+                match sfen {
+                    None => f.write_str("position startpos")?,
+                    Some(sfen) => write!(f, "position sfen {sfen}")?,
+                }
+                if !moves.is_empty() {
+                    write!(f, " moves {}", moves.join(" "))?;
+                }
+                Ok(())
+            }
+            Command::Go(go) => write!(f, "{go}"),
+            Command::Perft { depth } => write!(f, "go perft {depth}"),
+            Command::Stop => f.write_str("stop"),
+            Command::PonderHit => f.write_str("ponderhit"),
+            Command::GameOver(result) => write!(f, "gameover {result}"),
+            Command::Quit => f.write_str("quit"),
+            Command::Display => f.write_str("d"),
+            Command::Moves => f.write_str("moves"),
+            Command::Status => f.write_str("status"),
+            Command::Bench { depth: None } => f.write_str("bench"),
+            Command::Bench { depth: Some(depth) } => write!(f, "bench {depth}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn go(f: impl FnOnce(&mut Go)) -> Command {
+        let mut go = Go::default();
+        f(&mut go);
+        Command::Go(go)
+    }
+
+    const START: &str = "ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP b - 1";
+
+    #[test]
+    fn good_lines_parse_and_print_back() {
+        let table: Vec<(&str, Command, &str)> = vec![
+            ("usi", Command::Usi, "usi"),
+            ("  isready \t", Command::IsReady, "isready"),
+            ("usinewgame", Command::UsiNewGame, "usinewgame"),
+            (
+                "setoption name USI_Hash value 128",
+                Command::SetOption {
+                    name: "USI_Hash".into(),
+                    value: Some("128".into()),
+                },
+                "setoption name USI_Hash value 128",
+            ),
+            (
+                "setoption name Clear Hash",
+                Command::SetOption {
+                    name: "Clear Hash".into(),
+                    value: None,
+                },
+                "setoption name Clear Hash",
+            ),
+            (
+                "setoption name Book File value my  book.bin",
+                Command::SetOption {
+                    name: "Book File".into(),
+                    value: Some("my book.bin".into()),
+                },
+                "setoption name Book File value my book.bin",
+            ),
+            (
+                "setoption name USI_Variant value",
+                Command::SetOption {
+                    name: "USI_Variant".into(),
+                    value: Some(String::new()),
+                },
+                "setoption name USI_Variant value ",
+            ),
+            (
+                "position startpos",
+                Command::Position {
+                    sfen: None,
+                    moves: vec![],
+                },
+                "position startpos",
+            ),
+            (
+                "position startpos moves",
+                Command::Position {
+                    sfen: None,
+                    moves: vec![],
+                },
+                "position startpos",
+            ),
+            (
+                "position startpos moves 9i9h 1a1b",
+                Command::Position {
+                    sfen: None,
+                    moves: vec!["9i9h".into(), "1a1b".into()],
+                },
+                "position startpos moves 9i9h 1a1b",
+            ),
+            (
+                "position sfen ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP  b - 1 moves 9i9h",
+                Command::Position {
+                    sfen: Some(START.into()),
+                    moves: vec!["9i9h".into()],
+                },
+                "position sfen ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP b - 1 moves 9i9h",
+            ),
+            ("go", go(|_| {}), "go"),
+            ("go infinite", go(|g| g.infinite = true), "go infinite"),
+            ("go depth 5", go(|g| g.depth = Some(5)), "go depth 5"),
+            (
+                "go nodes 10000",
+                go(|g| g.nodes = Some(10_000)),
+                "go nodes 10000",
+            ),
+            (
+                "go movetime 250",
+                go(|g| g.movetime = Some(250)),
+                "go movetime 250",
+            ),
+            (
+                "go btime 60000 wtime 50000 byoyomi 1000",
+                go(|g| {
+                    g.btime = Some(60_000);
+                    g.wtime = Some(50_000);
+                    g.byoyomi = Some(1_000);
+                }),
+                "go btime 60000 wtime 50000 byoyomi 1000",
+            ),
+            (
+                "go ponder btime -5 wtime 0 binc 100 winc 200",
+                go(|g| {
+                    g.ponder = true;
+                    g.btime = Some(0);
+                    g.wtime = Some(0);
+                    g.binc = Some(100);
+                    g.winc = Some(200);
+                }),
+                "go ponder btime 0 wtime 0 binc 100 winc 200",
+            ),
+            ("go perft 3", Command::Perft { depth: 3 }, "go perft 3"),
+            ("go perft 0", Command::Perft { depth: 0 }, "go perft 0"),
+            ("stop", Command::Stop, "stop"),
+            ("ponderhit", Command::PonderHit, "ponderhit"),
+            (
+                "gameover win",
+                Command::GameOver(GameOverResult::Win),
+                "gameover win",
+            ),
+            (
+                "gameover lose",
+                Command::GameOver(GameOverResult::Lose),
+                "gameover lose",
+            ),
+            (
+                "gameover draw",
+                Command::GameOver(GameOverResult::Draw),
+                "gameover draw",
+            ),
+            ("quit", Command::Quit, "quit"),
+            ("d", Command::Display, "d"),
+            ("moves", Command::Moves, "moves"),
+            ("status", Command::Status, "status"),
+            ("bench", Command::Bench { depth: None }, "bench"),
+            ("bench 3", Command::Bench { depth: Some(3) }, "bench 3"),
+        ];
+        for (line, command, printed) in table {
+            assert_eq!(Command::parse(line), Ok(Some(command.clone())), "{line}");
+            assert_eq!(command.to_string(), printed, "{line}");
+            if !matches!(command, Command::SetOption { .. }) {
+                assert_eq!(
+                    Command::parse(printed),
+                    Ok(Some(command)),
+                    "round trip of {printed}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn blank_lines_are_nothing() {
+        assert_eq!(Command::parse(""), Ok(None));
+        assert_eq!(Command::parse(" \t "), Ok(None));
+    }
+
+    #[test]
+    fn bad_lines_say_what_is_wrong() {
+        let table = [
+            ("foo", "unknown command 'foo'"),
+            ("USI", "unknown command 'USI'"),
+            ("usi now", "usi: unexpected 'now'"),
+            ("isready 1", "isready: unexpected '1'"),
+            ("setoption", "setoption: missing name"),
+            ("setoption name", "setoption: missing name"),
+            ("setoption name value 3", "setoption: missing name"),
+            ("setoption USI_Hash 3", "setoption: unexpected 'USI_Hash'"),
+            ("position", "position: expected"),
+            ("position sfen", "position sfen: the SFEN is missing"),
+            (
+                "position sfen moves 9i9h",
+                "position sfen: the SFEN is missing",
+            ),
+            ("position startpos 9i9h", "position: unexpected '9i9h'"),
+            ("position start", "position: unexpected 'start'"),
+            ("go depth", "go depth: missing value"),
+            ("go depth abc", "go depth: depth 'abc' is not a number"),
+            ("go depth 0", "go depth: depth '0' is not a number"),
+            ("go depth -1", "go depth: depth '-1' is not a number"),
+            (
+                "go depth 99999999999",
+                "go depth: depth '99999999999' is not a number",
+            ),
+            ("go nodes 0", "go nodes: '0' is not a positive number"),
+            (
+                "go btime x",
+                "go btime: 'x' is not a number of milliseconds",
+            ),
+            ("go movetime", "go movetime: missing value"),
+            ("go mate 5", "go: unknown parameter 'mate'"),
+            ("go infinite 5", "go: unknown parameter '5'"),
+            ("go perft", "go perft: missing depth"),
+            ("go perft x", "go perft: depth 'x' is not a number"),
+            ("go perft 1 2", "go perft: unexpected '2'"),
+            ("gameover", "gameover: missing result"),
+            ("gameover won", "gameover: 'won' is not a result"),
+            ("gameover win now", "gameover: unexpected 'now'"),
+            ("bench x", "bench: depth 'x' is not a number"),
+            ("bench 1 2", "bench: unexpected '2'"),
+        ];
+        for (line, message) in table {
+            match Command::parse(line) {
+                Err(CommandError(text)) => {
+                    assert!(text.starts_with(message), "{line}: got '{text}'")
+                }
+                other => panic!("{line}: expected an error, got {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn echoed_input_is_short_and_printable() {
+        let long = "x".repeat(1_000_000);
+        let Err(CommandError(text)) = Command::parse(&long) else {
+            panic!()
+        };
+        assert!(text.len() < 100, "{text}");
+        assert_eq!(echo("a\u{1b}b"), "a?b");
+    }
+}

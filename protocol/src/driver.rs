@@ -1,0 +1,753 @@
+//! [`Protocol`]: owns the current game session, applies commands to it and runs
+//! searches (and perft and bench) on a worker thread while the reading thread
+//! goes on answering.
+//!
+//! While a job runs, the session lives on the worker thread; it comes back when
+//! the job ends. The worker marks its result as delivered (under the output lock,
+//! just before printing it), so a command sent in answer to a `bestmove` always
+//! finds the session back in place.
+
+use crate::command::{echo, Command, Go};
+use crate::output::{
+    bench_line, bench_total_line, bestmove_line, divide_line, error_line, info_line, nps, Output,
+};
+use std::any::Any;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+use yomi_engine::core::options::MAX_MOVES_TO_DRAW;
+use yomi_engine::core::OptionSpec;
+use yomi_engine::search::{Clock, Limits, SearchControl, SearchInfo};
+use yomi_engine::session::{new_session, BestMove, GameSession, GAMES};
+
+/// The game played until `USI_Variant` says otherwise.
+pub const DEFAULT_GAME: &str = GAMES[0];
+/// The option that chooses the game, and its other accepted name.
+pub const VARIANT_OPTION: &str = "USI_Variant";
+pub const VARIANT_ALIAS: &str = "UCI_Variant";
+/// How often a finished search held for `stop`/`ponderhit` looks again (it is
+/// also woken at once).
+const HOLD_POLL: Duration = Duration::from_millis(10);
+/// Searches recurse: give the worker a roomy stack.
+const WORKER_STACK: usize = 64 * 1024 * 1024;
+
+/// Whether the loop goes on after a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum JobKind {
+    /// `pondering`: a `go ponder` not yet answered by `ponderhit`; `bounded`: the
+    /// limits end the search by themselves (not `infinite`, not limitless).
+    Search {
+        pondering: bool,
+        bounded: bool,
+    },
+    Perft,
+    Bench,
+}
+
+impl JobKind {
+    /// Whether the job ends without `stop`, so that a command that needs the
+    /// session may simply wait for it.
+    fn ends_by_itself(self) -> bool {
+        match self {
+            JobKind::Search { pondering, bounded } => bounded && !pondering,
+            JobKind::Perft | JobKind::Bench => true,
+        }
+    }
+}
+
+#[derive(Default)]
+struct JobFlags {
+    /// The job's last line is out (or suppressed): the session is about to come back.
+    delivered: AtomicBool,
+    /// Print nothing more (a search ended by `gameover`).
+    discard: AtomicBool,
+    /// The search has returned (its answer may still be held for `stop`/`ponderhit`).
+    searched: AtomicBool,
+}
+
+/// What `d`, `status` and `moves` show while the session is away on the worker.
+struct Snapshot {
+    diagram: String,
+    status: String,
+    moves: Vec<String>,
+}
+
+struct Job {
+    kind: JobKind,
+    control: Arc<SearchControl>,
+    flags: Arc<JobFlags>,
+    handle: JoinHandle<WorkerResult>,
+    snapshot: Snapshot,
+}
+
+impl Job {
+    fn ends_by_itself(&self) -> bool {
+        let answered = self.flags.searched.load(Ordering::SeqCst) && !self.control.waiting();
+        self.kind.ends_by_itself() || answered
+    }
+}
+
+struct WorkerResult {
+    session: Box<dyn GameSession>,
+    /// The session panicked and must be rebuilt.
+    failed: bool,
+}
+
+/// The protocol's state: exactly one of `session` and `job` is present.
+pub struct Protocol {
+    out: Output,
+    session: Option<Box<dyn GameSession>>,
+    job: Option<Job>,
+    game: &'static str,
+    specs: Vec<OptionSpec>,
+    /// Options set so far (name, value), replayed on a new session of another game.
+    options: Vec<(String, String)>,
+    /// The last `position` applied (`None`: the start position).
+    position: (Option<String>, Vec<String>),
+}
+
+impl Protocol {
+    pub fn new(out: Output) -> Self {
+        let session = new_session(DEFAULT_GAME).expect("the default game is implemented");
+        Protocol {
+            out,
+            game: session.game(),
+            specs: session.option_specs(),
+            session: Some(session),
+            job: None,
+            options: Vec::new(),
+            position: (None, Vec::new()),
+        }
+    }
+
+    pub fn output(&self) -> &Output {
+        &self.out
+    }
+
+    /// Parses and applies one input line; errors become one `info string error:` line.
+    pub fn handle_line(&mut self, line: &str) -> Flow {
+        match Command::parse(line) {
+            Ok(None) => Flow::Continue,
+            Ok(Some(command)) => self.handle(command),
+            Err(e) => {
+                self.out.error(&e.0);
+                Flow::Continue
+            }
+        }
+    }
+
+    /// Applies a command. A panic inside the engine is reported, not propagated.
+    pub fn handle(&mut self, command: Command) -> Flow {
+        let text = command.to_string();
+        match catch_unwind(AssertUnwindSafe(|| self.apply(command))) {
+            Ok(flow) => flow,
+            Err(payload) => {
+                self.out.error(&format!(
+                    "internal error in '{}': {}",
+                    echo(&text),
+                    panic_message(&*payload)
+                ));
+                if self.session.is_none() && self.job.is_none() {
+                    self.rebuild();
+                }
+                Flow::Continue
+            }
+        }
+    }
+
+    /// End of input: as `quit`, except that a running `go perft` or `bench` is
+    /// waited for (`echo "go perft 5" | yomi` prints its count).
+    pub fn finish(&mut self) {
+        self.quit();
+        self.reap(true);
+    }
+
+    fn apply(&mut self, command: Command) -> Flow {
+        self.reap(false);
+        if let Some(job) = &self.job {
+            match command {
+                Command::Usi
+                | Command::IsReady
+                | Command::Stop
+                | Command::PonderHit
+                | Command::GameOver(_)
+                | Command::Quit
+                | Command::Display
+                | Command::Status
+                | Command::Moves => {}
+                // The rest need the session: wait for a search that ends by
+                // itself (its bestmove comes first); refuse while one waits for
+                // `stop` or `ponderhit`, which could not be read while waiting.
+                _ if job.ends_by_itself() => self.reap(true),
+                _ => {
+                    let word = command_word(&command);
+                    self.out
+                        .error(&format!("{word}: search in progress (send stop first)"));
+                    return Flow::Continue;
+                }
+            }
+        }
+        match command {
+            Command::Usi => self.usi(),
+            Command::IsReady => self.out.line("readyok"),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::UsiNewGame => {
+                self.session_mut().new_game();
+                self.position = (None, Vec::new());
+            }
+            Command::Position { sfen, moves } => {
+                let list: Vec<&str> = moves.iter().map(String::as_str).collect();
+                match self.session_mut().set_position(sfen.as_deref(), &list) {
+                    Ok(()) => self.position = (sfen, moves),
+                    Err(e) => self.out.error(&format!("position: {e}")),
+                }
+            }
+            Command::Go(go) => self.go(go),
+            Command::Perft { depth } => self.perft(depth),
+            Command::Bench { depth } => self.bench(depth),
+            Command::Stop => self.stop(false),
+            Command::PonderHit => {
+                if let Some(job) = &mut self.job {
+                    if let JobKind::Search {
+                        pondering: true,
+                        bounded,
+                    } = job.kind
+                    {
+                        job.kind = JobKind::Search {
+                            pondering: false,
+                            bounded,
+                        };
+                        job.control.ponderhit();
+                        job.handle.thread().unpark();
+                    }
+                }
+            }
+            Command::GameOver(_) => self.stop(true),
+            Command::Quit => {
+                self.quit();
+                return Flow::Quit;
+            }
+            Command::Display => {
+                let diagram = match &self.job {
+                    Some(job) => job.snapshot.diagram.clone(),
+                    None => self.session_ref().diagram(),
+                };
+                self.out.lines(diagram.lines());
+            }
+            Command::Status => {
+                let status = match &self.job {
+                    Some(job) => job.snapshot.status.clone(),
+                    None => self.session_ref().status(),
+                };
+                self.out.line(&format!("status {status}"));
+            }
+            Command::Moves => {
+                let moves = match &self.job {
+                    Some(job) => job.snapshot.moves.clone(),
+                    None => self.session_ref().legal_moves(),
+                };
+                self.out.lines(moves);
+            }
+        }
+        Flow::Continue
+    }
+
+    fn session_ref(&self) -> &dyn GameSession {
+        self.session
+            .as_deref()
+            .expect("no job runs, so the session is here")
+    }
+
+    fn session_mut(&mut self) -> &mut Box<dyn GameSession> {
+        self.session
+            .as_mut()
+            .expect("no job runs, so the session is here")
+    }
+
+    /// The `usi` answer: identity, options, `usiok`.
+    pub fn usi_lines(&self) -> Vec<String> {
+        let mut lines = vec![
+            format!("id name Yomi {}", env!("CARGO_PKG_VERSION")),
+            "id author the Yomi developers".to_string(),
+            OptionSpec::combo(VARIANT_OPTION, DEFAULT_GAME, &GAMES).usi_line(),
+        ];
+        for spec in &self.specs {
+            lines.push(spec.usi_line());
+            // shogiarena sets MaxMovesToDraw and waits for ever if it is not
+            // announced; the session takes it as another name of MoveLimit.
+            if spec.name == "MoveLimit"
+                && !self.specs.iter().any(|s| s.name == MAX_MOVES_TO_DRAW.name)
+            {
+                lines.push(MAX_MOVES_TO_DRAW.usi_line());
+            }
+        }
+        lines.push("usiok".to_string());
+        lines
+    }
+
+    fn usi(&self) {
+        self.out.lines(self.usi_lines());
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        if name.eq_ignore_ascii_case(VARIANT_OPTION) || name.eq_ignore_ascii_case(VARIANT_ALIAS) {
+            return self.switch_game(value.unwrap_or("").trim());
+        }
+        let value = value.unwrap_or("");
+        match self.session_mut().set_option(name, value) {
+            Ok(true) => {
+                self.options.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+                self.options.push((name.to_string(), value.to_string()));
+            }
+            Ok(false) => self
+                .out
+                .error(&format!("setoption: unknown option '{}'", echo(name))),
+            Err(e) => self.out.error(&format!("setoption: {e}")),
+        }
+    }
+
+    fn switch_game(&mut self, game: &str) {
+        if game.is_empty() {
+            return self.out.error(&format!(
+                "setoption: {VARIANT_OPTION} needs a value: one of {}",
+                GAMES.join(", ")
+            ));
+        }
+        let mut session = match new_session(game) {
+            Ok(session) => session,
+            Err(e) => {
+                return self
+                    .out
+                    .error(&format!("setoption: {VARIANT_OPTION}: {}", echo(&e)))
+            }
+        };
+        if session.game() != self.game {
+            // Options the new game knows carry over (Threads, USI_Hash, MoveLimit, …).
+            self.options
+                .retain(|(name, value)| matches!(session.set_option(name, value), Ok(true)));
+            self.game = session.game();
+            self.specs = session.option_specs();
+            self.session = Some(session);
+            self.position = (None, Vec::new());
+        }
+        self.out.line(&format!("info string variant {}", self.game));
+    }
+
+    /// A fresh session of the current game with the options and position replayed
+    /// (after a panic left the old one in doubt).
+    fn rebuild(&mut self) {
+        let mut session = new_session(self.game).expect("this game was created before");
+        for (name, value) in &self.options {
+            let _ = session.set_option(name, value);
+        }
+        let (sfen, moves) = &self.position;
+        let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+        if session.set_position(sfen.as_deref(), &moves).is_err() {
+            self.position = (None, Vec::new());
+        }
+        self.session = Some(session);
+    }
+
+    /// Takes the session back from a finished job; with `wait`, waits for it.
+    fn reap(&mut self, wait: bool) {
+        let Some(job) = &self.job else { return };
+        if !(wait || job.flags.delivered.load(Ordering::SeqCst) || job.handle.is_finished()) {
+            return;
+        }
+        let job = self.job.take().expect("checked above");
+        match job.handle.join() {
+            Ok(WorkerResult { session, failed }) => {
+                self.session = Some(session);
+                if failed {
+                    self.rebuild();
+                }
+            }
+            Err(payload) => {
+                self.rebuild();
+                let delivered = job.flags.delivered.load(Ordering::SeqCst);
+                let discard = job.flags.discard.load(Ordering::SeqCst);
+                if matches!(job.kind, JobKind::Search { .. }) && !delivered && !discard {
+                    let best = BestMove {
+                        best: self.session_ref().legal_moves().into_iter().next(),
+                        ponder: None,
+                    };
+                    self.out.lines([
+                        error_line(&format!("search failed: {}", panic_message(&*payload))),
+                        bestmove_line(&best, false),
+                    ]);
+                } else {
+                    self.out
+                        .error(&format!("worker failed: {}", panic_message(&*payload)));
+                }
+            }
+        }
+    }
+
+    /// `stop` (or `gameover` with `discard`): ends a running search and waits for
+    /// it. Perft and bench cannot be interrupted and go on.
+    fn stop(&mut self, discard: bool) {
+        let Some(job) = &self.job else { return };
+        if !matches!(job.kind, JobKind::Search { .. }) {
+            return;
+        }
+        if discard {
+            job.flags.discard.store(true, Ordering::SeqCst);
+        }
+        job.control.stop();
+        job.handle.thread().unpark();
+        self.reap(true);
+    }
+
+    fn quit(&mut self) {
+        // A search is stopped and answered; perft and bench are left to the end of
+        // the process.
+        self.stop(false);
+    }
+
+    /// Moves the session to a worker running `work`, whose lines are printed as
+    /// one delivered block at the end.
+    fn spawn(
+        &mut self,
+        kind: JobKind,
+        control: SearchControl,
+        work: impl FnOnce(&mut dyn GameSession, &SearchControl, &JobFlags, &Output) -> (Vec<String>, bool)
+            + Send
+            + 'static,
+    ) {
+        let mut session = self
+            .session
+            .take()
+            .expect("no job runs, so the session is here");
+        let snapshot = Snapshot {
+            diagram: session.diagram(),
+            status: session.status(),
+            moves: session.legal_moves(),
+        };
+        let control = Arc::new(control);
+        let flags = Arc::new(JobFlags::default());
+        let (worker_control, worker_flags, out) =
+            (control.clone(), flags.clone(), self.out.clone());
+        let spawned = thread::Builder::new()
+            .name("yomi-worker".to_string())
+            .stack_size(WORKER_STACK)
+            .spawn(move || {
+                let (lines, failed) = work(&mut *session, &worker_control, &worker_flags, &out);
+                let mut locked = out.lock();
+                worker_flags.delivered.store(true, Ordering::SeqCst);
+                if !worker_flags.discard.load(Ordering::SeqCst) {
+                    for line in &lines {
+                        locked.line(line);
+                    }
+                }
+                WorkerResult { session, failed }
+            });
+        match spawned {
+            Ok(handle) => {
+                self.job = Some(Job {
+                    kind,
+                    control,
+                    flags,
+                    handle,
+                    snapshot,
+                })
+            }
+            Err(e) => {
+                // The session went down with the closure: start again from the replay.
+                self.rebuild();
+                self.out.error(&format!("cannot start a thread: {e}"));
+                if matches!(kind, JobKind::Search { .. }) {
+                    let best = BestMove {
+                        best: snapshot.moves.into_iter().next(),
+                        ponder: None,
+                    };
+                    self.out.line(&bestmove_line(&best, false));
+                }
+            }
+        }
+    }
+
+    fn go(&mut self, go: Go) {
+        let limits = limits(&go);
+        // In `go infinite` and `go ponder` the answer waits for `stop` / `ponderhit`.
+        let control = SearchControl::new(go.infinite || go.ponder);
+        let bounded = !limits.infinite
+            && (limits.depth.is_some()
+                || limits.nodes.is_some()
+                || limits.movetime.is_some()
+                || limits.clock.is_some());
+        self.spawn(
+            JobKind::Search {
+                pondering: go.ponder,
+                bounded,
+            },
+            control,
+            move |session, control, flags, out| {
+                let mut report = |info: &SearchInfo<String>| out.line(&info_line(info));
+                let searched = catch_unwind(AssertUnwindSafe(|| {
+                    session.search(&limits, control, &mut report)
+                }));
+                let mut lines = Vec::new();
+                let best = match searched {
+                    Ok(best) => best,
+                    Err(payload) => {
+                        lines.push(error_line(&format!(
+                            "search failed: {}; playing the first legal move",
+                            panic_message(&*payload)
+                        )));
+                        let first = catch_unwind(AssertUnwindSafe(|| {
+                            session.legal_moves().into_iter().next()
+                        }));
+                        BestMove {
+                            best: first.ok().flatten(),
+                            ponder: None,
+                        }
+                    }
+                };
+                flags.searched.store(true, Ordering::SeqCst);
+                while control.waiting() && !control.stopped() {
+                    thread::park_timeout(HOLD_POLL);
+                }
+                lines.push(bestmove_line(&best, session.ponder_enabled()));
+                let failed = lines.len() > 1;
+                (lines, failed)
+            },
+        );
+    }
+
+    fn perft(&mut self, depth: u32) {
+        self.spawn(
+            JobKind::Perft,
+            SearchControl::new(false),
+            move |session, _, _, _| {
+                let started = Instant::now();
+                let (divide, total) = session.perft(depth);
+                let elapsed = started.elapsed();
+                let mut lines: Vec<String> =
+                    divide.iter().map(|(mv, n)| divide_line(mv, *n)).collect();
+                lines.push(format!(
+                    "perft depth {depth} nodes {total} time {} nps {}",
+                    elapsed.as_millis(),
+                    nps(total, elapsed)
+                ));
+                (lines, false)
+            },
+        );
+    }
+
+    fn bench(&mut self, depth: Option<u32>) {
+        self.spawn(
+            JobKind::Bench,
+            SearchControl::new(false),
+            move |session, _, _, _| {
+                let report = session.bench(depth);
+                (
+                    vec![
+                        bench_line(session.game(), &report),
+                        bench_total_line([&report]),
+                    ],
+                    false,
+                )
+            },
+        );
+    }
+}
+
+/// `go` parameters as engine limits: seat 0 is `b`, seat 1 is `w`. While
+/// pondering the limits are the real ones; the control's waiting flag keeps the
+/// time manager from stopping the search until `ponderhit`.
+pub fn limits(go: &Go) -> Limits {
+    let ms = Duration::from_millis;
+    let has_clock = go.btime.is_some()
+        || go.wtime.is_some()
+        || go.binc.is_some()
+        || go.winc.is_some()
+        || go.byoyomi.is_some();
+    let clock = has_clock.then(|| {
+        let mut clock = Clock {
+            byoyomi: ms(go.byoyomi.unwrap_or(0)),
+            ..Clock::default()
+        };
+        clock.time_left[0] = go.btime.map(ms);
+        clock.time_left[1] = go.wtime.map(ms);
+        clock.increment[0] = ms(go.binc.unwrap_or(0));
+        clock.increment[1] = ms(go.winc.unwrap_or(0));
+        clock
+    });
+    Limits {
+        depth: go.depth,
+        nodes: go.nodes,
+        movetime: go.movetime.map(ms),
+        clock,
+        infinite: go.infinite,
+    }
+}
+
+fn command_word(command: &Command) -> String {
+    let text = command.to_string();
+    let mut words = text.split(' ');
+    match (words.next(), words.next()) {
+        (Some("go"), Some("perft")) => "go perft".to_string(),
+        (Some(word), _) => word.to_string(),
+        _ => text,
+    }
+}
+
+fn panic_message(payload: &(dyn Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+    use std::sync::Mutex;
+
+    /// An in-memory output whose lines the test can take.
+    #[derive(Clone, Default)]
+    struct Sink(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Sink {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Sink {
+        fn take(&self) -> Vec<String> {
+            let bytes = std::mem::take(&mut *self.0.lock().unwrap());
+            String::from_utf8(bytes)
+                .unwrap()
+                .lines()
+                .map(str::to_string)
+                .collect()
+        }
+    }
+
+    fn protocol() -> (Protocol, Sink) {
+        let sink = Sink::default();
+        (Protocol::new(Output::new(sink.clone())), sink)
+    }
+
+    #[test]
+    fn usi_announces_the_variant_and_the_move_limit_alias() {
+        let (protocol, _) = protocol();
+        let lines = protocol.usi_lines();
+        assert!(lines[0].starts_with("id name Yomi ") && lines[0].is_ascii());
+        assert_eq!(lines[2], "option name USI_Variant type combo default hasami var hasami var annan var yonin var sugoroku");
+        let limit = lines
+            .iter()
+            .position(|l| l.starts_with("option name MoveLimit "))
+            .unwrap();
+        assert!(lines[limit + 1].starts_with("option name MaxMovesToDraw type spin default 0 "));
+        assert_eq!(lines.last().unwrap(), "usiok");
+    }
+
+    #[test]
+    fn go_maps_to_limits_with_seat_0_as_b() {
+        let go = Go {
+            btime: Some(1_000),
+            wtime: Some(2_000),
+            binc: Some(10),
+            winc: Some(20),
+            byoyomi: Some(300),
+            depth: Some(4),
+            ..Go::default()
+        };
+        let limits = limits(&go);
+        let clock = limits.clock.unwrap();
+        assert_eq!(clock.time_left[0], Some(Duration::from_millis(1_000)));
+        assert_eq!(clock.time_left[1], Some(Duration::from_millis(2_000)));
+        assert_eq!(clock.time_left[2], None);
+        assert_eq!(
+            clock.increment[..2],
+            [Duration::from_millis(10), Duration::from_millis(20)]
+        );
+        assert_eq!(clock.byoyomi, Duration::from_millis(300));
+        assert_eq!(limits.depth, Some(4));
+        assert!(!limits.infinite);
+        let infinite = limits_of("go infinite");
+        assert!(infinite.infinite && infinite.clock.is_none());
+        assert_eq!(
+            limits_of("go movetime 50").movetime,
+            Some(Duration::from_millis(50))
+        );
+        assert_eq!(limits_of("go nodes 7").nodes, Some(7));
+        // Pondering searches with the real clock; the control holds the answer.
+        let ponder = limits_of("go ponder byoyomi 100");
+        assert!(!ponder.infinite && ponder.clock.is_some());
+    }
+
+    fn limits_of(line: &str) -> Limits {
+        match Command::parse(line) {
+            Ok(Some(Command::Go(go))) => limits(&go),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn errors_are_single_lines_and_state_stays() {
+        let (mut protocol, sink) = protocol();
+        protocol.handle_line("position startpos moves 9i9h");
+        protocol.handle_line("status");
+        let before = sink.take();
+        for bad in [
+            "position startpos moves 1i1a",
+            "setoption name Threads value 999",
+            "go depth x",
+            "nonsense",
+        ] {
+            assert_eq!(protocol.handle_line(bad), Flow::Continue);
+            let lines = sink.take();
+            assert_eq!(lines.len(), 1, "{bad}: {lines:?}");
+            assert!(
+                lines[0].starts_with("info string error: "),
+                "{bad}: {lines:?}"
+            );
+            protocol.handle_line("status");
+            assert_eq!(sink.take(), before, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_search_is_held_until_stop_and_then_answered() {
+        let (mut protocol, sink) = protocol();
+        protocol.handle_line("go infinite");
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(sink.take().iter().all(|l| l.starts_with("info ")));
+        protocol.handle_line("stop");
+        let lines = sink.take();
+        assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+        assert_eq!(protocol.handle_line("quit"), Flow::Quit);
+    }
+
+    #[test]
+    fn gameover_drops_the_answer() {
+        let (mut protocol, sink) = protocol();
+        protocol.handle_line("go ponder");
+        protocol.handle_line("gameover draw");
+        assert!(sink.take().iter().all(|l| !l.starts_with("bestmove")));
+        protocol.handle_line("go depth 1");
+        // A command that needs the session waits for a bounded search.
+        protocol.handle_line("usinewgame");
+        let lines = sink.take();
+        assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+    }
+}

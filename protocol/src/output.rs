@@ -1,0 +1,197 @@
+//! The one writer every output line goes through, and the formats of the replies.
+//!
+//! Lines from the reading thread and the search thread never interleave: each
+//! line (or block of lines, such as a diagram) is written under one lock and
+//! flushed at once.
+
+use std::io::Write;
+use std::sync::{Arc, Mutex, MutexGuard};
+use yomi_engine::search::{Score, SearchInfo};
+use yomi_engine::session::{BenchReport, BestMove};
+
+/// A shared, locked, line-flushed writer.
+#[derive(Clone)]
+pub struct Output {
+    inner: Arc<Mutex<Box<dyn Write + Send>>>,
+}
+
+/// The writer held locked: lines written through it come out together.
+pub struct Locked<'a> {
+    guard: MutexGuard<'a, Box<dyn Write + Send>>,
+}
+
+impl Locked<'_> {
+    /// Writes one line and flushes. Write errors (a closed pipe) are ignored: the
+    /// engine keeps its state and ends when its input ends.
+    pub fn line(&mut self, text: &str) {
+        let _ = writeln!(self.guard, "{text}");
+        let _ = self.guard.flush();
+    }
+}
+
+impl Output {
+    pub fn new(writer: impl Write + Send + 'static) -> Self {
+        Output {
+            inner: Arc::new(Mutex::new(Box::new(writer))),
+        }
+    }
+
+    pub fn lock(&self) -> Locked<'_> {
+        Locked {
+            guard: self.inner.lock().unwrap_or_else(|e| e.into_inner()),
+        }
+    }
+
+    pub fn line(&self, text: &str) {
+        self.lock().line(text);
+    }
+
+    /// Several lines as one block.
+    pub fn lines<S: AsRef<str>>(&self, lines: impl IntoIterator<Item = S>) {
+        let mut out = self.lock();
+        for line in lines {
+            out.line(line.as_ref());
+        }
+    }
+
+    /// `info string error: <message>`, the one line every rejected input gets.
+    pub fn error(&self, message: &str) {
+        self.line(&error_line(message));
+    }
+}
+
+pub fn error_line(message: &str) -> String {
+    // A message is one line whatever it quotes.
+    let message: String = message
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    format!("info string error: {message}")
+}
+
+/// `info depth … seldepth … multipv … score cp|mate … nodes … nps … hashfull … time … pv …`
+pub fn info_line(info: &SearchInfo<String>) -> String {
+    let score = match info.score {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(plies) => format!("mate {plies}"),
+    };
+    let nps = info.nodes.saturating_mul(1000) / info.time_ms.max(1);
+    let mut line = format!(
+        "info depth {} seldepth {} multipv {} score {score} nodes {} nps {nps} hashfull {} time {}",
+        info.depth,
+        info.seldepth,
+        info.multipv.max(1),
+        info.nodes,
+        info.hashfull,
+        info.time_ms
+    );
+    if !info.pv.is_empty() {
+        line.push_str(" pv ");
+        line.push_str(&info.pv.join(" "));
+    }
+    line
+}
+
+/// `bestmove <move> [ponder <move>]` or `bestmove resign`.
+pub fn bestmove_line(best: &BestMove, ponder_enabled: bool) -> String {
+    match (&best.best, &best.ponder) {
+        (None, _) => "bestmove resign".to_string(),
+        (Some(mv), Some(reply)) if ponder_enabled => format!("bestmove {mv} ponder {reply}"),
+        (Some(mv), _) => format!("bestmove {mv}"),
+    }
+}
+
+/// `perft` per move: `<move>: <count>`.
+pub fn divide_line(mv: &str, count: u64) -> String {
+    format!("{mv}: {count}")
+}
+
+/// Nodes per second, guarded against a zero time.
+pub fn nps(nodes: u64, elapsed: std::time::Duration) -> u64 {
+    let micros = elapsed.as_micros().max(1);
+    (nodes as u128 * 1_000_000 / micros) as u64
+}
+
+/// `bench <game> positions P depth D nodes N time MS nps X`
+pub fn bench_line(game: &str, report: &BenchReport) -> String {
+    format!(
+        "bench {game} positions {} depth {} nodes {} time {} nps {}",
+        report.positions,
+        report.depth,
+        report.nodes,
+        report.elapsed.as_millis(),
+        nps(report.nodes, report.elapsed)
+    )
+}
+
+/// `bench total nodes N time MS nps X`
+pub fn bench_total_line<'a>(reports: impl IntoIterator<Item = &'a BenchReport>) -> String {
+    let (nodes, elapsed) = reports
+        .into_iter()
+        .fold((0u64, std::time::Duration::ZERO), |(n, t), r| {
+            (n + r.nodes, t + r.elapsed)
+        });
+    format!(
+        "bench total nodes {nodes} time {} nps {}",
+        elapsed.as_millis(),
+        nps(nodes, elapsed)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_lines_have_every_field() {
+        let info = SearchInfo {
+            depth: 5,
+            seldepth: 9,
+            multipv: 1,
+            score: Score::Cp(-12),
+            nodes: 20_000,
+            time_ms: 100,
+            hashfull: 7,
+            pv: vec!["9i9h".to_string(), "1a1b".to_string()],
+        };
+        assert_eq!(
+            info_line(&info),
+            "info depth 5 seldepth 9 multipv 1 score cp -12 nodes 20000 nps 200000 hashfull 7 time 100 pv 9i9h 1a1b"
+        );
+        let mate = SearchInfo {
+            score: Score::Mate(-3),
+            time_ms: 0,
+            pv: vec![],
+            ..info
+        };
+        assert_eq!(
+            info_line(&mate),
+            "info depth 5 seldepth 9 multipv 1 score mate -3 nodes 20000 nps 20000000 hashfull 7 time 0"
+        );
+    }
+
+    #[test]
+    fn bestmove_lines() {
+        let best = BestMove {
+            best: Some("9i9h".into()),
+            ponder: Some("1a1b".into()),
+        };
+        assert_eq!(bestmove_line(&best, true), "bestmove 9i9h ponder 1a1b");
+        assert_eq!(bestmove_line(&best, false), "bestmove 9i9h");
+        assert_eq!(
+            bestmove_line(
+                &BestMove {
+                    best: None,
+                    ponder: None
+                },
+                true
+            ),
+            "bestmove resign"
+        );
+    }
+
+    #[test]
+    fn error_lines_stay_one_line() {
+        assert_eq!(error_line("bad\nthing"), "info string error: bad?thing");
+    }
+}

@@ -1,0 +1,192 @@
+//! The `yomi` command line: perft, moves, bench and errors.
+
+mod common;
+
+use common::cli;
+use std::process::Output;
+
+fn stdout_lines(output: &Output) -> Vec<String> {
+    String::from_utf8(output.stdout.clone())
+        .expect("UTF-8 output")
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+fn ok_lines(args: &[&str]) -> Vec<String> {
+    let output = cli(args);
+    assert!(
+        output.status.success(),
+        "yomi {args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        output.stderr.is_empty(),
+        "stderr: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout_lines(&output)
+}
+
+fn perft(args: &[&str]) -> u64 {
+    let lines = ok_lines(args);
+    lines
+        .last()
+        .expect("a count")
+        .parse()
+        .expect("the last line is just the number")
+}
+
+#[test]
+fn perft_from_the_start() {
+    assert_eq!(perft(&["perft", "--game", "hasami", "--depth", "1"]), 63);
+    assert_eq!(perft(&["perft", "--game", "hasami", "--depth", "2"]), 3_717);
+    assert_eq!(
+        perft(&["perft", "--game", "hasami", "--depth", "3"]),
+        254_219
+    );
+    assert_eq!(
+        ok_lines(&["perft", "--depth", "1"]),
+        ["63"],
+        "hasami is the default game; only the number"
+    );
+}
+
+#[test]
+fn perft_divide_lists_every_move_then_the_total() {
+    let lines = ok_lines(&["perft", "--game", "hasami", "--depth", "2", "--divide"]);
+    assert_eq!(lines.len(), 64);
+    let sum: u64 = lines[..63]
+        .iter()
+        .map(|l| {
+            let (mv, count) = l.split_once(": ").expect("<move>: <count>");
+            assert_eq!(mv.len(), 4, "{l}");
+            count.parse::<u64>().unwrap()
+        })
+        .sum();
+    assert_eq!(sum, 3_717);
+    assert_eq!(lines[63], "3717");
+}
+
+#[test]
+fn perft_and_moves_from_a_position() {
+    let sfen = "pppppppp1/8p/9/9/9/9/9/P8/1PPPPPPPP b - 3";
+    let from_sfen = ok_lines(&["moves", "--game", "hasami", "--sfen", sfen]);
+    let from_moves = ok_lines(&["moves", "--game", "hasami", "--moves", "9i9h 1a1b"]);
+    assert_eq!(from_sfen, from_moves);
+    let count = from_sfen.len() as u64;
+    assert_eq!(
+        perft(&["perft", "--game", "hasami", "--depth", "1", "--sfen", sfen]),
+        count
+    );
+    assert_eq!(
+        perft(&[
+            "perft",
+            "--depth",
+            "1",
+            "--moves",
+            "9i9h 1a1b",
+            "--set",
+            "HasamiWin=all"
+        ]),
+        count
+    );
+    assert_eq!(perft(&["perft", "--depth", "0"]), 1);
+    // A decided position has no moves.
+    assert_eq!(
+        ok_lines(&["moves", "--sfen", "pppp5/9/9/9/9/9/9/9/PPPPPPPPP w - 1"]),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn moves_from_the_start() {
+    let moves = ok_lines(&["moves", "--game", "hasami"]);
+    assert_eq!(moves.len(), 63);
+    let mut distinct = moves.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 63);
+    assert!(
+        moves.contains(&"9i9b".to_string()) && moves.contains(&"5i5h".to_string()),
+        "{moves:?}"
+    );
+    assert_eq!(
+        ok_lines(&[
+            "moves",
+            "--set",
+            "MaxMovesToDraw=10",
+            "--set",
+            "HasamiWin=lead3"
+        ]),
+        moves
+    );
+}
+
+#[test]
+fn bench_reports_every_game_and_a_total() {
+    let lines = ok_lines(&["bench", "--depth", "1"]);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("bench hasami positions ") && l.contains(" depth 1 ")),
+        "{lines:?}"
+    );
+    let total = lines.last().unwrap();
+    assert!(
+        total.starts_with("bench total nodes ") && total.contains(" nps "),
+        "{total}"
+    );
+}
+
+#[test]
+fn bad_arguments_fail_with_a_message() {
+    let cases: &[&[&str]] = &[
+        &["perft"],
+        &["perft", "--depth", "x"],
+        &["perft", "--depth", "-1"],
+        &["perft", "--game", "chess", "--depth", "1"],
+        &["perft", "--game", "", "--depth", "1"],
+        &["perft", "--depth", "1", "--sfen", "ppppppppp/9/9 b - 1"],
+        &["perft", "--depth", "1", "--moves", "9i9h 9i9h"],
+        &["moves", "--moves", "zz"],
+        &["moves", "--set", "NoSuchOption=1"],
+        &["moves", "--set", "Threads"],
+        &["moves", "--set", "HasamiWin=six"],
+        &["bench", "--depth", "deep"],
+        &["frobnicate"],
+        &["--no-such-flag"],
+    ];
+    for args in cases {
+        let output = cli(args);
+        assert!(!output.status.success(), "yomi {args:?} should fail");
+        assert!(
+            !output.stderr.is_empty(),
+            "yomi {args:?}: no message on stderr"
+        );
+        assert!(
+            output.stdout.is_empty(),
+            "yomi {args:?}: printed {}",
+            String::from_utf8_lossy(&output.stdout)
+        );
+    }
+}
+
+#[test]
+fn every_game_is_either_playable_or_refused_clearly() {
+    for game in ["hasami", "annan", "yonin", "sugoroku"] {
+        let output = cli(&["moves", "--game", game]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        if !output.status.success() {
+            assert!(stderr.contains("not implemented"), "{game}: {stderr}");
+        }
+    }
+}
+
+#[test]
+fn version_and_help() {
+    let version = ok_lines(&["--version"]);
+    assert!(version[0].starts_with("yomi "), "{version:?}");
+    let help = ok_lines(&["--help"]);
+    assert!(help.iter().any(|l| l.contains("perft")), "{help:?}");
+}

@@ -1,0 +1,643 @@
+//! The protocol through the real binary (see docs/protocol.md).
+
+mod common;
+
+use common::{assert_one_error, Engine, PROMPT, START_SFEN};
+use std::time::{Duration, Instant};
+
+/// How long a search waiting for `stop` must stay silent in these tests.
+const QUIET: Duration = Duration::from_millis(400);
+/// `stop` is answered within this.
+const PROMPTLY: Duration = Duration::from_secs(3);
+/// Position after `9i9h 1a1b`.
+const AFTER_TWO: &str = "pppppppp1/8p/9/9/9/9/9/P8/1PPPPPPPP b - 3";
+/// White to move has 4 stones left: black has captured 5 and won.
+const WON_BY_BLACK: &str = "pppp5/9/9/9/9/9/9/9/PPPPPPPPP w - 1";
+
+fn bestmove(lines: &[String]) -> (String, Option<String>) {
+    let last = lines.last().expect("a bestmove line");
+    let words: Vec<&str> = last.split_whitespace().collect();
+    match words.as_slice() {
+        ["bestmove", mv] => (mv.to_string(), None),
+        ["bestmove", mv, "ponder", reply] => (mv.to_string(), Some(reply.to_string())),
+        _ => panic!("not a bestmove line: {last}"),
+    }
+}
+
+/// Every line of a search is an `info` line, then one `bestmove` with a legal move.
+fn assert_legal_search(lines: &[String], legal: &[String]) -> String {
+    for line in &lines[..lines.len() - 1] {
+        assert!(
+            line.starts_with("info "),
+            "unexpected line during search: {line}"
+        );
+        assert!(
+            !line.starts_with("info string error"),
+            "error during search: {line}"
+        );
+    }
+    let (mv, _) = bestmove(lines);
+    assert!(
+        legal.contains(&mv),
+        "bestmove {mv} is not legal; legal: {legal:?}"
+    );
+    mv
+}
+
+#[test]
+fn handshake_announces_options_and_answers_isready() {
+    let mut engine = Engine::start();
+    let started = Instant::now();
+    engine.send("usi");
+    let lines = engine.read_until(PROMPT, |l| l == "usiok");
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "usi must be answered at once"
+    );
+    assert!(lines[0].starts_with("id name Yomi "), "{lines:?}");
+    assert!(lines[0].is_ascii());
+    assert!(lines[1].starts_with("id author "), "{lines:?}");
+    let options: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("option name "))
+        .collect();
+    assert_eq!(
+        options.len(),
+        lines.len() - 3,
+        "only id, option and usiok lines: {lines:#?}"
+    );
+    let has = |prefix: &str| options.iter().any(|l| l.starts_with(prefix));
+    assert!(has("option name USI_Variant type combo default hasami var hasami var annan var yonin var sugoroku"));
+    for name in [
+        "HasamiWin",
+        "MoveLimit",
+        "MaxMovesToDraw",
+        "Threads",
+        "USI_Hash",
+        "MultiPV",
+        "USI_Ponder",
+    ] {
+        assert!(
+            has(&format!("option name {name} type ")),
+            "{name} missing: {options:#?}"
+        );
+    }
+    assert!(has("option name MaxMovesToDraw type spin default 0 min 0"));
+    assert!(has("option name USI_Ponder type check default false"));
+    assert_eq!(engine.sync(), Vec::<String>::new());
+    engine.quit_cleanly();
+}
+
+#[test]
+fn position_with_moves_then_d_moves_and_status() {
+    let mut engine = Engine::start();
+    assert_eq!(engine.ask("usinewgame"), Vec::<String>::new());
+    assert_eq!(
+        engine.ask("position startpos moves 9i9h 1a1b"),
+        Vec::<String>::new()
+    );
+    let diagram = engine.ask("d");
+    assert!(
+        diagram.contains(&format!("sfen {AFTER_TWO}")),
+        "{diagram:#?}"
+    );
+    assert!(diagram.contains(&"side b".to_string()), "{diagram:#?}");
+    assert!(
+        diagram.iter().any(|l| l.starts_with("key ")),
+        "{diagram:#?}"
+    );
+    assert_eq!(engine.status(), "ongoing turn b ply 2 captured b 0 w 0");
+    let moves = engine.legal_moves();
+    assert!(
+        moves.contains(&"9h9b".to_string()) && moves.contains(&"1i1c".to_string()),
+        "{moves:?}"
+    );
+    assert!(!moves.contains(&"9i9h".to_string()));
+    assert!(moves.iter().all(|m| m.len() == 4), "{moves:?}");
+    // The same position given as an SFEN.
+    engine.ask(&format!("position sfen {AFTER_TWO}"));
+    assert_eq!(engine.sfen(), AFTER_TWO);
+    assert_eq!(engine.legal_moves(), moves);
+    // usinewgame goes back to the start.
+    engine.ask("usinewgame");
+    assert_eq!(engine.sfen(), START_SFEN);
+    assert_eq!(engine.legal_moves().len(), 63);
+    engine.quit_cleanly();
+}
+
+#[test]
+fn go_with_each_limit_ends_with_a_legal_bestmove() {
+    let mut engine = Engine::start();
+    engine.ask("position startpos moves 9i9h 1a1b");
+    let legal = engine.legal_moves();
+    for (go, timeout) in [
+        ("go depth 3", PROMPT),
+        ("go nodes 5000", PROMPT),
+        ("go movetime 300", Duration::from_secs(3)),
+        ("go btime 0 wtime 0 byoyomi 300", Duration::from_secs(3)),
+        (
+            "go btime 2000 wtime 2000 binc 100 winc 100",
+            Duration::from_secs(4),
+        ),
+    ] {
+        let lines = engine.go(go, timeout);
+        assert_legal_search(&lines, &legal);
+        assert_eq!(
+            engine.sync(),
+            Vec::<String>::new(),
+            "nothing after bestmove ({go})"
+        );
+        assert_eq!(
+            engine.sfen(),
+            AFTER_TWO,
+            "the search does not move the position"
+        );
+    }
+    engine.quit_cleanly();
+}
+
+#[test]
+fn go_before_any_position_searches_the_start() {
+    let mut engine = Engine::start();
+    let lines = engine.go("go depth 1", PROMPT);
+    let legal = engine.legal_moves();
+    assert_eq!(legal.len(), 63);
+    assert_legal_search(&lines, &legal);
+    engine.quit_cleanly();
+}
+
+#[test]
+fn go_infinite_answers_only_after_stop() {
+    let mut engine = Engine::start();
+    engine.ask("position startpos");
+    let legal = engine.legal_moves();
+    engine.send("go infinite");
+    let early = engine.lines_within(QUIET);
+    assert!(
+        early.iter().all(|l| l.starts_with("info ")),
+        "no bestmove before stop: {early:?}"
+    );
+    let stopped = Instant::now();
+    engine.send("stop");
+    let lines = engine.read_until(PROMPTLY, |l| l.starts_with("bestmove"));
+    assert!(stopped.elapsed() < PROMPTLY);
+    assert_legal_search(&lines, &legal);
+    // A stray stop afterwards is ignored.
+    assert_eq!(engine.ask("stop"), Vec::<String>::new());
+    engine.quit_cleanly();
+}
+
+#[test]
+fn isready_during_a_search_is_answered_at_once() {
+    let mut engine = Engine::start();
+    engine.send("go infinite");
+    let asked = Instant::now();
+    let lines = engine.sync();
+    assert!(asked.elapsed() < Duration::from_secs(2));
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.starts_with("info ") && !l.contains("error")),
+        "{lines:?}"
+    );
+    engine.send("stop");
+    let lines = engine.read_until(PROMPTLY, |l| l.starts_with("bestmove"));
+    bestmove(&lines);
+    engine.quit_cleanly();
+}
+
+#[test]
+fn ponder_then_ponderhit_answers_after_ponderhit() {
+    let mut engine = Engine::start();
+    engine.ask("setoption name USI_Ponder value true");
+    engine.ask("position startpos moves 9i9h");
+    let legal = engine.legal_moves();
+    engine.send("go ponder btime 0 wtime 0 byoyomi 300");
+    let early = engine.lines_within(QUIET);
+    assert!(
+        early.iter().all(|l| l.starts_with("info ")),
+        "no bestmove while pondering: {early:?}"
+    );
+    engine.send("ponderhit");
+    let lines = engine.read_until(Duration::from_secs(5), |l| l.starts_with("bestmove"));
+    let mv = assert_legal_search(&lines, &legal);
+    if let (_, Some(reply)) = bestmove(&lines) {
+        engine.ask(&format!("position startpos moves 9i9h {mv}"));
+        assert!(
+            engine.legal_moves().contains(&reply),
+            "ponder move {reply} is not legal after {mv}"
+        );
+    }
+    engine.quit_cleanly();
+}
+
+#[test]
+fn ponder_then_stop_answers_the_stop() {
+    let mut engine = Engine::start();
+    engine.ask("position startpos");
+    let legal = engine.legal_moves();
+    engine.send("go ponder btime 10000 wtime 10000 byoyomi 1000");
+    assert!(engine
+        .lines_within(QUIET)
+        .iter()
+        .all(|l| l.starts_with("info ")));
+    engine.send("stop");
+    let lines = engine.read_until(PROMPTLY, |l| l.starts_with("bestmove"));
+    assert_legal_search(&lines, &legal);
+    engine.quit_cleanly();
+}
+
+#[test]
+fn gameover_during_a_search_stops_it_without_bestmove() {
+    let mut engine = Engine::start();
+    engine.ask("position startpos moves 9i9h 1a1b");
+    engine.send("go infinite");
+    engine.lines_within(Duration::from_millis(100));
+    engine.send("gameover lose");
+    let lines = engine.sync();
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.starts_with("info ") && !l.contains("error")),
+        "no bestmove after gameover: {lines:?}"
+    );
+    assert_eq!(engine.sfen(), AFTER_TWO);
+    // The engine plays on.
+    engine.ask("usinewgame");
+    let lines = engine.go("go depth 1", PROMPT);
+    bestmove(&lines);
+    // gameover with nothing running does nothing.
+    assert_eq!(engine.ask("gameover win"), Vec::<String>::new());
+    engine.quit_cleanly();
+}
+
+#[test]
+fn quit_during_a_search_answers_and_exits() {
+    let mut engine = Engine::start();
+    engine.send("go infinite");
+    engine.lines_within(Duration::from_millis(100));
+    engine.send("quit");
+    let lines = engine.read_until(PROMPTLY, |l| l.starts_with("bestmove"));
+    bestmove(&lines);
+    let (status, stderr) = engine.wait_exit(PROMPTLY);
+    assert!(status.success());
+    assert_eq!(stderr, "");
+}
+
+#[test]
+fn end_of_input_during_a_search_answers_and_exits() {
+    let mut engine = Engine::start();
+    engine.send("go infinite");
+    engine.lines_within(Duration::from_millis(100));
+    engine.close_stdin();
+    let lines = engine.read_until(PROMPTLY, |l| l.starts_with("bestmove"));
+    bestmove(&lines);
+    let (status, stderr) = engine.wait_exit(PROMPTLY);
+    assert!(status.success());
+    assert_eq!(stderr, "");
+}
+
+#[test]
+fn commands_that_change_state_are_refused_while_searching() {
+    let mut engine = Engine::start();
+    engine.ask("position startpos moves 9i9h 1a1b");
+    engine.send("go infinite");
+    for command in [
+        "position startpos",
+        "setoption name MultiPV value 2",
+        "usinewgame",
+        "go depth 1",
+        "go perft 1",
+        "bench 1",
+        "setoption name USI_Variant value hasami",
+    ] {
+        let lines = engine.ask_quiet(command);
+        let error = assert_one_error(&lines, command);
+        assert!(error.contains("search in progress"), "{error}");
+    }
+    // Read-only commands answer from the searched position.
+    assert_eq!(engine.status(), "ongoing turn b ply 2 captured b 0 w 0");
+    let usi = engine.ask_quiet("usi");
+    assert_eq!(usi.last().map(String::as_str), Some("usiok"));
+    engine.send("stop");
+    bestmove(&engine.read_until(PROMPTLY, |l| l.starts_with("bestmove")));
+    assert_eq!(engine.sfen(), AFTER_TWO);
+    engine.quit_cleanly();
+}
+
+#[test]
+fn commands_after_a_bounded_search_wait_for_it() {
+    let mut engine = Engine::start();
+    // Sent together, as a script would: the position waits for the bestmove.
+    engine.send("go depth 2\nposition startpos moves 9i9h 1a1b\nstatus");
+    let lines = engine.read_until(PROMPT, |l| l.starts_with("status"));
+    let best = lines
+        .iter()
+        .position(|l| l.starts_with("bestmove"))
+        .expect("a bestmove");
+    assert_eq!(best, lines.len() - 2, "{lines:?}");
+    assert_eq!(
+        lines.last().unwrap(),
+        "status ongoing turn b ply 2 captured b 0 w 0"
+    );
+    assert_eq!(engine.sync(), Vec::<String>::new());
+    engine.quit_cleanly();
+}
+
+#[test]
+fn a_decided_position_answers_resign() {
+    let mut engine = Engine::start();
+    engine.ask(&format!("position sfen {WON_BY_BLACK}"));
+    assert!(engine
+        .status()
+        .starts_with("over winner b points 1 reason five-captured"));
+    assert_eq!(engine.legal_moves(), Vec::<String>::new());
+    let lines = engine.go("go depth 3", PROMPT);
+    assert_eq!(lines.last().unwrap(), "bestmove resign");
+    // Also when the answer waits for stop.
+    engine.send("go infinite");
+    assert!(engine
+        .lines_within(QUIET)
+        .iter()
+        .all(|l| l.starts_with("info ")));
+    engine.send("stop");
+    let lines = engine.read_until(PROMPTLY, |l| l.starts_with("bestmove"));
+    assert_eq!(lines.last().unwrap(), "bestmove resign");
+    engine.quit_cleanly();
+}
+
+#[test]
+fn variants_switch_and_unimplemented_ones_are_refused() {
+    let mut engine = Engine::start();
+    engine.ask("position startpos moves 9i9h 1a1b");
+    // Games land one by one: each is either switched to or refused, never half.
+    for game in ["annan", "yonin", "sugoroku"] {
+        let reply = engine.ask(&format!("setoption name USI_Variant value {game}"));
+        if reply == [format!("info string variant {game}")] {
+            // A new game from its start position; the announced options follow it.
+            let usi = engine.ask("usi");
+            assert_eq!(usi.last().map(String::as_str), Some("usiok"));
+            assert!(usi
+                .iter()
+                .any(|l| l.starts_with("option name USI_Variant ")));
+            assert!(engine.status().starts_with("ongoing"));
+            let legal = engine.legal_moves();
+            let lines = engine.go("go depth 1", PROMPT);
+            if !legal.is_empty() {
+                assert_legal_search(&lines, &legal);
+            }
+            let reply = engine.ask("setoption name USI_Variant value hasami");
+            assert_eq!(reply, ["info string variant hasami"]);
+            assert_eq!(engine.sfen(), START_SFEN, "back to hasami at its start");
+            engine.ask("position startpos moves 9i9h 1a1b");
+        } else {
+            let error = assert_one_error(&reply, game);
+            assert!(error.contains("not implemented"), "{error}");
+            assert_eq!(engine.sfen(), AFTER_TWO, "state kept after refusing {game}");
+        }
+    }
+    let error = assert_one_error(
+        &engine.ask("setoption name USI_Variant value chess"),
+        "chess",
+    );
+    assert!(error.contains("unknown game"), "{error}");
+    // Choosing the current game again keeps the position.
+    assert_eq!(
+        engine.ask("setoption name USI_Variant value hasami"),
+        ["info string variant hasami"]
+    );
+    assert_eq!(
+        engine.ask("setoption name UCI_Variant value HASAMI"),
+        ["info string variant hasami"]
+    );
+    assert_eq!(engine.sfen(), AFTER_TWO);
+    engine.quit_cleanly();
+}
+
+#[test]
+fn house_rules_and_the_move_limit_alias() {
+    let mut engine = Engine::start();
+    assert_eq!(
+        engine.ask("setoption name MaxMovesToDraw value 2"),
+        Vec::<String>::new()
+    );
+    engine.ask("position startpos moves 9i9h 1a1b");
+    assert!(
+        engine
+            .status()
+            .starts_with("over draw reason move-limit ply 2"),
+        "{}",
+        engine.status()
+    );
+    assert_eq!(
+        engine.ask("setoption name MoveLimit value 0"),
+        Vec::<String>::new()
+    );
+    engine.ask("position startpos moves 9i9h 1a1b");
+    assert!(engine.status().starts_with("ongoing"));
+    assert_eq!(
+        engine.ask("setoption name HasamiWin value lead3"),
+        Vec::<String>::new()
+    );
+    for option in [
+        "setoption name USI_Hash value 16",
+        "setoption name Threads value 1",
+        "setoption name MultiPV value 1",
+        "setoption name TimeMargin value 50",
+        "setoption name Seed value 7",
+        "setoption name usi_ponder value false",
+    ] {
+        assert_eq!(engine.ask(option), Vec::<String>::new(), "{option}");
+    }
+    engine.quit_cleanly();
+}
+
+#[test]
+fn bad_input_gets_one_error_line_and_keeps_the_state() {
+    let mut engine = Engine::start();
+    engine.ask("setoption name MultiPV value 1");
+    engine.ask("position startpos moves 9i9h 1a1b");
+    let diagram = engine.ask("d");
+    let status = engine.status();
+    let long_garbage = "x".repeat(1_000_000);
+    let mut long_moves = String::from("position startpos moves");
+    while long_moves.len() < 1_000_000 {
+        long_moves.push_str(" 9i9h 1a1b 9h9i 1b1a");
+    }
+    long_moves.push_str(" 5i5a");
+    let too_long = "y".repeat(3 << 20);
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("unknown command", b"frobnicate 1 2".to_vec()),
+        ("upper case", b"USI".to_vec()),
+        ("truncated position", b"position".to_vec()),
+        ("truncated sfen", b"position sfen".to_vec()),
+        ("truncated setoption", b"setoption name".to_vec()),
+        ("truncated go", b"go depth".to_vec()),
+        ("go depth abc", b"go depth abc".to_vec()),
+        ("go nodes -5", b"go nodes -5".to_vec()),
+        ("go mate", b"go mate 3".to_vec()),
+        ("go perft x", b"go perft x".to_vec()),
+        ("gameover maybe", b"gameover maybe".to_vec()),
+        (
+            "short row",
+            b"position sfen pppppppp/9/9/9/9/9/9/9/PPPPPPPPP b - 1".to_vec(),
+        ),
+        (
+            "long row",
+            b"position sfen ppppppppp/9/9/9/9/9/9/9/PPPPPPPPPP b - 1".to_vec(),
+        ),
+        (
+            "ten pieces",
+            b"position sfen ppppppppp/9/9/9/9/9/9/P8/PPPPPPPPP b - 1".to_vec(),
+        ),
+        (
+            "eight rows",
+            b"position sfen ppppppppp/9/9/9/9/9/9/PPPPPPPPP b - 1".to_vec(),
+        ),
+        (
+            "bad side",
+            b"position sfen ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP x - 1".to_vec(),
+        ),
+        (
+            "bad hand",
+            b"position sfen ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP b P 1".to_vec(),
+        ),
+        (
+            "bad piece",
+            b"position sfen ppppppppp/9/9/9/9/9/9/9/PPPPKPPPP b - 1".to_vec(),
+        ),
+        (
+            "illegal move",
+            b"position startpos moves 9i9h 9i9h".to_vec(),
+        ),
+        ("garbled move", b"position startpos moves zz".to_vec()),
+        ("blocked move", b"position startpos moves 5i5a".to_vec()),
+        (
+            "move of the wrong side",
+            b"position startpos moves 1a1b".to_vec(),
+        ),
+        (
+            "moves without moves word",
+            b"position startpos 9i9h".to_vec(),
+        ),
+        (
+            "option out of range",
+            b"setoption name Threads value 0".to_vec(),
+        ),
+        (
+            "option not a number",
+            b"setoption name USI_Hash value lots".to_vec(),
+        ),
+        (
+            "option too big",
+            b"setoption name USI_Hash value 99999999999999999999".to_vec(),
+        ),
+        (
+            "bad check",
+            b"setoption name USI_Ponder value maybe".to_vec(),
+        ),
+        ("bad combo", b"setoption name HasamiWin value six".to_vec()),
+        (
+            "unknown option",
+            b"setoption name NoSuchOption value 1".to_vec(),
+        ),
+        (
+            "variant without value",
+            b"setoption name USI_Variant".to_vec(),
+        ),
+        (
+            "unknown variant",
+            b"setoption name USI_Variant value chess".to_vec(),
+        ),
+        (
+            "variant of no game",
+            b"setoption name UCI_Variant value go".to_vec(),
+        ),
+        ("1 MB of garbage", long_garbage.into_bytes()),
+        (
+            "1 MB of moves with an illegal last",
+            long_moves.into_bytes(),
+        ),
+        ("3 MiB line", too_long.into_bytes()),
+        ("invalid UTF-8", b"position \xff\xfe startpos".to_vec()),
+        ("control characters", b"\x01\x02\x1b[2J".to_vec()),
+    ];
+    for (what, bytes) in cases {
+        let mut line = bytes;
+        line.push(b'\n');
+        engine.send_bytes(&line);
+        let lines = engine.sync();
+        let error = assert_one_error(&lines, what);
+        assert!(
+            error.len() < 300,
+            "{what}: the error line echoes too much: {} bytes",
+            error.len()
+        );
+        assert_eq!(engine.ask("d"), diagram, "{what}: the position changed");
+        assert_eq!(engine.status(), status, "{what}: the status changed");
+    }
+    // And it still plays.
+    let legal = engine.legal_moves();
+    let lines = engine.go("go depth 1", PROMPT);
+    assert_legal_search(&lines, &legal);
+    engine.quit_cleanly();
+}
+
+#[test]
+fn a_long_valid_move_list_is_accepted() {
+    let mut engine = Engine::start();
+    let mut line = String::from("position startpos moves");
+    let mut plies = 0;
+    while line.len() < 900_000 {
+        line.push_str(" 9i9h 1a1b 9h9i 1b1a");
+        plies += 4;
+    }
+    assert_eq!(engine.ask(&line), Vec::<String>::new());
+    let status = engine.status();
+    assert!(status.contains(&format!("ply {plies}")), "{status}");
+    engine.quit_cleanly();
+}
+
+#[test]
+fn perft_and_bench_extensions() {
+    let mut engine = Engine::start();
+    engine.send("go perft 2");
+    let lines = engine.read_until(PROMPT, |l| l.starts_with("perft "));
+    assert_eq!(lines.len(), 64, "{lines:?}");
+    let sum: u64 = lines[..63]
+        .iter()
+        .map(|l| l.rsplit(": ").next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, 3717);
+    assert!(
+        lines[63].starts_with("perft depth 2 nodes 3717 time "),
+        "{}",
+        lines[63]
+    );
+    engine.send("bench 1");
+    let lines = engine.read_until(PROMPT, |l| l.starts_with("bench total"));
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].starts_with("bench hasami positions "), "{lines:?}");
+    assert!(lines[1].contains(" nps "), "{lines:?}");
+    engine.quit_cleanly();
+}
+
+#[test]
+fn end_of_input_lets_perft_finish() {
+    let mut engine = Engine::start();
+    engine.send("position startpos moves 9i9h");
+    engine.send("go perft 3");
+    engine.close_stdin();
+    let lines = engine.read_until(PROMPT, |l| l.starts_with("perft "));
+    let total: u64 = lines[..lines.len() - 1]
+        .iter()
+        .map(|l| l.rsplit(": ").next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert!(lines
+        .last()
+        .unwrap()
+        .starts_with(&format!("perft depth 3 nodes {total} ")));
+    let (status, stderr) = engine.wait_exit(PROMPT);
+    assert!(status.success());
+    assert_eq!(stderr, "");
+}
