@@ -32,6 +32,19 @@ impl<M: Copy + Default> MoveList<M> {
     pub fn clear(&mut self) {
         self.len = 0;
     }
+
+    /// Keeps the moves for which `keep` holds, in order.
+    #[inline]
+    pub fn retain(&mut self, mut keep: impl FnMut(M) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            if keep(self.moves[i]) {
+                self.moves[kept] = self.moves[i];
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
 }
 
 impl<M: Copy + Default> Default for MoveList<M> {

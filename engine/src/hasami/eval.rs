@@ -3,7 +3,7 @@
 use super::movegen::HasamiMove;
 use super::position::Hasami;
 use super::rules::WinCondition;
-use crate::core::Game;
+use crate::core::{Game, MoveList};
 use crate::search::{TwoPlayerGame, Value};
 use crate::session::Playable;
 
@@ -33,7 +33,23 @@ impl TwoPlayerGame for Hasami {
 
     #[inline]
     fn is_tactical(&self, mv: HasamiMove) -> bool {
-        !self.captures_of(mv).is_empty()
+        self.capture_squares().has(mv.to) && !self.captures_of(mv).is_empty()
+    }
+
+    fn generate_tactical(&self, moves: &mut MoveList<HasamiMove>) {
+        moves.clear();
+        if self.capture_winner().is_some() {
+            return;
+        }
+        let targets = self.capture_squares();
+        for from in self.stones(self.side_to_move()) {
+            for to in self.destinations(from) & targets {
+                let mv = HasamiMove { from, to };
+                if !self.captures_of(mv).is_empty() {
+                    moves.push(mv);
+                }
+            }
+        }
     }
 }
 

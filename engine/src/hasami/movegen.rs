@@ -89,6 +89,25 @@ pub fn slide_count(sq: Square, occ: Bitboard, occ_t: u128) -> u32 {
         + SLIDES[row as usize][line_bits(occ_t, col)].count_ones()
 }
 
+const NOT_LEFT_COLUMN: u128 = {
+    let mut mask = Bitboard::FULL.0;
+    let mut row = 0;
+    while row < 9 {
+        mask &= !(1u128 << (row * 9));
+        row += 1;
+    }
+    mask
+};
+const NOT_RIGHT_COLUMN: u128 = NOT_LEFT_COLUMN >> 1 | 1u128 << 80 & Bitboard::FULL.0;
+
+/// The squares orthogonally next to any square of `set`.
+#[inline]
+pub fn neighbours(set: Bitboard) -> Bitboard {
+    let b = set.0;
+    let sideways = (b & NOT_RIGHT_COLUMN) << 1 | (b & NOT_LEFT_COLUMN) >> 1;
+    Bitboard((sideways | b << 9 | b >> 9) & Bitboard::FULL.0)
+}
+
 const DIRECTIONS: [(i8, i8); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
 
 /// For a square next to a corner: that corner and the corner's other neighbour.
@@ -138,6 +157,20 @@ pub fn captures(to: Square, own: Bitboard, opp: Bitboard) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn neighbours_do_not_wrap_around_rows() {
+        let of = |names: &[&str]| {
+            names
+                .iter()
+                .map(|n| Square::parse(n).unwrap().bit())
+                .fold(Bitboard::EMPTY, |a, b| a | b)
+        };
+        assert_eq!(neighbours(of(&["1a"])), of(&["2a", "1b"]));
+        assert_eq!(neighbours(of(&["9e"])), of(&["9d", "9f", "8e"]));
+        assert_eq!(neighbours(of(&["1e"])), of(&["1d", "1f", "2e"]));
+        assert_eq!(neighbours(of(&["5i"])), of(&["4i", "6i", "5h"]));
+    }
 
     #[test]
     fn slide_table_stops_before_blockers() {

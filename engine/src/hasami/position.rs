@@ -1,7 +1,7 @@
 //! The Hasami position: two bitboards, a transposed occupancy, the key and the
 //! history needed to unmake moves and to count repetitions.
 
-use super::movegen::{captures, slide_count, slides, transposed, HasamiMove};
+use super::movegen::{captures, neighbours, slide_count, slides, transposed, HasamiMove};
 use super::rules::{HasamiRules, WinCondition};
 use crate::core::board9::{Bitboard, Square};
 use crate::core::zobrist::key_table;
@@ -120,6 +120,12 @@ impl Hasami {
         self.stones(side)
             .map(|sq| slide_count(sq, occ, self.occ_t))
             .sum()
+    }
+
+    /// Empty squares next to an opponent stone: the only destinations that can capture.
+    #[inline]
+    pub fn capture_squares(&self) -> Bitboard {
+        neighbours(self.stones(self.side ^ 1)) & !self.occupied()
     }
 
     /// The opponent stones `mv` would capture.

@@ -7,6 +7,7 @@ use crate::core::board9::Square;
 use crate::core::game::GameResult;
 use crate::core::{Game, HouseRules, MoveList};
 use crate::perft::{perft, perft_full};
+use crate::search::TwoPlayerGame;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -728,6 +729,8 @@ fn captures_agree_with_the_naive_walk_and_unmake_restores() {
     for pos in random_positions(300, 11) {
         let mut moves = MoveList::new();
         pos.generate_moves(&mut moves);
+        let mut tactical = MoveList::new();
+        pos.generate_tactical(&mut tactical);
         let mut work = pos.clone();
         for &mv in moves.iter() {
             let text = pos.format_move(mv);
@@ -739,10 +742,10 @@ fn captures_agree_with_the_naive_walk_and_unmake_restores() {
                 pos.sfen()
             );
             assert_eq!(work.key(), work.compute_key());
-            assert_eq!(
-                pos.is_tactical_for_tests(mv),
-                work.stones(pos.side_to_move() ^ 1) != pos.stones(pos.side_to_move() ^ 1)
-            );
+            let captured =
+                work.stones(pos.side_to_move() ^ 1) != pos.stones(pos.side_to_move() ^ 1);
+            assert_eq!(pos.is_tactical(mv), captured);
+            assert_eq!(tactical.contains(&mv), captured);
             work.unmake(mv);
             assert_eq!(work.sfen(), pos.sfen());
             assert_eq!(work.key(), pos.key());
@@ -776,10 +779,6 @@ fn perft_agrees_with_naive_perft_on_random_positions() {
 impl Hasami {
     fn empty_for_tests(side: char) -> Hasami {
         Hasami::from_sfen(&format!("9/9/9/9/9/9/9/9/9 {side} - 1"), &mechanics()).unwrap()
-    }
-
-    fn is_tactical_for_tests(&self, mv: HasamiMove) -> bool {
-        !self.captures_of(mv).is_empty()
     }
 }
 

@@ -52,18 +52,7 @@ pub trait TwoPlayerGame: Game {
     /// The tactical moves only; by default filtered from all legal moves.
     fn generate_tactical(&self, moves: &mut MoveList<Self::Move>) {
         self.generate_moves(moves);
-        let mut kept = 0;
-        for i in 0..moves.len() {
-            if self.is_tactical(moves[i]) {
-                moves[kept] = moves[i];
-                kept += 1;
-            }
-        }
-        let all: MoveList<Self::Move> = moves.clone();
-        moves.clear();
-        for &mv in &all[..kept] {
-            moves.push(mv);
-        }
+        moves.retain(|mv| self.is_tactical(mv));
     }
 }
 
