@@ -104,6 +104,21 @@ impl Annan {
         })
     }
 
+    fn no_move_outcome(&self) -> Outcome {
+        Outcome::win(
+            self.side ^ 1,
+            if self.in_check() {
+                "checkmate"
+            } else {
+                "no-legal-move"
+            },
+        )
+    }
+
+    fn move_limit_reached(&self) -> bool {
+        self.rules.move_limit > 0 && self.ply() >= self.rules.move_limit
+    }
+
     /// How often the current position has stood, this time included.
     pub fn occurrences(&self) -> usize {
         1 + self.earlier_occurrences(self.base_ply).count()
@@ -220,20 +235,26 @@ impl Game for Annan {
 
     fn outcome(&self) -> Option<Outcome> {
         if !has_legal_move(&self.state, self.side, &self.rules) {
-            let reason = if self.in_check() {
-                "checkmate"
-            } else {
-                "no-legal-move"
-            };
-            return Some(Outcome::win(self.side ^ 1, reason));
+            return Some(self.no_move_outcome());
         }
-        if let Some(outcome) = self.repetition() {
-            return Some(outcome);
-        }
-        if self.rules.move_limit > 0 && self.ply() >= self.rules.move_limit {
-            return Some(Outcome::draw("move-limit"));
-        }
-        None
+        self.repetition().or_else(|| {
+            self.move_limit_reached()
+                .then(|| Outcome::draw("move-limit"))
+        })
+    }
+
+    fn decided(&self) -> Option<Outcome> {
+        // Repetition and the move limit are rare: only then is it worth asking
+        // whether the side to move is mated, which comes first.
+        let ended = self.repetition().or_else(|| {
+            self.move_limit_reached()
+                .then(|| Outcome::draw("move-limit"))
+        })?;
+        Some(if has_legal_move(&self.state, self.side, &self.rules) {
+            ended
+        } else {
+            self.no_move_outcome()
+        })
     }
 
     fn repeats_since(&self, since_ply: u32) -> bool {

@@ -105,6 +105,11 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// The end of the game by every rule, repetition and move limit included.
     fn outcome(&self) -> Option<Outcome>;
+    /// The end of the game as far as it can be told without generating moves:
+    /// what searchers ask at every node. A position whose side to move has no
+    /// legal move may be reported as going on; the searcher learns that from move
+    /// generation.
+    fn decided(&self) -> Option<Outcome>;
     /// Whether the current position already stood at some ply ≥ `since_ply`; search
     /// treats a repetition inside its own tree as a draw.
     fn repeats_since(&self, since_ply: u32) -> bool;

@@ -285,6 +285,12 @@ impl Game for Hasami {
     }
 
     fn outcome(&self) -> Option<Outcome> {
+        self.decided().or_else(|| {
+            (self.count_moves() == 0).then(|| Outcome::win(self.side ^ 1, "no-legal-move"))
+        })
+    }
+
+    fn decided(&self) -> Option<Outcome> {
         if let Some(winner) = self.capture_winner() {
             let reason = match self.rules.win {
                 WinCondition::Five => "five-captured",
@@ -298,9 +304,6 @@ impl Game for Hasami {
         }
         if self.rules.move_limit > 0 && self.ply() >= self.rules.move_limit {
             return Some(Outcome::draw("move-limit"));
-        }
-        if self.count_moves() == 0 {
-            return Some(Outcome::win(self.side ^ 1, "no-legal-move"));
         }
         None
     }

@@ -843,10 +843,11 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
 }
 
 /// The value of a finished game (or an in-tree repetition) for the side to move,
-/// `ply` plies from the root; `None` while play goes on.
+/// `ply` plies from the root; `None` while play goes on (having no legal move is
+/// found by move generation).
 #[inline]
 fn terminal_value<G: Game>(pos: &G, ply: usize, root_ply: u32) -> Option<Value> {
-    if let Some(outcome) = pos.outcome() {
+    if let Some(outcome) = pos.decided() {
         return Some(match outcome.value_for(pos.side_to_move()).signum() {
             1 => MATE - ply as Value,
             -1 => -MATE + ply as Value,
