@@ -82,6 +82,8 @@ pub trait GameSession: Send {
     fn option_specs(&self) -> Vec<OptionSpec>;
     /// `Ok(false)`: no option has that name.
     fn set_option(&mut self, name: &str, value: &str) -> Result<bool, OptionError>;
+    /// Heavy initialisation (tables), so that the first search starts at once.
+    fn prepare(&mut self);
     /// A new game: tables cleared, the start position set.
     fn new_game(&mut self);
     /// Sets the position (start when `sfen` is `None`) and plays `moves`; on any
@@ -111,6 +113,10 @@ pub trait GameSession: Send {
 pub struct Session<G: Playable> {
     rules: G::Rules,
     pos: G,
+    /// How `pos` was set: replayed when a house rule changes, so that the game's
+    /// history (repetitions) survives.
+    setup: Option<String>,
+    moves: Vec<String>,
     config: SearchConfig,
     ponder: bool,
     searcher: G::Searcher,
@@ -122,6 +128,8 @@ impl<G: Playable> Session<G> {
         let config = SearchConfig::default();
         Session {
             pos: G::start(&rules),
+            setup: None,
+            moves: Vec::new(),
             searcher: G::Searcher::new(&config),
             rules,
             config,
@@ -194,11 +202,20 @@ impl<G: Playable> GameSession for Session<G> {
         };
         if rules.set(rule_name, value)? {
             if rules != self.rules {
-                // Rules are part of the position: replay the current game under them.
-                let sfen = self.pos.sfen();
+                // Rules are part of the position: replay the current game under
+                // them; if its moves are no longer legal (a game decided earlier
+                // under the new rules), keep the position without its history.
                 self.rules = rules;
-                self.pos =
-                    G::from_sfen(&sfen, &self.rules).unwrap_or_else(|_| G::start(&self.rules));
+                let moves: Vec<&str> = self.moves.iter().map(String::as_str).collect();
+                self.pos = match self.build(self.setup.as_deref(), &moves) {
+                    Ok(pos) => pos,
+                    Err(_) => {
+                        let sfen = self.pos.sfen();
+                        self.setup = Some(sfen.clone());
+                        self.moves.clear();
+                        G::from_sfen(&sfen, &self.rules).unwrap_or_else(|_| G::start(&self.rules))
+                    }
+                };
             }
             return Ok(true);
         }
@@ -212,13 +229,21 @@ impl<G: Playable> GameSession for Session<G> {
         }
     }
 
+    fn prepare(&mut self) {
+        self.searcher.prepare();
+    }
+
     fn new_game(&mut self) {
         self.searcher.clear();
         self.pos = G::start(&self.rules);
+        self.setup = None;
+        self.moves.clear();
     }
 
     fn set_position(&mut self, sfen: Option<&str>, moves: &[&str]) -> Result<(), PositionError> {
         self.pos = self.build(sfen, moves)?;
+        self.setup = sfen.map(str::to_string);
+        self.moves = moves.iter().map(|m| m.to_string()).collect();
         Ok(())
     }
 
@@ -333,9 +358,10 @@ impl<G: Playable> GameSession for Session<G> {
         config.multipv = 1;
         let started = std::time::Instant::now();
         let mut nodes = 0;
+        let mut searcher = G::Searcher::new(&config);
         for sfen in G::BENCH_POSITIONS {
             let pos = G::from_sfen(sfen, &self.rules).expect("bench positions are valid");
-            let mut searcher = G::Searcher::new(&config);
+            searcher.clear();
             let control = SearchControl::new(false);
             nodes += searcher
                 .search(&pos, &Limits::depth(depth), &control, &mut |_| {})
@@ -360,5 +386,41 @@ pub fn new_session(game: &str) -> Result<Box<dyn GameSession>, String> {
             "unknown game '{other}' (expected one of {})",
             GAMES.join(", ")
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_house_rule_change_keeps_the_game_history() {
+        let mut session = new_session("hasami").unwrap();
+        let cycle = ["9i9h", "9a9b", "9h9i", "9b9a"];
+        let moves: Vec<&str> = cycle.iter().cycle().take(12).copied().collect();
+        session.set_position(None, &moves).unwrap();
+        assert!(
+            session.status().contains("repetition"),
+            "{}",
+            session.status()
+        );
+        session.set_option("MoveLimit", "500").unwrap();
+        assert!(
+            session.status().contains("repetition"),
+            "history survives: {}",
+            session.status()
+        );
+        session.set_option("MaxMovesToDraw", "4").unwrap();
+        assert!(session.status().contains("over"), "{}", session.status());
+    }
+
+    #[test]
+    fn options_are_validated_and_unknown_names_reported() {
+        let mut session = new_session("hasami").unwrap();
+        assert_eq!(session.set_option("Threads", "2"), Ok(true));
+        assert!(session.set_option("Threads", "0").is_err());
+        assert!(session.set_option("HasamiWin", "seven").is_err());
+        assert_eq!(session.set_option("NoSuchOption", "1"), Ok(false));
+        assert!(new_session("chess").is_err());
     }
 }

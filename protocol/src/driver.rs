@@ -197,7 +197,14 @@ impl Protocol {
         }
         match command {
             Command::Usi => self.usi(),
-            Command::IsReady => self.out.line("readyok"),
+            Command::IsReady => {
+                // Heavy initialisation belongs here, not to `usi`; during a search
+                // the answer comes at once.
+                if self.job.is_none() {
+                    self.session_mut().prepare();
+                }
+                self.out.line("readyok")
+            }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::UsiNewGame => {
                 self.session_mut().new_game();

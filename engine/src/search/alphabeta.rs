@@ -59,7 +59,9 @@ const WAIT_POLL: Duration = Duration::from_millis(1);
 
 pub struct AlphaBeta {
     config: SearchConfig,
-    tt: TranspositionTable,
+    /// Allocated by `prepare` (the protocol's `isready`) or the first search, so
+    /// that creating a searcher stays cheap.
+    tt: Option<TranspositionTable>,
     /// Helper threads (`threads - 1` of them); `None` with one thread.
     pool: Option<rayon::ThreadPool>,
 }
@@ -83,14 +85,14 @@ impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
     fn new(config: &SearchConfig) -> Self {
         AlphaBeta {
             config: config.clone(),
-            tt: TranspositionTable::new(config.hash_mb),
+            tt: None,
             pool: Self::build_pool(config.threads),
         }
     }
 
     fn configure(&mut self, config: &SearchConfig) {
         if config.hash_mb != self.config.hash_mb {
-            self.tt = TranspositionTable::new(config.hash_mb);
+            self.tt = None;
         }
         if config.threads != self.config.threads {
             self.pool = Self::build_pool(config.threads);
@@ -98,8 +100,16 @@ impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
         self.config = config.clone();
     }
 
+    fn prepare(&mut self) {
+        if self.tt.is_none() {
+            self.tt = Some(TranspositionTable::new(self.config.hash_mb));
+        }
+    }
+
     fn clear(&mut self) {
-        self.tt.clear();
+        if let Some(tt) = &mut self.tt {
+            tt.clear();
+        }
     }
 
     fn search(
@@ -109,9 +119,11 @@ impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
         control: &SearchControl,
         report: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
-        self.tt.new_search();
+        <Self as Searcher<G>>::prepare(self);
+        let tt = self.tt.as_ref().expect("prepared above");
+        tt.new_search();
         let shared = Shared {
-            tt: &self.tt,
+            tt,
             control,
             time: TimeManager::new(limits, pos.side_to_move(), self.config.time_margin_ms),
             node_limit: limits.nodes,
@@ -154,7 +166,7 @@ impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
     }
 
     fn hashfull(&self) -> u32 {
-        self.tt.hashfull()
+        self.tt.as_ref().map_or(0, TranspositionTable::hashfull)
     }
 }
 

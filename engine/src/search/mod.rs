@@ -166,6 +166,8 @@ pub trait Searcher<G: Game>: Send {
         Self: Sized;
     /// Applies changed settings (threads, hash size, …).
     fn configure(&mut self, config: &SearchConfig);
+    /// Does the heavy initialisation (tables) now rather than at the first search.
+    fn prepare(&mut self) {}
     /// Forgets everything learnt (a new game).
     fn clear(&mut self);
     fn search(
