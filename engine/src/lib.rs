@@ -11,5 +11,6 @@ pub mod hasami;
 pub mod perft;
 pub mod search;
 pub mod session;
+pub mod strength;
 
 pub use crate::core::{Game, MoveList, Outcome, Seat};

@@ -10,6 +10,7 @@ use crate::core::{
 };
 use crate::perft;
 use crate::search::{Limits, SearchConfig, SearchControl, SearchInfo, Searcher};
+use crate::strength;
 use std::fmt;
 
 /// The games, as named everywhere (protocol, command line, files).
@@ -35,6 +36,8 @@ pub const ENGINE_OPTIONS: &[OptionSpec] = &[
     OptionSpec::check("USI_Ponder", false),
     OptionSpec::spin("TimeMargin", 300, 0, 60_000),
     OptionSpec::spin("Seed", 0, 0, i64::MAX),
+    // Below 20: a shallower search and a seeded choice among near-best moves.
+    OptionSpec::spin("Skill", 20, 0, 20),
 ];
 
 /// A `position` command that could not be applied; the previous position stands.
@@ -119,6 +122,7 @@ pub struct Session<G: Playable> {
     moves: Vec<String>,
     config: SearchConfig,
     ponder: bool,
+    skill: u32,
     searcher: G::Searcher,
 }
 
@@ -134,6 +138,7 @@ impl<G: Playable> Session<G> {
             rules,
             config,
             ponder: false,
+            skill: strength::MAX_SKILL,
         }
     }
 
@@ -167,6 +172,7 @@ impl<G: Playable> Session<G> {
             "TimeMargin" => self.config.time_margin_ms = int(&value) as u64,
             "Seed" => self.config.seed = int(&value) as u64,
             "USI_Ponder" => self.ponder = value == OptionValue::Bool(true),
+            "Skill" => self.skill = int(&value) as u32,
             _ => {}
         }
         self.searcher.configure(&self.config);
@@ -319,8 +325,27 @@ impl<G: Playable> GameSession for Session<G> {
         control: &SearchControl,
         report: &mut dyn FnMut(&SearchInfo<String>),
     ) -> BestMove {
+        let weakened = self.skill < strength::MAX_SKILL;
+        let limits = if weakened {
+            strength::limit(limits, self.skill)
+        } else {
+            limits.clone()
+        };
+        if weakened {
+            let mut config = self.config.clone();
+            config.multipv = config.multipv.max(strength::CANDIDATES);
+            self.searcher.configure(&config);
+        }
         let pos = &self.pos;
+        // The root lines of the deepest iteration reported: the choices.
+        let mut lines: Vec<(u32, crate::search::Score, Vec<G::Move>)> = Vec::new();
         let mut forward = |info: &SearchInfo<G::Move>| {
+            if weakened {
+                if lines.first().is_some_and(|line| line.0 != info.depth) {
+                    lines.clear();
+                }
+                lines.push((info.depth, info.score, info.pv.clone()));
+            }
             let mut line = pos.clone();
             let mut pv = Vec::with_capacity(info.pv.len());
             for &mv in &info.pv {
@@ -338,9 +363,23 @@ impl<G: Playable> GameSession for Session<G> {
                 pv,
             });
         };
-        let result = self.searcher.search(pos, limits, control, &mut forward);
-        let best = result.best.map(|mv| pos.format_move(mv));
-        let ponder = match (result.best, result.ponder) {
+        let result = self.searcher.search(pos, &limits, control, &mut forward);
+        let (mut best, mut reply) = (result.best, result.ponder);
+        if weakened {
+            self.searcher.configure(&self.config);
+            let lines: Vec<_> = lines
+                .into_iter()
+                .filter(|line| !line.2.is_empty())
+                .collect();
+            if !lines.is_empty() {
+                let scores: Vec<_> = lines.iter().map(|line| line.1).collect();
+                let seed = self.config.seed ^ pos.key();
+                let chosen = &lines[strength::choose(&scores, self.skill, seed)].2;
+                best = Some(chosen[0]);
+                reply = chosen.get(1).copied();
+            }
+        }
+        let ponder = match (best, reply) {
             (Some(best), Some(reply)) => {
                 let mut after = pos.clone();
                 after.make(best);
@@ -348,7 +387,10 @@ impl<G: Playable> GameSession for Session<G> {
             }
             _ => None,
         };
-        BestMove { best, ponder }
+        BestMove {
+            best: best.map(|mv| pos.format_move(mv)),
+            ponder,
+        }
     }
 
     fn bench(&mut self, depth: Option<u32>) -> BenchReport {
@@ -412,6 +454,29 @@ mod tests {
         );
         session.set_option("MaxMovesToDraw", "4").unwrap();
         assert!(session.status().contains("over"), "{}", session.status());
+    }
+
+    #[test]
+    fn a_low_skill_varies_its_legal_choice_with_the_seed() {
+        let mut chosen = std::collections::HashSet::new();
+        for seed in 0..12 {
+            let mut session = new_session("hasami").unwrap();
+            session.set_option("Skill", "0").unwrap();
+            session.set_option("Seed", &seed.to_string()).unwrap();
+            let control = SearchControl::new(false);
+            let mut depths = Vec::new();
+            let best = session.search(&Limits::default(), &control, &mut |info| {
+                depths.push(info.depth)
+            });
+            let mv = best.best.expect("a move");
+            assert!(session.legal_moves().contains(&mv));
+            assert!(
+                depths.iter().all(|&d| d <= strength::depth_cap(0)),
+                "{depths:?}"
+            );
+            chosen.insert(mv);
+        }
+        assert!(chosen.len() > 1, "seeds give different moves: {chosen:?}");
     }
 
     #[test]
