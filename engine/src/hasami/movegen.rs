@@ -108,8 +108,6 @@ pub fn neighbours(set: Bitboard) -> Bitboard {
     Bitboard((sideways | b << 9 | b >> 9) & Bitboard::FULL.0)
 }
 
-const DIRECTIONS: [(i8, i8); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
-
 /// For a square next to a corner: that corner and the corner's other neighbour.
 static CORNER_NEIGHBOURS: [Option<(Square, Square)>; 81] = corner_neighbours();
 
@@ -126,26 +124,41 @@ const fn corner_neighbours() -> [Option<(Square, Square)>; 81] {
     table
 }
 
-/// The opponent stones captured by a stone arriving on `to`, where `own` already
-/// holds the mover's stones after the move (the arriving stone included).
+/// The opponent cells taken in one line of nine when a stone arrives on cell `i`:
+/// a run of opponent cells next to it, closed by an own cell, on either side.
 #[inline]
-pub fn captures(to: Square, own: Bitboard, opp: Bitboard) -> Bitboard {
-    let mut taken = Bitboard::EMPTY;
-    for (dr, dc) in DIRECTIONS {
-        let mut line = Bitboard::EMPTY;
-        let mut sq = to;
-        while let Some(next) = sq.offset(dr, dc) {
-            if opp.has(next) {
-                line |= next.bit();
-                sq = next;
-            } else {
-                if own.has(next) {
-                    taken |= line;
-                }
-                break;
-            }
+fn line_captures(i: u32, own: u32, opp: u32) -> u32 {
+    let mut taken = 0;
+    let run = (opp >> (i + 1)).trailing_ones();
+    let end = i + 1 + run;
+    if run > 0 && end < 9 && own >> end & 1 != 0 {
+        taken |= ((1 << run) - 1) << (i + 1);
+    }
+    if i > 0 {
+        let run = (opp << (32 - i)).leading_ones();
+        if run > 0 && run < i && own >> (i - 1 - run) & 1 != 0 {
+            taken |= ((1 << run) - 1) << (i - run);
         }
     }
+    taken
+}
+
+/// The opponent stones captured by a stone arriving on `to`. `stones` and
+/// `stones_t` are `[own, opponent]`, row- and column-major, as they stand after
+/// the move (the arriving stone among the own ones).
+#[inline]
+pub fn captures(to: Square, stones: [Bitboard; 2], stones_t: [u128; 2]) -> Bitboard {
+    let (row, col) = (to.row(), to.col());
+    let [own, opp] = stones;
+    let along_row = line_captures(col as u32, own.row_bits(row), opp.row_bits(row));
+    let along_col = line_captures(
+        row as u32,
+        line_bits(stones_t[0], col) as u32,
+        line_bits(stones_t[1], col) as u32,
+    );
+    let mut taken = Bitboard(
+        (along_row as u128) << (row as u32 * 9) | COLUMN_SPREAD[along_col as usize] << col,
+    );
     if let Some((corner, other)) = CORNER_NEIGHBOURS[to.index()] {
         if opp.has(corner) && own.has(other) {
             taken |= corner.bit();
@@ -170,6 +183,17 @@ mod tests {
         assert_eq!(neighbours(of(&["9e"])), of(&["9d", "9f", "8e"]));
         assert_eq!(neighbours(of(&["1e"])), of(&["1d", "1f", "2e"]));
         assert_eq!(neighbours(of(&["5i"])), of(&["4i", "6i", "5h"]));
+    }
+
+    #[test]
+    fn line_captures_need_an_own_stone_beyond_the_run() {
+        // Cell 4 arrives; opponents on 5, 6 closed by own 7; on 3 but open at 2.
+        assert_eq!(line_captures(4, 0b1001_0000, 0b0110_1000), 0b0110_0000);
+        // Leftward run 1..=3 closed by own 0.
+        assert_eq!(line_captures(4, 0b0000_0001, 0b0000_1110), 0b0000_1110);
+        // A run reaching the edge is not closed.
+        assert_eq!(line_captures(2, 0, 0b11), 0);
+        assert_eq!(line_captures(6, 0, 0b1_1000_0000), 0);
     }
 
     #[test]

@@ -29,8 +29,8 @@ struct Undo {
 #[derive(Clone, Debug)]
 pub struct Hasami {
     stones: [Bitboard; 2],
-    /// Occupancy in column-major order, for slides along files.
-    occ_t: u128,
+    /// Each side's stones in column-major order, for slides and captures along files.
+    stones_t: [u128; 2],
     side: Seat,
     key: u64,
     /// Plies played before this position's history starts (from the SFEN move number).
@@ -46,7 +46,7 @@ impl Hasami {
     fn empty(side: Seat, ply: u32, rules: &HasamiRules) -> Self {
         Hasami {
             stones: [Bitboard::EMPTY; 2],
-            occ_t: 0,
+            stones_t: [0; 2],
             side,
             key: if side == WHITE { SIDE_KEY } else { 0 },
             base_ply: ply,
@@ -58,13 +58,13 @@ impl Hasami {
 
     pub(super) fn put(&mut self, side: Seat, sq: Square) {
         self.stones[side as usize] |= sq.bit();
-        self.occ_t ^= 1u128 << transposed(sq);
+        self.stones_t[side as usize] ^= 1u128 << transposed(sq);
         self.key ^= stone_key(side, sq);
     }
 
     fn remove(&mut self, side: Seat, sq: Square) {
         self.stones[side as usize] ^= sq.bit();
-        self.occ_t ^= 1u128 << transposed(sq);
+        self.stones_t[side as usize] ^= 1u128 << transposed(sq);
         self.key ^= stone_key(side, sq);
     }
 
@@ -111,14 +111,14 @@ impl Hasami {
     /// Squares a stone of the side to move on `sq` may slide to.
     #[inline]
     pub fn destinations(&self, sq: Square) -> Bitboard {
-        slides(sq, self.occupied(), self.occ_t)
+        slides(sq, self.occupied(), self.occupied_t())
     }
 
     /// Number of moves `side` would have if it were to move (mobility).
     pub fn mobility(&self, side: Seat) -> u32 {
-        let occ = self.occupied();
+        let (occ, occ_t) = (self.occupied(), self.occupied_t());
         self.stones(side)
-            .map(|sq| slide_count(sq, occ, self.occ_t))
+            .map(|sq| slide_count(sq, occ, occ_t))
             .sum()
     }
 
@@ -131,8 +131,20 @@ impl Hasami {
     /// The opponent stones `mv` would capture.
     #[inline]
     pub fn captures_of(&self, mv: HasamiMove) -> Bitboard {
-        let own = self.stones(self.side) ^ mv.from.bit() ^ mv.to.bit();
-        captures(mv.to, own, self.stones(self.side ^ 1))
+        let (us, them) = (self.side as usize, self.side as usize ^ 1);
+        let own = self.stones[us] ^ mv.from.bit() ^ mv.to.bit();
+        let own_t = self.stones_t[us] ^ 1u128 << transposed(mv.from) ^ 1u128 << transposed(mv.to);
+        captures(
+            mv.to,
+            [own, self.stones[them]],
+            [own_t, self.stones_t[them]],
+        )
+    }
+
+    /// Both sides' stones in column-major order.
+    #[inline]
+    fn occupied_t(&self) -> u128 {
+        self.stones_t[0] | self.stones_t[1]
     }
 
     fn meets_win_condition(&self, side: Seat) -> bool {
@@ -218,9 +230,9 @@ impl Game for Hasami {
         if self.capture_winner().is_some() {
             return;
         }
-        let occ = self.occupied();
+        let (occ, occ_t) = (self.occupied(), self.occupied_t());
         for from in self.stones(self.side) {
-            for to in slides(from, occ, self.occ_t) {
+            for to in slides(from, occ, occ_t) {
                 moves.push(HasamiMove { from, to });
             }
         }
