@@ -1,0 +1,294 @@
+//! The match runner: engines as commands speaking the protocol, games refereed
+//! by the engine library's rules, results as JSON lines, Elo and SPRT.
+//! See docs/match.md.
+//!
+//! ```text
+//! match --game hasami --games 100 --nodes 20000 --concurrency 2 \
+//!     --engine name=new cmd=./target/release/yomi option.Threads=1 \
+//!     --engine name=old cmd=./yomi-old option.Threads=1 \
+//!     --out results.jsonl --sprt elo0=0 elo1=5
+//! match merge shard1.jsonl shard2.jsonl --out all.jsonl
+//! ```
+
+use clap::{ArgGroup, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+use yomi_tools::config::{parse_clock, parse_ms, MatchConfig, OpeningSource, TimeControl};
+use yomi_tools::engine::EngineSpec;
+use yomi_tools::runner::{merge, run, RunOptions};
+use yomi_tools::stats::Sprt;
+
+#[derive(Parser)]
+#[command(
+    name = "match",
+    about = "Plays engines (commands speaking the Yomi protocol) against each other",
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Combines the results files of shards (or runs) of one match.
+    Merge(MergeArgs),
+}
+
+#[derive(Args)]
+struct MergeArgs {
+    /// Results files (JSON lines) written by `--out`.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Write the merged results (games in id order) here.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Report the SPRT state: elo0=0 elo1=5 alpha=0.05 beta=0.05.
+    #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
+    sprt: Option<Vec<String>>,
+}
+
+#[derive(Args)]
+#[command(group(ArgGroup::new("tc").args(["nodes", "depth", "movetime", "clock", "byoyomi"]).multiple(true)))]
+struct RunArgs {
+    /// The game: hasami, annan (yonin and sugoroku are not implemented yet).
+    #[arg(long, default_value = "hasami")]
+    game: String,
+    /// An engine: name=NAME cmd=PATH [arg=ARG]… [dir=DIR] [option.NAME=VALUE]…
+    /// (twice: the first engine is the one scored).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
+    engine: Vec<String>,
+    /// Keys given to every engine (before its own), e.g. option.Threads=1.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    each: Vec<String>,
+    /// A house rule NAME=VALUE, set on the referee and sent to every engine.
+    #[arg(long = "rule", value_name = "NAME=VALUE")]
+    rules: Vec<String>,
+    /// Games in all (rounded up to whole pairings: each opening from both sides).
+    #[arg(long, default_value_t = 2)]
+    games: u64,
+    /// Seed of the random openings (and everything else random).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Random legal plies from the seed at the start of every opening
+    /// (default 4 without --openings, 0 with).
+    #[arg(long)]
+    opening_plies: Option<u32>,
+    /// A file of positions, one per line: SFEN [moves …] or startpos [moves …].
+    #[arg(long, value_name = "FILE")]
+    openings: Option<String>,
+    /// Fixed nodes per move: go nodes N.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Fixed depth per move: go depth D.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Fixed time per move: go movetime MS.
+    #[arg(long, value_parser = parse_ms)]
+    movetime: Option<u64>,
+    /// A clock MAIN[+INC] kept by the runner (e.g. 60s+1s): go btime wtime binc winc.
+    #[arg(long, value_name = "MAIN[+INC]", value_parser = parse_clock)]
+    clock: Option<(u64, u64)>,
+    /// Byoyomi per move (alone: the site's per-turn limit, go byoyomi MS; with
+    /// --clock MAIN: after the main time).
+    #[arg(long, value_parser = parse_ms)]
+    byoyomi: Option<u64>,
+    /// Plies (opening included) after which the runner adjudicates a draw; 0: never.
+    #[arg(long, default_value_t = 400)]
+    max_plies: u32,
+    /// Lateness tolerated on top of the allowed time before a move loses on time.
+    #[arg(long, value_parser = parse_ms, default_value = "200", value_name = "MS")]
+    timeout_margin: u64,
+    /// Longest wait for usiok / readyok.
+    #[arg(long, value_parser = parse_ms, default_value = "10000", value_name = "MS")]
+    handshake_timeout: u64,
+    /// Longest wait for a bestmove under --nodes / --depth before the engine is
+    /// declared hung.
+    #[arg(long, value_parser = parse_ms, default_value = "60000", value_name = "MS")]
+    hang_timeout: u64,
+    /// Games played at once (each worker thread owns its engine processes).
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Run shard I of N (1-based): the pairings p with p mod N = I-1.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
+    /// Stop early by the SPRT: elo0=0 elo1=5 alpha=0.05 beta=0.05.
+    #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
+    sprt: Option<Vec<String>>,
+    /// Results as JSON lines (a header line, then one line per game).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Continue the run recorded in FILE (same settings), appending to it.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["out", "force"])]
+    resume: Option<PathBuf>,
+    /// Overwrite an existing --out file.
+    #[arg(long)]
+    force: bool,
+    /// Readable game records (appended).
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// No progress lines on stderr.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let (i, n) = text
+        .split_once('/')
+        .ok_or_else(|| format!("--shard '{text}': expected I/N such as 1/4"))?;
+    let (i, n): (u64, u64) = (
+        i.trim()
+            .parse()
+            .map_err(|_| format!("--shard '{text}': bad I"))?,
+        n.trim()
+            .parse()
+            .map_err(|_| format!("--shard '{text}': bad N"))?,
+    );
+    if n == 0 || i == 0 || i > n {
+        return Err(format!("--shard '{text}': need 1 <= I <= N"));
+    }
+    Ok((i - 1, n))
+}
+
+fn config(args: &RunArgs, engine_words: &[Vec<String>]) -> Result<MatchConfig, String> {
+    let game = args.game.to_ascii_lowercase();
+    // Fails early for unknown and unimplemented games.
+    yomi_engine::session::new_session(&game)?;
+    if engine_words.len() != 2 {
+        return Err(format!(
+            "need exactly two --engine (got {}); more engines are not supported yet",
+            engine_words.len()
+        ));
+    }
+    let engines = engine_words
+        .iter()
+        .map(|words| {
+            let all: Vec<String> = args.each.iter().chain(words).cloned().collect();
+            EngineSpec::parse(&all)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if engines[0].name == engines[1].name {
+        return Err(format!(
+            "both engines are named '{}': give them name=…",
+            engines[0].name
+        ));
+    }
+    let tc = match (
+        args.nodes,
+        args.depth,
+        args.movetime,
+        args.clock,
+        args.byoyomi,
+    ) {
+        (Some(n), None, None, None, None) => TimeControl::Nodes(n),
+        (None, Some(d), None, None, None) => TimeControl::Depth(d),
+        (None, None, Some(ms), None, None) => TimeControl::MoveTime(ms),
+        (None, None, None, clock, byoyomi) if clock.is_some() || byoyomi.is_some() => {
+            let (main_ms, inc_ms) = clock.unwrap_or((0, 0));
+            let byoyomi_ms = byoyomi.unwrap_or(0);
+            if inc_ms > 0 && byoyomi_ms > 0 {
+                return Err("--clock with an increment and --byoyomi cannot be combined".into());
+            }
+            if main_ms + inc_ms + byoyomi_ms == 0 {
+                return Err("the clock gives no time at all".into());
+            }
+            TimeControl::Clock {
+                main_ms,
+                inc_ms,
+                byoyomi_ms,
+            }
+        }
+        (None, None, None, None, None) => {
+            return Err(
+                "give a time control: --nodes, --depth, --movetime, --byoyomi or --clock".into(),
+            )
+        }
+        _ => return Err("give one time control (only --clock and --byoyomi combine)".into()),
+    };
+    let rules = args
+        .rules
+        .iter()
+        .map(|r| {
+            r.split_once('=')
+                .map(|(n, v)| (n.to_string(), v.to_string()))
+                .ok_or_else(|| format!("--rule '{r}': expected NAME=VALUE"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let random_plies = args
+        .opening_plies
+        .unwrap_or(if args.openings.is_some() { 0 } else { 4 });
+    let config = MatchConfig {
+        game,
+        rules,
+        engines,
+        tc,
+        games: args.games.max(1),
+        seed: args.seed,
+        openings: OpeningSource {
+            file: args.openings.clone(),
+            random_plies,
+        },
+        max_plies: args.max_plies,
+        timeout_margin: Duration::from_millis(args.timeout_margin),
+        handshake_timeout: Duration::from_millis(args.handshake_timeout),
+        hang_timeout: Duration::from_millis(args.hang_timeout),
+        shard: match &args.shard {
+            Some(text) => parse_shard(text)?,
+            None => (0, 1),
+        },
+    };
+    // The rules must exist in the referee.
+    yomi_tools::schedule::referee(&config)?;
+    Ok(config)
+}
+
+fn sprt(words: &Option<Vec<String>>) -> Result<Option<Sprt>, String> {
+    words.as_ref().map(|w| Sprt::parse(w)).transpose()
+}
+
+fn main_result() -> Result<(), String> {
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).map_err(|e| e.to_string())?;
+    // The values of each --engine occurrence, kept together.
+    let engine_words: Vec<Vec<String>> = matches
+        .get_occurrences::<String>("engine")
+        .map(|occurrences| occurrences.map(|o| o.cloned().collect()).collect())
+        .unwrap_or_default();
+    match &cli.command {
+        Some(Command::Merge(args)) => {
+            let outcome = merge(&args.files, args.out.as_deref(), sprt(&args.sprt)?.as_ref())?;
+            print!("{}", outcome.summary);
+            Ok(())
+        }
+        None => {
+            let args = &cli.run;
+            let config = config(args, &engine_words)?;
+            let options = RunOptions {
+                out: args.resume.clone().or_else(|| args.out.clone()),
+                resume: args.resume.is_some(),
+                force: args.force,
+                record: args.record.clone(),
+                concurrency: args.concurrency.max(1),
+                sprt: sprt(&args.sprt)?,
+                quiet: args.quiet,
+            };
+            let outcome = run(&config, &options)?;
+            print!("{}", outcome.summary);
+            Ok(())
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    match main_result() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("match: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

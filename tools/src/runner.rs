@@ -1,0 +1,469 @@
+//! Runs a match: the game list of this shard minus the games already recorded,
+//! played by worker threads that each own their engine processes; results are
+//! appended to the JSON lines file as they finish, the SPRT can stop the match
+//! early, and shard outputs merge into one result.
+
+use crate::config::MatchConfig;
+use crate::game::{play_game, Engines};
+use crate::json::{self, ObjectWriter};
+use crate::record::GameRecord;
+use crate::report::Totals;
+use crate::schedule::{games_of, games_per_pair, shard_pairs, Openings};
+use crate::stats::{Sprt, SprtDecision};
+use std::collections::BTreeSet;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// How a run is carried out (none of this changes the game list).
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// JSON lines results file.
+    pub out: Option<PathBuf>,
+    /// Continue the run recorded in `out`.
+    pub resume: bool,
+    /// Overwrite an existing `out`.
+    pub force: bool,
+    /// Readable game records (appended).
+    pub record: Option<PathBuf>,
+    pub concurrency: usize,
+    pub sprt: Option<Sprt>,
+    /// No progress lines (warnings still go to stderr).
+    pub quiet: bool,
+}
+
+/// The fields of the header line that must agree between a run and its resume
+/// (all of them) or between shards (all but `shard`).
+fn header_fields(config: &MatchConfig) -> Vec<(&'static str, String)> {
+    let names: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
+    let rules: Vec<String> = config
+        .rules
+        .iter()
+        .map(|(n, v)| format!("{n}={v}"))
+        .collect();
+    let openings = format!(
+        "{}+{}",
+        config.openings.file.as_deref().unwrap_or("startpos"),
+        config.openings.random_plies
+    );
+    vec![
+        ("game", json::quote(&config.game)),
+        ("engines", json::str_array(&names)),
+        ("tc", json::quote(&config.tc.describe())),
+        ("games", config.games.to_string()),
+        ("seed", config.seed.to_string()),
+        ("openings", json::quote(&openings)),
+        ("max_plies", config.max_plies.to_string()),
+        ("rules", json::str_array(&rules)),
+        (
+            "shard",
+            json::quote(&format!("{}/{}", config.shard.0 + 1, config.shard.1)),
+        ),
+    ]
+}
+
+pub fn header_line(config: &MatchConfig) -> String {
+    let mut w = ObjectWriter::new();
+    w.str("type", "run").num("version", 1);
+    for (key, value) in header_fields(config) {
+        w.raw(key, &value);
+    }
+    w.finish()
+}
+
+/// A results file read back: its header (as JSON text per field) and games.
+pub struct ResultsFile {
+    pub header: Vec<(String, String)>,
+    pub records: Vec<GameRecord>,
+    /// Lines that could not be read (a run killed mid-write leaves one).
+    pub skipped: usize,
+    pub ends_with_newline: bool,
+}
+
+/// Re-serialises a parsed JSON value in the writer's canonical form, to compare
+/// header fields.
+fn canonical(value: &json::Json) -> String {
+    match value {
+        json::Json::Null => "null".into(),
+        json::Json::Bool(b) => b.to_string(),
+        json::Json::Num(n) => {
+            if n.fract() == 0.0 && n.abs() < 1e18 {
+                format!("{}", *n as i64)
+            } else {
+                n.to_string()
+            }
+        }
+        json::Json::Str(s) => json::quote(s),
+        json::Json::Arr(items) => {
+            let items: Vec<String> = items.iter().map(canonical).collect();
+            format!("[{}]", items.join(","))
+        }
+        json::Json::Obj(map) => {
+            let mut w = ObjectWriter::new();
+            for (k, v) in map {
+                w.raw(k, &canonical(v));
+            }
+            w.finish()
+        }
+    }
+}
+
+pub fn read_results(path: &Path) -> Result<ResultsFile, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut file = ResultsFile {
+        header: Vec::new(),
+        records: Vec::new(),
+        skipped: 0,
+        ends_with_newline: text.is_empty() || text.ends_with('\n'),
+    };
+    for line in text.lines() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let value = match json::parse(line) {
+            Ok(v) => v,
+            Err(_) => {
+                file.skipped += 1;
+                continue;
+            }
+        };
+        match value.str_field("type") {
+            Some("run") => {
+                if let json::Json::Obj(map) = &value {
+                    file.header = map
+                        .iter()
+                        .filter(|(k, _)| k.as_str() != "type" && k.as_str() != "version")
+                        .map(|(k, v)| (k.clone(), canonical(v)))
+                        .collect();
+                }
+            }
+            Some("game") => match GameRecord::from_json(&value) {
+                Ok(record) => file.records.push(record),
+                Err(_) => file.skipped += 1,
+            },
+            _ => file.skipped += 1,
+        }
+    }
+    if file.header.is_empty() {
+        return Err(format!(
+            "{}: no run header line (not a match results file?)",
+            path.display()
+        ));
+    }
+    Ok(file)
+}
+
+/// The header fields of `file` that differ from `config`'s (ignoring `skip`).
+fn differences(file: &ResultsFile, expected: &[(&str, String)], skip: &[&str]) -> Vec<String> {
+    expected
+        .iter()
+        .filter(|(key, _)| !skip.contains(key))
+        .filter_map(|(key, value)| {
+            let found = file
+                .header
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.as_str());
+            (found != Some(value.as_str())).then(|| {
+                format!(
+                    "{key}: file has {}, this run {value}",
+                    found.unwrap_or("nothing")
+                )
+            })
+        })
+        .collect()
+}
+
+struct Shared {
+    records: Vec<GameRecord>,
+    out: Option<File>,
+    record: Option<File>,
+    stop: bool,
+    total: usize,
+}
+
+/// What a run ends with.
+pub struct Outcome {
+    pub totals: Totals,
+    pub summary: String,
+    pub stopped_early: bool,
+}
+
+fn sprt_decided(totals: &Totals, sprt: Option<&Sprt>) -> bool {
+    sprt.is_some_and(|s| s.decide(totals.llr(s)) != SprtDecision::Continue)
+}
+
+pub fn run(config: &MatchConfig, options: &RunOptions) -> Result<Outcome, String> {
+    let openings = Openings::load(config)?;
+    let pairs = shard_pairs(config);
+    let games = games_of(config, &openings, &pairs)?;
+    let per_pair = games_per_pair(config);
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+
+    // Earlier results (resume) and the output files.
+    let mut previous = Vec::new();
+    let mut out = None;
+    if let Some(path) = &options.out {
+        if options.resume && path.exists() {
+            let file = read_results(path)?;
+            let diff = differences(&file, &header_fields(config), &[]);
+            if !diff.is_empty() {
+                return Err(format!(
+                    "{}: recorded with other settings: {}",
+                    path.display(),
+                    diff.join("; ")
+                ));
+            }
+            if file.skipped > 0 {
+                eprintln!(
+                    "warning: {}: {} unreadable line(s) skipped",
+                    path.display(),
+                    file.skipped
+                );
+            }
+            let mut seen = BTreeSet::new();
+            previous = file
+                .records
+                .into_iter()
+                .filter(|r| seen.insert(r.id))
+                .collect();
+            let mut handle = OpenOptions::new()
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            if !file.ends_with_newline {
+                let _ = handle.write_all(b"\n");
+            }
+            out = Some(handle);
+        } else {
+            if !options.force && !options.resume && path.metadata().is_ok_and(|m| m.len() > 0) {
+                return Err(format!(
+                    "{} exists: use --resume to continue it or --force to overwrite it",
+                    path.display()
+                ));
+            }
+            let mut handle = File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            writeln!(handle, "{}", header_line(config))
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            out = Some(handle);
+        }
+    }
+    let record = match &options.record {
+        Some(path) => Some(
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("{}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    let done: BTreeSet<u64> = previous.iter().map(|r| r.id).collect();
+    let pending: Vec<_> = games
+        .into_iter()
+        .filter(|g| !done.contains(&g.id))
+        .collect();
+    let sprt = options.sprt.as_ref();
+    let already = Totals::of(&previous, names.len(), per_pair);
+    let total = previous.len() + pending.len();
+    if !options.quiet {
+        eprintln!(
+            "match {}: {} vs {}, {} games in this shard ({} recorded, {} to play), {}, concurrency {}",
+            config.game,
+            names[0],
+            names.get(1).map(String::as_str).unwrap_or("?"),
+            total,
+            previous.len(),
+            pending.len(),
+            config.tc.describe(),
+            options.concurrency
+        );
+    }
+    let shared = Mutex::new(Shared {
+        stop: sprt_decided(&already, sprt),
+        records: previous,
+        out,
+        record,
+        total,
+    });
+    let next = AtomicUsize::new(0);
+    let workers = options.concurrency.max(1).min(pending.len().max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                let mut engines: Engines = (0..config.engines.len()).map(|_| None).collect();
+                loop {
+                    if shared.lock().unwrap().stop {
+                        break;
+                    }
+                    let index = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(spec) = pending.get(index) else {
+                        break;
+                    };
+                    let mut log = |line: String| eprintln!("warning: {line}");
+                    let result = play_game(config, spec, &mut engines, &mut log);
+                    let mut state = shared.lock().unwrap();
+                    if let Some(out) = state.out.as_mut() {
+                        if let Err(e) =
+                            writeln!(out, "{}", result.to_json()).and_then(|_| out.flush())
+                        {
+                            eprintln!("warning: cannot write results: {e}");
+                        }
+                    }
+                    if let Some(file) = state.record.as_mut() {
+                        let _ = file
+                            .write_all(result.to_text().as_bytes())
+                            .and_then(|_| file.flush());
+                    }
+                    state.records.push(result);
+                    let totals = Totals::of(&state.records, names.len(), per_pair);
+                    if !options.quiet {
+                        let result = state.records.last().unwrap();
+                        let seats: Vec<String> = result
+                            .seats
+                            .iter()
+                            .enumerate()
+                            .map(|(seat, &e)| {
+                                format!("{}({})", names[e], crate::record::seat_name(seat))
+                            })
+                            .collect();
+                        eprintln!(
+                            "[{}/{}] game {} {} {} {} ply {} | {}: {}",
+                            state.records.len(),
+                            state.total,
+                            result.id,
+                            seats.join(" vs "),
+                            result.result_text(),
+                            result.reason,
+                            result.opening.moves.len() + result.moves.len(),
+                            names[0],
+                            totals.short(sprt)
+                        );
+                    }
+                    if sprt_decided(&totals, sprt) {
+                        state.stop = true;
+                    }
+                }
+                for engine in engines.into_iter().flatten() {
+                    engine.quit(Duration::from_millis(500));
+                }
+            });
+        }
+    });
+    let state = shared.into_inner().unwrap();
+    let totals = Totals::of(&state.records, names.len(), per_pair);
+    let stopped_early = state.records.len() < total;
+    let mut summary = totals.summary(&names, sprt);
+    if stopped_early {
+        summary.push_str(&format!(
+            "Stopped early by the SPRT after {} of {} games\n",
+            state.records.len(),
+            total
+        ));
+    }
+    Ok(Outcome {
+        totals,
+        summary,
+        stopped_early,
+    })
+}
+
+/// Merges shard outputs: checks they belong to one match, keeps each game once,
+/// optionally writes the merged file (games by id), and returns the summary.
+pub fn merge(
+    files: &[PathBuf],
+    out: Option<&Path>,
+    sprt: Option<&Sprt>,
+) -> Result<Outcome, String> {
+    let mut header: Option<Vec<(String, String)>> = None;
+    let mut records: Vec<GameRecord> = Vec::new();
+    let mut ids = BTreeSet::new();
+    for path in files {
+        let file = read_results(path)?;
+        let fields: Vec<(String, String)> = file
+            .header
+            .iter()
+            .filter(|(k, _)| k != "shard")
+            .cloned()
+            .collect();
+        match &header {
+            None => header = Some(fields),
+            Some(first) if *first != fields => {
+                return Err(format!(
+                    "{}: not the same match as {} (header {:?} vs {:?})",
+                    path.display(),
+                    files[0].display(),
+                    fields,
+                    first
+                ))
+            }
+            Some(_) => {}
+        }
+        if file.skipped > 0 {
+            eprintln!(
+                "warning: {}: {} unreadable line(s) skipped",
+                path.display(),
+                file.skipped
+            );
+        }
+        for record in file.records {
+            if ids.insert(record.id) {
+                records.push(record);
+            } else {
+                eprintln!(
+                    "warning: {}: game {} already merged, skipped",
+                    path.display(),
+                    record.id
+                );
+            }
+        }
+    }
+    let header = header.ok_or("merge: no files")?;
+    records.sort_by_key(|r| r.id);
+    let field = |key: &str| {
+        header
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+    };
+    let names: Vec<String> = field("engines")
+        .and_then(|text| json::parse(&text).ok())
+        .map(|v| {
+            v.as_array()
+                .unwrap_or(&[])
+                .iter()
+                .filter_map(|s| s.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    let game = field("game")
+        .and_then(|text| json::parse(&text).ok())
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
+    let per_pair = crate::schedule::seatings(crate::schedule::seats_of_game(&game)).len() as u64;
+    if let Some(path) = out {
+        let mut w = ObjectWriter::new();
+        w.str("type", "run").num("version", 1);
+        for (key, value) in &header {
+            w.raw(key, value);
+        }
+        w.str("shard", "merged");
+        let mut text = w.finish();
+        text.push('\n');
+        for record in &records {
+            text.push_str(&record.to_json());
+            text.push('\n');
+        }
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    let totals = Totals::of(&records, names.len().max(2), per_pair);
+    let summary = totals.summary(&names, sprt);
+    Ok(Outcome {
+        totals,
+        summary,
+        stopped_early: false,
+    })
+}
