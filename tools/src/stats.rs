@@ -22,7 +22,7 @@ pub fn elo_of_score(score: f64) -> f64 {
     } else if score >= 1.0 {
         f64::INFINITY
     } else {
-        -400.0 * (1.0 / score - 1.0).log10()
+        -400.0 * (1.0 / score - 1.0).log10() + 0.0
     }
 }
 

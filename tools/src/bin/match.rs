@@ -24,6 +24,7 @@ use yomi_tools::stats::Sprt;
     name = "match",
     about = "Plays engines (commands speaking the Yomi protocol) against each other",
     args_conflicts_with_subcommands = true,
+    args_override_self = true,
     subcommand_negates_reqs = true
 )]
 struct Cli {

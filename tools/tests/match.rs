@@ -1,0 +1,551 @@
+//! The match runner end to end: tiny matches of the engine against itself,
+//! resume, shards and merge, and deliberately broken engines (the `test_engine`
+//! binary of this package) that must lose with the right reason while the match
+//! goes on.
+//!
+//! The engine is the `yomi` binary of the root package, found next to the
+//! `match` binary (the same target directory: `cargo test --workspace` builds
+//! it with every other test target before any test runs). When it is absent
+//! (`cargo test -p yomi-tools` on a clean tree) `test_engine ok`, which searches
+//! through the same engine library, stands in for it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+const MATCH: &str = env!("CARGO_BIN_EXE_match");
+const TEST_ENGINE: &str = env!("CARGO_BIN_EXE_test_engine");
+
+/// The engine command and its extra arguments.
+fn engine() -> (String, Vec<String>) {
+    let dir = Path::new(MATCH).parent().expect("bin dir");
+    let yomi = dir.join(format!("yomi{}", std::env::consts::EXE_SUFFIX));
+    if yomi.is_file() {
+        (yomi.to_string_lossy().into_owned(), Vec::new())
+    } else {
+        eprintln!(
+            "note: {} not built; test_engine ok stands in",
+            yomi.display()
+        );
+        (TEST_ENGINE.to_string(), vec!["ok".to_string()])
+    }
+}
+
+/// `--engine name=NAME cmd=… [arg=…] extra…` for the real engine.
+fn yomi_engine(name: &str, extra: &[&str]) -> Vec<String> {
+    let (cmd, args) = engine();
+    let mut words = vec![
+        "--engine".to_string(),
+        format!("name={name}"),
+        format!("cmd={cmd}"),
+    ];
+    words.extend(args.iter().map(|a| format!("arg={a}")));
+    words.push("option.Threads=1".into());
+    words.extend(extra.iter().map(|s| s.to_string()));
+    words
+}
+
+fn test_engine(name: &str, mode: &str) -> Vec<String> {
+    vec![
+        "--engine".to_string(),
+        format!("name={name}"),
+        format!("cmd={TEST_ENGINE}"),
+        format!("arg={mode}"),
+    ]
+}
+
+/// A fresh directory for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "yomi-match-{}-{}-{name}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::SeqCst)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run_match(args: &[String]) -> Output {
+    let output = Command::new(MATCH)
+        .args(args)
+        .output()
+        .expect("run the match binary");
+    output
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn ok(args: &[String]) -> (String, String) {
+    let output = run_match(args);
+    let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
+    assert!(
+        output.status.success(),
+        "match {args:?} failed\nstdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+    (stdout, stderr)
+}
+
+fn strings(words: &[&str]) -> Vec<String> {
+    words.iter().map(|s| s.to_string()).collect()
+}
+
+/// (wins, losses, draws, games) from `Score of A vs B: W - L - D  [..]  N games`.
+fn score(stdout: &str) -> (u64, u64, u64, u64) {
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("Score of"))
+        .unwrap_or_else(|| panic!("no score line in\n{stdout}"));
+    let after = line.split_once(": ").unwrap().1;
+    let numbers: Vec<u64> = after
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .filter_map(|s| s.parse().ok())
+        .collect();
+    // W, L, D, score digits ("0.500" → 0, 500), games.
+    (numbers[0], numbers[1], numbers[2], *numbers.last().unwrap())
+}
+
+fn line_starting<'a>(stdout: &'a str, prefix: &str) -> &'a str {
+    stdout
+        .lines()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no '{prefix}' line in\n{stdout}"))
+}
+
+/// The game lines of a results file, as (id, reason, whole line).
+fn games_in(path: &Path) -> Vec<(u64, String, String)> {
+    let content = std::fs::read_to_string(path).unwrap();
+    let mut lines = content.lines();
+    let header = lines.next().expect("header line");
+    assert!(header.starts_with("{\"type\":\"run\""), "{header}");
+    lines
+        .map(|line| {
+            assert!(line.starts_with("{\"type\":\"game\""), "{line}");
+            let id = field(line, "id").parse().unwrap();
+            (id, field(line, "reason"), line.to_string())
+        })
+        .collect()
+}
+
+/// A scalar field of a JSON line (our own writer's layout: no spaces).
+fn field(line: &str, key: &str) -> String {
+    let start = line
+        .find(&format!("\"{key}\":"))
+        .unwrap_or_else(|| panic!("no {key} in {line}"))
+        + key.len()
+        + 3;
+    let rest = &line[start..];
+    if let Some(stripped) = rest.strip_prefix('"') {
+        stripped[..stripped.find('"').unwrap()].to_string()
+    } else {
+        rest[..rest.find([',', '}']).unwrap()].to_string()
+    }
+}
+
+fn self_play_args(game: &str, games: u32, dir: &Path, extra: &[&str]) -> Vec<String> {
+    let mut args = strings(&[
+        "--game",
+        game,
+        "--games",
+        &games.to_string(),
+        "--nodes",
+        "300",
+        "--seed",
+        "7",
+        "--max-plies",
+        "60",
+        "--quiet",
+    ]);
+    args.extend(yomi_engine("A", &[]));
+    args.extend(yomi_engine("B", &["option.Skill=12"]));
+    args.extend(strings(extra));
+    let _ = dir;
+    args
+}
+
+#[test]
+fn hasami_self_play_counts_and_records() {
+    let dir = scratch("hasami");
+    let out = dir.join("results.jsonl");
+    let record = dir.join("games.txt");
+    let mut args = self_play_args("hasami", 4, &dir, &["--concurrency", "2"]);
+    args.extend(strings(&[
+        "--out",
+        out.to_str().unwrap(),
+        "--record",
+        record.to_str().unwrap(),
+    ]));
+    let (stdout, _) = ok(&args);
+    let (w, l, d, n) = score(&stdout);
+    assert_eq!((w + l + d, n), (4, 4), "{stdout}");
+    let games = games_in(&out);
+    let mut ids: Vec<u64> = games.iter().map(|g| g.0).collect();
+    ids.sort();
+    assert_eq!(ids, vec![0, 1, 2, 3]);
+    for (_, reason, line) in &games {
+        assert!(!reason.is_empty());
+        assert!(line.contains("\"times_ms\":["), "{line}");
+        assert!(line.contains("\"engines\":[\"A\",\"B\"]"), "{line}");
+        let id: u64 = field(line, "id").parse().unwrap();
+        // Colours swapped within each pair.
+        let seats = if id % 2 == 0 {
+            "[\"A\",\"B\"]"
+        } else {
+            "[\"B\",\"A\"]"
+        };
+        assert!(line.contains(&format!("\"seats\":{seats}")), "{line}");
+    }
+    // Both games of a pair start from the same opening.
+    let opening = |id: u64| {
+        let line = &games.iter().find(|g| g.0 == id).unwrap().2;
+        line[line.find("\"opening\"").unwrap()..line.find("\"tc\"").unwrap()].to_string()
+    };
+    assert_eq!(opening(0), opening(1));
+    assert_eq!(opening(2), opening(3));
+    let pent = line_starting(&stdout, "Pentanomial");
+    assert!(pent.ends_with("2 pairs"), "{pent}");
+    assert!(stdout.contains("Elo difference"), "{stdout}");
+    let readable = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(readable.matches("[Game ").count(), 4, "{readable}");
+    assert!(readable.contains("[Result]"));
+}
+
+#[test]
+fn annan_self_play() {
+    let dir = scratch("annan");
+    let out = dir.join("results.jsonl");
+    let mut args = self_play_args("annan", 2, &dir, &[]);
+    args.extend(strings(&["--out", out.to_str().unwrap()]));
+    let (stdout, _) = ok(&args);
+    let (w, l, d, n) = score(&stdout);
+    assert_eq!((w + l + d, n), (2, 2), "{stdout}");
+    let games = games_in(&out);
+    assert_eq!(games.len(), 2);
+    for (_, _, line) in &games {
+        assert_eq!(field(line, "game"), "annan");
+    }
+}
+
+#[test]
+fn resume_and_shards_give_the_totals_of_one_run() {
+    let dir = scratch("resume");
+    let full = dir.join("full.jsonl");
+    let mut args = self_play_args("hasami", 4, &dir, &[]);
+    args.extend(strings(&["--out", full.to_str().unwrap()]));
+    let (stdout_full, _) = ok(&args);
+    let totals = line_starting(&stdout_full, "Score of").to_string();
+    let pentanomial = line_starting(&stdout_full, "Pentanomial").to_string();
+
+    // The same file again is refused without --resume or --force.
+    let refused = run_match(&args);
+    assert!(!refused.status.success());
+    assert!(
+        text(&refused.stderr).contains("--resume"),
+        "{}",
+        text(&refused.stderr)
+    );
+
+    // An interrupted run: the header and the first two games (and a torn line).
+    let partial = dir.join("partial.jsonl");
+    let content = std::fs::read_to_string(&full).unwrap();
+    let kept: Vec<&str> = content.lines().take(3).collect();
+    std::fs::write(&partial, format!("{}\n{{\"type\":\"ga", kept.join("\n"))).unwrap();
+    let mut resume = self_play_args("hasami", 4, &dir, &[]);
+    resume.extend(strings(&["--resume", partial.to_str().unwrap()]));
+    let (stdout_resumed, stderr) = ok(&resume);
+    assert!(stderr.contains("unreadable"), "{stderr}");
+    assert_eq!(line_starting(&stdout_resumed, "Score of"), totals);
+    assert_eq!(line_starting(&stdout_resumed, "Pentanomial"), pentanomial);
+    let mut ids: Vec<u64> = games_in_lenient(&partial);
+    ids.sort();
+    assert_eq!(ids, vec![0, 1, 2, 3]);
+
+    // Resuming with other settings is refused.
+    let mut other_args = self_play_args("hasami", 4, &dir, &[]);
+    let seed = other_args.iter().position(|a| a == "--seed").unwrap();
+    other_args[seed + 1] = "8".into();
+    other_args.extend(strings(&["--resume", partial.to_str().unwrap()]));
+    let refused = run_match(&other_args);
+    assert!(!refused.status.success(), "{}", text(&refused.stdout));
+    assert!(
+        text(&refused.stderr).contains("seed"),
+        "{}",
+        text(&refused.stderr)
+    );
+
+    // Two shards, merged: the same totals.
+    let mut shard_files = Vec::new();
+    for shard in ["1/2", "2/2"] {
+        let file = dir.join(format!("shard{}.jsonl", &shard[..1]));
+        let mut args = self_play_args("hasami", 4, &dir, &["--shard", shard]);
+        args.extend(strings(&["--out", file.to_str().unwrap()]));
+        ok(&args);
+        assert_eq!(games_in(&file).len(), 2);
+        shard_files.push(file);
+    }
+    let merged = dir.join("merged.jsonl");
+    let mut merge = strings(&["merge"]);
+    merge.extend(shard_files.iter().map(|f| f.to_string_lossy().into_owned()));
+    merge.extend(strings(&["--out", merged.to_str().unwrap()]));
+    let (stdout_merged, _) = ok(&merge);
+    assert_eq!(line_starting(&stdout_merged, "Score of"), totals);
+    assert_eq!(line_starting(&stdout_merged, "Pentanomial"), pentanomial);
+    let ids: Vec<u64> = games_in(&merged).iter().map(|g| g.0).collect();
+    assert_eq!(ids, vec![0, 1, 2, 3]);
+    // Shards of another match do not merge.
+    let mut bad = strings(&["merge", full.to_str().unwrap()]);
+    let other_match = dir.join("other.jsonl");
+    let mut args = self_play_args("hasami", 2, &dir, &[]);
+    args.extend(strings(&["--out", other_match.to_str().unwrap()]));
+    ok(&args);
+    bad.push(other_match.to_string_lossy().into_owned());
+    assert!(!run_match(&bad).status.success());
+}
+
+/// Ids of the readable game lines of a file that may hold a torn line.
+fn games_in_lenient(path: &Path) -> Vec<u64> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("{\"type\":\"game\"") && l.ends_with('}'))
+        .map(|l| field(l, "id").parse().unwrap())
+        .collect()
+}
+
+/// Engine A (sound) against a broken B: B loses both games with `reason`.
+fn broken(mode: &str, tc: &[&str], reason: &str) -> (String, String, Vec<(u64, String, String)>) {
+    let dir = scratch(&mode.replace(':', "-"));
+    let out = dir.join("results.jsonl");
+    let mut args = strings(&[
+        "--game",
+        "hasami",
+        "--games",
+        "2",
+        "--hang-timeout",
+        "5000",
+        "--handshake-timeout",
+        "5000",
+        "--timeout-margin",
+        "200",
+        "--max-plies",
+        "40",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    // Later flags override the generous defaults above.
+    args.extend(strings(tc));
+    args.extend(test_engine("A", "ok"));
+    args.extend(test_engine("B", mode));
+    let (stdout, stderr) = ok(&args);
+    assert_eq!(score(&stdout), (2, 0, 0, 2), "{mode}\n{stdout}\n{stderr}");
+    let games = games_in(&out);
+    assert_eq!(games.len(), 2, "{mode}: the match goes on after a fault");
+    for (_, r, line) in &games {
+        assert_eq!(r, reason, "{mode}: {line}");
+    }
+    assert!(
+        line_starting(&stdout, "Reasons").contains(&format!("{reason} 2")),
+        "{stdout}"
+    );
+    (stdout, stderr, games)
+}
+
+#[test]
+fn an_illegal_move_loses_and_is_logged_with_the_position() {
+    let (_, stderr, games) = broken("illegal:2", &["--nodes", "50"], "illegal-move");
+    assert!(
+        stderr.contains("'1e1e'") && stderr.contains("position startpos moves"),
+        "{stderr}"
+    );
+    for (_, _, line) in &games {
+        assert!(field(line, "detail").contains("1e1e"), "{line}");
+    }
+}
+
+#[test]
+fn a_crash_mid_game_loses_and_the_engine_is_restarted() {
+    let (_, stderr, _) = broken("crash:3", &["--nodes", "50"], "crash");
+    assert_eq!(
+        stderr.matches("restarted for the next game").count(),
+        2,
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_hung_engine_loses_and_is_killed() {
+    broken(
+        "hang:2",
+        &["--nodes", "50", "--hang-timeout", "1500"],
+        "hang",
+    );
+}
+
+#[test]
+fn garbage_output_loses() {
+    broken("garbage:2", &["--nodes", "50"], "garbage");
+}
+
+#[test]
+fn a_slow_handshake_loses() {
+    let (_, stderr, _) = broken(
+        "slow-usiok:10000",
+        &["--nodes", "50", "--handshake-timeout", "1000"],
+        "hang",
+    );
+    assert!(stderr.contains("usiok"), "{stderr}");
+}
+
+#[test]
+fn an_engine_that_exits_at_once_loses() {
+    broken("exit", &["--nodes", "50"], "crash");
+}
+
+#[test]
+fn a_late_move_loses_on_time() {
+    let (_, stderr, games) = broken("slow:1000", &["--movetime", "100"], "timeout");
+    assert!(stderr.contains("allowed 100 + margin 200"), "{stderr}");
+    for (_, _, line) in &games {
+        assert_eq!(field(line, "tc"), "movetime=100");
+    }
+    // The per-turn byoyomi as on the site, and a clock with increment.
+    broken("slow:1000", &["--byoyomi", "100"], "timeout");
+    broken("slow:1000", &["--clock", "150+10"], "timeout");
+}
+
+#[test]
+fn resignation_loses() {
+    broken("resign:1", &["--nodes", "50"], "resign");
+}
+
+#[test]
+fn the_sprt_stops_a_one_sided_match_early() {
+    let dir = scratch("sprt");
+    let out = dir.join("results.jsonl");
+    let mut args = strings(&[
+        "--game",
+        "hasami",
+        "--games",
+        "200",
+        "--nodes",
+        "20",
+        "--quiet",
+        "--sprt",
+        "elo0=0",
+        "elo1=50",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    args.extend(test_engine("A", "ok"));
+    args.extend(test_engine("B", "resign:1"));
+    let (stdout, _) = ok(&args);
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    assert!(stdout.contains("Stopped early"), "{stdout}");
+    let played = games_in(&out).len();
+    assert!(played < 200 && played % 2 == 0, "{played}");
+}
+
+#[test]
+fn openings_from_a_file() {
+    let dir = scratch("openings");
+    let book = dir.join("openings.txt");
+    std::fs::write(
+        &book,
+        "# two positions\n\
+         ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP b - 1 moves 9i9c 1a1d\n\
+         startpos moves 5i5e\n",
+    )
+    .unwrap();
+    let out = dir.join("results.jsonl");
+    let mut args = strings(&[
+        "--games",
+        "4",
+        "--nodes",
+        "20",
+        "--max-plies",
+        "30",
+        "--quiet",
+        "--openings",
+        book.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    args.extend(test_engine("A", "ok"));
+    args.extend(test_engine("B", "ok"));
+    ok(&args);
+    let games = games_in(&out);
+    let line = |id: u64| games.iter().find(|g| g.0 == id).unwrap().2.clone();
+    assert!(line(0).contains("\"opening\":{\"sfen\":\"ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP b - 1\",\"moves\":[\"9i9c\",\"1a1d\"]}"), "{}", line(0));
+    assert!(
+        line(2).contains("\"opening\":{\"sfen\":null,\"moves\":[\"5i5e\"]}"),
+        "{}",
+        line(2)
+    );
+
+    // An illegal line in the file is refused before any game.
+    std::fs::write(&book, "startpos moves 9i9c 9c9a\n").unwrap();
+    let mut args = strings(&["--nodes", "20", "--openings", book.to_str().unwrap()]);
+    args.extend(test_engine("A", "ok"));
+    args.extend(test_engine("B", "ok"));
+    let output = run_match(&args);
+    assert!(!output.status.success());
+    assert!(
+        text(&output.stderr).contains("openings.txt:1"),
+        "{}",
+        text(&output.stderr)
+    );
+}
+
+#[test]
+fn bad_command_lines_are_refused() {
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            [strings(&["--nodes", "10"]), test_engine("A", "ok")].concat(),
+            "two --engine",
+        ),
+        (
+            [strings(&[]), test_engine("A", "ok"), test_engine("B", "ok")].concat(),
+            "time control",
+        ),
+        (
+            [
+                strings(&["--game", "yonin", "--nodes", "1"]),
+                test_engine("A", "ok"),
+                test_engine("B", "ok"),
+            ]
+            .concat(),
+            "not implemented",
+        ),
+        (
+            [
+                strings(&["--nodes", "1", "--shard", "3/2"]),
+                test_engine("A", "ok"),
+                test_engine("B", "ok"),
+            ]
+            .concat(),
+            "shard",
+        ),
+        (
+            [
+                strings(&["--nodes", "1", "--sprt", "elo0=5", "elo1=0"]),
+                test_engine("A", "ok"),
+                test_engine("B", "ok"),
+            ]
+            .concat(),
+            "elo1",
+        ),
+    ];
+    for (args, message) in cases {
+        let output = run_match(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&output.stderr).contains(message),
+            "{args:?}: {}",
+            text(&output.stderr)
+        );
+    }
+}
