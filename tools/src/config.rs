@@ -70,7 +70,7 @@ pub fn parse_ms(text: &str) -> Result<u64, String> {
         .trim()
         .parse()
         .map_err(|_| format!("'{text}': expected a time such as 1500, 1500ms, 1.5s or 2m"))?;
-    if !(value >= 0.0) || !value.is_finite() {
+    if value.is_nan() || value < 0.0 || !value.is_finite() {
         return Err(format!("'{text}': time must not be negative"));
     }
     Ok((value * scale).round() as u64)

@@ -192,7 +192,7 @@ fn hasami_self_play_counts_and_records() {
         assert!(line.contains("\"engines\":[\"A\",\"B\"]"), "{line}");
         let id: u64 = field(line, "id").parse().unwrap();
         // Colours swapped within each pair.
-        let seats = if id % 2 == 0 {
+        let seats = if id.is_multiple_of(2) {
             "[\"A\",\"B\"]"
         } else {
             "[\"B\",\"A\"]"
@@ -446,7 +446,7 @@ fn the_sprt_stops_a_one_sided_match_early() {
     assert!(stdout.contains("H1 accepted"), "{stdout}");
     assert!(stdout.contains("Stopped early"), "{stdout}");
     let played = games_in(&out).len();
-    assert!(played < 200 && played % 2 == 0, "{played}");
+    assert!(played < 200 && played.is_multiple_of(2), "{played}");
 }
 
 #[test]
