@@ -538,6 +538,15 @@ fn bad_command_lines_are_refused() {
             .concat(),
             "elo1",
         ),
+        (
+            [
+                strings(&["--nodes", "1"]),
+                test_engine("A", "ok"),
+                strings(&["--engine", "name=B", "cmd=./no/such/engine"]),
+            ]
+            .concat(),
+            "no such program",
+        ),
     ];
     for (args, message) in cases {
         let output = run_match(&args);

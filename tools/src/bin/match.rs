@@ -172,6 +172,21 @@ fn config(args: &RunArgs, engine_words: &[Vec<String>]) -> Result<MatchConfig, S
             EngineSpec::parse(&all)
         })
         .collect::<Result<Vec<_>, _>>()?;
+    for engine in &engines {
+        let path = std::path::Path::new(&engine.cmd);
+        let relative_to = engine.dir.as_deref().unwrap_or(std::path::Path::new("."));
+        let resolved = if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            relative_to.join(path)
+        };
+        if path.components().count() > 1 && !resolved.exists() {
+            return Err(format!(
+                "engine {}: no such program '{}'",
+                engine.name, engine.cmd
+            ));
+        }
+    }
     if engines[0].name == engines[1].name {
         return Err(format!(
             "both engines are named '{}': give them name=…",
