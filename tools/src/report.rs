@@ -206,3 +206,61 @@ impl Totals {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schedule::Opening;
+
+    fn game(id: u64, score_a: f64, reason: &str) -> GameRecord {
+        GameRecord {
+            id,
+            pair: id / 2,
+            seed: 1,
+            dice_seed: 0,
+            game: "hasami".into(),
+            engines: vec!["A".into(), "B".into()],
+            seats: if id % 2 == 0 { vec![0, 1] } else { vec![1, 0] },
+            opening: Opening {
+                sfen: None,
+                moves: Vec::new(),
+            },
+            tc: "nodes=1".into(),
+            moves: vec!["9i9h".into(), "1a1b".into()],
+            movers: if id % 2 == 0 { vec![0, 1] } else { vec![1, 0] },
+            times_ms: vec![10, 30],
+            winner: None,
+            reason: reason.into(),
+            detail: String::new(),
+            scores: vec![score_a, 1.0 - score_a],
+        }
+    }
+
+    #[test]
+    fn totals_and_pentanomial() {
+        let records = vec![
+            game(0, 1.0, "five-captured"), // pair 0: W + W
+            game(1, 1.0, "five-captured"),
+            game(2, 0.5, "max-plies"), // pair 1: D + L
+            game(3, 0.0, "timeout"),
+            game(4, 1.0, "crash"), // pair 2: W + L
+            game(5, 0.0, "five-captured"),
+            game(6, 0.5, "repetition"), // pair 3 incomplete
+        ];
+        let totals = Totals::of(&records, 2, 2);
+        assert_eq!((totals.wins, totals.draws, totals.losses), (3, 2, 2));
+        assert_eq!(totals.pentanomial, [0, 1, 1, 0, 1]);
+        assert_eq!(totals.reasons["five-captured"], 3);
+        // Not every game is in a complete pair: the trinomial is used.
+        assert_eq!(totals.distribution().1, "trinomial");
+        let complete = Totals::of(&records[..6], 2, 2);
+        assert_eq!(complete.distribution().1, "pentanomial");
+        // A moved first in the even games (10 ms) and second in the odd ones (30 ms).
+        assert_eq!(totals.moves[0], (7, 4 * 10 + 3 * 30, 30));
+        let summary = totals.summary(&["A".into(), "B".into()], None);
+        assert!(
+            summary.starts_with("Score of A vs B: 3 - 2 - 2  [0.571]  7 games"),
+            "{summary}"
+        );
+    }
+}
