@@ -2,8 +2,9 @@
 //! The fast tier runs in the suite; entries above `FAST_TIER_LEAVES` run with
 //! `cargo test --test perft_data -- --ignored`.
 
+use yomi_engine::annan::Annan;
 use yomi_engine::core::{Game, HouseRules};
-use yomi_engine::hasami::{Hasami, HasamiRules};
+use yomi_engine::hasami::Hasami;
 use yomi_engine::perft::perft;
 
 const FAST_TIER_LEAVES: u64 = 20_000_000;
@@ -50,20 +51,28 @@ fn read(file: &str) -> Vec<Entry> {
     entries
 }
 
-fn hasami_rules(options: &[(String, String)]) -> HasamiRules {
-    let mut rules = HasamiRules::default();
+/// The rules an entry names, `NAME=VALUE` each; `aliases` maps a data file's
+/// short names to the option names.
+fn rules<R: HouseRules>(options: &[(String, String)], aliases: &[(&str, &str)]) -> R {
+    let mut rules = R::default();
     for (name, value) in options {
-        // The data files name the win condition briefly.
-        let name = if name == "win" { "HasamiWin" } else { name };
+        let name = aliases
+            .iter()
+            .find(|(short, _)| short == name)
+            .map_or(name.as_str(), |&(_, long)| long);
         assert!(rules.set(name, value).unwrap(), "unknown option {name}");
     }
     rules
 }
 
-fn run_hasami(deep: bool) {
+/// Checks every entry of `file` in one tier: the fast one, or (`deep`) the
+/// entries above `FAST_TIER_LEAVES`.
+fn run<G: Game>(file: &str, aliases: &[(&str, &str)], deep: bool) {
     let mut checked = 0;
-    for entry in read("hasami.txt") {
-        let mut pos = Hasami::from_sfen(&entry.sfen, &hasami_rules(&entry.options)).unwrap();
+    for entry in read(file) {
+        let rules = rules::<G::Rules>(&entry.options, aliases);
+        let mut pos = G::from_sfen(&entry.sfen, &rules)
+            .unwrap_or_else(|e| panic!("line {}: {}: {e:?}", entry.line, entry.sfen));
         for &(depth, leaves) in &entry.depths {
             if (leaves > FAST_TIER_LEAVES) != deep {
                 continue;
@@ -71,7 +80,7 @@ fn run_hasami(deep: bool) {
             assert_eq!(
                 perft(&mut pos, depth),
                 leaves,
-                "line {}: {} depth {depth}",
+                "{file} line {}: {} depth {depth}",
                 entry.line,
                 entry.sfen
             );
@@ -81,13 +90,27 @@ fn run_hasami(deep: bool) {
     assert!(checked > 0);
 }
 
+// The Hasami data files name the win condition briefly.
+const HASAMI_ALIASES: &[(&str, &str)] = &[("win", "HasamiWin")];
+
 #[test]
 fn hasami_fast_tier() {
-    run_hasami(false);
+    run::<Hasami>("hasami.txt", HASAMI_ALIASES, false);
 }
 
 #[test]
 #[ignore = "deep tier"]
 fn hasami_deep_tier() {
-    run_hasami(true);
+    run::<Hasami>("hasami.txt", HASAMI_ALIASES, true);
+}
+
+#[test]
+fn annan_fast_tier() {
+    run::<Annan>("annan.txt", &[], false);
+}
+
+#[test]
+#[ignore = "deep tier"]
+fn annan_deep_tier() {
+    run::<Annan>("annan.txt", &[], true);
 }
