@@ -1,6 +1,7 @@
 //! Annan Shogi: shogi in which a piece moves like the piece of its own side
 //! directly behind it. The rules as implemented are in docs/rules/annan.md.
 
+mod attacks;
 mod eval;
 mod movegen;
 mod notation;

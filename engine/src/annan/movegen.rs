@@ -1,15 +1,78 @@
-//! Legal move generation. Every candidate is applied to a copy of the state and
-//! kept if the mover's king is safe there, because a move can change the
-//! movement of pieces it never touches (arriving behind them, leaving from behind
-//! them, capturing the opponent's back piece).
+//! Legal move generation by destination sets. A piece's destinations are a
+//! bitboard; those where the move might leave the own king attacked are tried one
+//! by one on a copy of the state, because a move can change the movement of
+//! pieces it never touches (arriving behind them, leaving from behind them,
+//! capturing the opponent's back piece). The rest need no work per move, so
+//! counting them is a popcount.
 
+use super::attacks::{
+    ahead, attacks, behind, file, files_of, knight_apart, last_two_ranks, lines, next_on_ray,
+    no_destination, slides_back_along, zone,
+};
+#[cfg(test)]
+use super::piece::Piece;
 use super::piece::{Kind, HAND_KINDS};
 use super::rules::{AnnanRules, DeadPiece};
-use super::state::{
-    forward, in_zone, ranks_to_go, slide_mask, step_mask, AnnanMove, State, STEP_DIRS,
-};
-use crate::core::board9::Square;
+use super::state::{AnnanMove, State};
+use crate::core::board9::{Bitboard, Square};
 use crate::core::Seat;
+
+/// The legal moves of one piece, or of one kind in hand.
+#[derive(Clone, Copy)]
+enum Group {
+    /// From `from`: with promotion to `promote`, without to `plain`.
+    Board {
+        from: Square,
+        promote: Bitboard,
+        plain: Bitboard,
+    },
+    Drop {
+        kind: Kind,
+        to: Bitboard,
+    },
+}
+
+impl Group {
+    #[inline]
+    fn count(self) -> u64 {
+        match self {
+            Group::Board { promote, plain, .. } => {
+                let promotions = if promote.is_empty() {
+                    0
+                } else {
+                    promote.count()
+                };
+                (promotions + plain.count()) as u64
+            }
+            Group::Drop { to, .. } => to.count() as u64,
+        }
+    }
+
+    #[inline]
+    fn is_empty(self) -> bool {
+        match self {
+            Group::Board { promote, plain, .. } => (promote | plain).is_empty(),
+            Group::Drop { to, .. } => to.is_empty(),
+        }
+    }
+
+    /// Calls `visit` with each move, a promotion before its plain twin, until it
+    /// returns `true`. Returns whether it was stopped.
+    #[inline]
+    fn for_each_move(self, visit: &mut impl FnMut(AnnanMove) -> bool) -> bool {
+        match self {
+            Group::Board {
+                from,
+                promote,
+                plain,
+            } => (promote | plain).any(|to| {
+                (promote.has(to) && visit(AnnanMove::board(from, to, true)))
+                    || (plain.has(to) && visit(AnnanMove::board(from, to, false)))
+            }),
+            Group::Drop { kind, mut to } => to.any(|to| visit(AnnanMove::drop(kind, to))),
+        }
+    }
+}
 
 /// Calls `visit` with each legal move of `us` until it returns `true` (stop).
 /// Returns whether it was stopped.
@@ -19,24 +82,22 @@ pub fn for_each_legal(
     rules: &AnnanRules,
     visit: &mut impl FnMut(AnnanMove) -> bool,
 ) -> bool {
-    let safety = Safety::of(state, us);
-    board_moves(state, us, rules, &safety, visit) || drops(state, us, rules, &safety, visit)
+    Generator::new(state, us, rules).run(&mut |group| group.for_each_move(visit))
+}
+
+/// The number of legal moves of `us`.
+pub fn count_legal(state: &State, us: Seat, rules: &AnnanRules) -> u64 {
+    let mut count = 0;
+    Generator::new(state, us, rules).run(&mut |group| {
+        count += group.count();
+        false
+    });
+    count
 }
 
 /// Whether `us` has any legal move.
 pub fn has_legal_move(state: &State, us: Seat, rules: &AnnanRules) -> bool {
-    for_each_legal(state, us, rules, &mut |_| true)
-}
-
-/// Whether an unpromoted `kind` may stand on `to` by its original movement alone
-/// (the `forbid` reading of the dead-piece rule).
-#[inline]
-fn alive_by_original(kind: Kind, to: Square, us: Seat) -> bool {
-    match kind {
-        Kind::Pawn | Kind::Lance => ranks_to_go(to, us) > 0,
-        Kind::Knight => ranks_to_go(to, us) > 1,
-        _ => true,
-    }
+    Generator::new(state, us, rules).run(&mut |group| !group.is_empty())
 }
 
 #[inline]
@@ -44,231 +105,344 @@ fn may_be_dead(kind: Kind) -> bool {
     matches!(kind, Kind::Pawn | Kind::Lance | Kind::Knight)
 }
 
-/// What decides whether a candidate needs the full king-safety test.
-struct Safety {
-    in_check: bool,
+/// What one position's moves have in common.
+struct Generator<'a> {
+    state: &'a State,
+    us: Seat,
+    rules: &'a AnnanRules,
+    occupied: Bitboard,
     king: Option<Square>,
-    /// Columns holding an unpromoted pawn of the side to move, one bit each.
-    pawn_columns: u16,
+    in_check: bool,
+    /// Own pieces whose departure may open a line from an opponent slider to
+    /// the own king.
+    pinned: Bitboard,
+    /// Opponent pieces lending their movement to the opponent piece in front of
+    /// them: capturing one changes how that piece moves.
+    lenders: Bitboard,
+    /// The files holding an unpromoted own pawn.
+    pawn_files: Bitboard,
+    /// Squares with an own piece behind them.
+    backed: Bitboard,
+    /// Under `DeadPiece::Support`: squares where the own piece behind lends a
+    /// movement that goes nowhere from there.
+    dead_by_support: Bitboard,
 }
 
-impl Safety {
-    fn of(state: &State, us: Seat) -> Safety {
-        let pawn_columns = (0..9)
-            .filter(|&col| state.pawn_on_column(us, col))
-            .fold(0, |bits, col| bits | 1 << col);
-        Safety {
-            in_check: state.in_check(us),
-            king: state.kings[us as usize],
-            pawn_columns,
-        }
-    }
-
+impl<'a> Generator<'a> {
     #[inline]
-    fn pawn_on_column(&self, col: u8) -> bool {
-        self.pawn_columns >> col & 1 != 0
-    }
-
-    /// Whether `from → to` might leave the own king attacked. Outside check, only
-    /// a king move, a departure from a line through the king (a slider may come
-    /// through), or the capture of a piece that lends its movement to another
-    /// opponent piece (that piece moves differently afterwards) can do so.
-    #[inline]
-    fn needs_test(&self, state: &State, us: Seat, from: Square, to: Square) -> bool {
-        let Some(king) = self.king else { return false };
-        if self.in_check || from == king || aligned(king, from) {
-            return true;
-        }
+    fn new(state: &'a State, us: Seat, rules: &'a AnnanRules) -> Self {
         let them = us ^ 1;
-        state.at(to).is(them)
-            && to
-                .offset(forward(them), 0)
-                .is_some_and(|front| state.at(front).is(them))
-    }
-}
-
-/// Whether `a` and `b` share a rank, file or diagonal.
-#[inline]
-fn aligned(a: Square, b: Square) -> bool {
-    let (dr, dc) = (a.row() as i8 - b.row() as i8, a.col() as i8 - b.col() as i8);
-    dr == 0 || dc == 0 || dr.abs() == dc.abs()
-}
-
-fn board_moves(
-    state: &State,
-    us: Seat,
-    rules: &AnnanRules,
-    safety: &Safety,
-    visit: &mut impl FnMut(AnnanMove) -> bool,
-) -> bool {
-    let s = -forward(us);
-    for from in Square::all() {
-        if !state.at(from).is(us) {
-            continue;
-        }
-        let own = state.at(from).kind();
-        let moves_as = state.movement(from);
-        let (steps, slides) = (step_mask(moves_as), slide_mask(moves_as));
-        for (i, &(dr, dc)) in STEP_DIRS.iter().enumerate() {
-            if steps >> i & 1 != 0 {
-                if let Some(to) = from.offset(dr * s, dc * s) {
-                    if !state.at(to).is(us)
-                        && board_move(state, us, rules, safety, from, to, own, visit)
-                    {
-                        return true;
-                    }
-                }
-            }
-            if i < 8 && slides >> i & 1 != 0 {
-                let mut sq = from;
-                while let Some(to) = sq.offset(dr * s, dc * s) {
-                    let target = state.at(to);
-                    if target.is(us) {
-                        break;
-                    }
-                    if board_move(state, us, rules, safety, from, to, own, visit) {
-                        return true;
-                    }
-                    if !target.is_none() {
-                        break;
-                    }
-                    sq = to;
-                }
-            }
-        }
-    }
-    false
-}
-
-/// The promoting and non-promoting versions of one displacement.
-#[inline]
-#[allow(clippy::too_many_arguments)]
-fn board_move(
-    state: &State,
-    us: Seat,
-    rules: &AnnanRules,
-    safety: &Safety,
-    from: Square,
-    to: Square,
-    own: Kind,
-    visit: &mut impl FnMut(AnnanMove) -> bool,
-) -> bool {
-    if safety.needs_test(state, us, from, to) {
-        let mut after = *state;
-        after.apply(AnnanMove::board(from, to, false), us);
-        if after.in_check(us) {
-            return false;
-        }
-    }
-    if own.can_promote()
-        && (in_zone(from, us) || in_zone(to, us))
-        && visit(AnnanMove::board(from, to, true))
-    {
-        return true;
-    }
-    // Two pawns on a file, by original type, whatever movement the pawn borrowed.
-    if own == Kind::Pawn && from.col() != to.col() && safety.pawn_on_column(to.col()) {
-        return false;
-    }
-    if may_be_dead(own) {
-        let alive = match rules.dead_piece {
-            DeadPiece::Forbid => alive_by_original(own, to, us),
-            DeadPiece::Support => can_move_after(state, us, own, to, Some(from)),
+        let theirs = state.occupied[them as usize];
+        let king = state.kings[us as usize];
+        let in_check = king.is_some_and(|king| state.attacked(king, them));
+        let pinned = match king {
+            Some(king) if !in_check => pinned(state, us, king),
+            _ => Bitboard::EMPTY,
         };
-        if !alive {
-            return false;
+        let backed = ahead(state.occupied[us as usize], us);
+        let dead_by_support = match rules.dead_piece {
+            DeadPiece::Forbid => Bitboard::EMPTY,
+            DeadPiece::Support => (backed & last_two_ranks(us))
+                .filter(|&sq| {
+                    let back = State::behind(sq, us).expect("a backed square has a back");
+                    no_destination(us, state.at(back).kind()).has(sq)
+                })
+                .fold(Bitboard::EMPTY, |dead, sq| dead | sq.bit()),
+        };
+        Generator {
+            state,
+            us,
+            rules,
+            occupied: state.all(),
+            king,
+            in_check,
+            pinned,
+            lenders: theirs & behind(theirs, them),
+            pawn_files: files_of(state.pawns[us as usize]),
+            backed,
+            dead_by_support,
         }
     }
-    visit(AnnanMove::board(from, to, false))
+
+    /// Board moves square by square, then drops from rook down to pawn (a
+    /// drop-pawn-mate test is the dearest).
+    #[inline]
+    fn run(&self, visit: &mut impl FnMut(Group) -> bool) -> bool {
+        self.board_moves(visit) || self.drops(visit)
+    }
+
+    fn leaves_king_safe(&self, mv: AnnanMove) -> bool {
+        let mut after = *self.state;
+        after.apply(mv, self.us);
+        !after.in_check(self.us)
+    }
+
+    /// The squares of `squares` where `mv(to)` leaves the own king safe.
+    #[inline]
+    fn safe(&self, squares: Bitboard, mv: impl Fn(Square) -> AnnanMove) -> Bitboard {
+        squares
+            .filter(|&to| self.leaves_king_safe(mv(to)))
+            .fold(Bitboard::EMPTY, |safe, to| safe | to.bit())
+    }
+
+    /// Where a piece of kind `kind` arriving from `from` (or dropped) could not
+    /// move again, by the dead-piece rule in force.
+    #[inline]
+    fn dead(&self, kind: Kind, from: Option<Square>) -> Bitboard {
+        let own = no_destination(self.us, kind);
+        match self.rules.dead_piece {
+            DeadPiece::Forbid => own,
+            DeadPiece::Support => {
+                // The mover's square lends nothing once it is left.
+                let left = from.map_or(Bitboard::EMPTY, |from| ahead(from.bit(), self.us));
+                (own & !(self.backed & !left)) | (self.dead_by_support & !left)
+            }
+        }
+    }
+
+    fn board_moves(&self, visit: &mut impl FnMut(Group) -> bool) -> bool {
+        let us = self.us;
+        let ours = self.state.occupied[us as usize];
+        for from in ours {
+            let targets = attacks(us, self.state.movement(from), from, self.occupied) & !ours;
+            if targets.is_empty() {
+                continue;
+            }
+            let tested = |squares| self.safe(squares, |to| AnnanMove::board(from, to, false));
+            let safe = if Some(from) == self.king || (!self.in_check && self.pinned.has(from)) {
+                tested(targets)
+            } else if self.in_check {
+                // Only a block or a capture can answer a check.
+                tested(targets & (lines(self.king.expect("in check")) | self.theirs()))
+            } else {
+                // Arriving elsewhere only blocks lines and lends to an own piece.
+                (targets & !self.lenders) | tested(targets & self.lenders)
+            };
+            // Promotion and the restrictions on the plain move go by original type.
+            let own = self.state.at(from).kind();
+            let promote = match own.can_promote() {
+                true if zone(us).has(from) => safe,
+                true => safe & zone(us),
+                false => Bitboard::EMPTY,
+            };
+            let mut plain = safe;
+            if own == Kind::Pawn {
+                plain &= !self.pawn_files | file(from);
+            }
+            // Only the last two ranks can hold a dead piece.
+            if may_be_dead(own) && !(plain & last_two_ranks(us)).is_empty() {
+                plain &= !self.dead(own, Some(from));
+            }
+            let group = Group::Board {
+                from,
+                promote,
+                plain,
+            };
+            if !group.is_empty() && visit(group) {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn drops(&self, visit: &mut impl FnMut(Group) -> bool) -> bool {
+        let hand = &self.state.hands[self.us as usize];
+        let Some(any_kind) = HAND_KINDS.into_iter().find(|kind| hand[kind.index()] > 0) else {
+            return false;
+        };
+        let empty = !self.occupied;
+        // A drop only blocks and lends its movement to the own piece in front: it
+        // exposes nothing, and in check it must block a line to the king. Which
+        // kind is dropped makes no difference to that.
+        let squares = if self.in_check {
+            let king = self.king.expect("in check");
+            self.safe(empty & lines(king), |to| AnnanMove::drop(any_kind, to))
+        } else {
+            empty
+        };
+        for kind in HAND_KINDS.into_iter().rev() {
+            if hand[kind.index()] == 0 {
+                continue;
+            }
+            let mut to = squares;
+            if may_be_dead(kind) {
+                to &= !self.dead(kind, None);
+            }
+            if kind == Kind::Pawn {
+                to = self.without_pawn_mates(to & !self.pawn_files);
+            }
+            if visit(Group::Drop { kind, to }) {
+                return true;
+            }
+        }
+        false
+    }
+
+    #[inline]
+    fn theirs(&self) -> Bitboard {
+        self.state.occupied[(self.us ^ 1) as usize]
+    }
+
+    /// `squares` without the pawn drops that mate, read literally: the opponent
+    /// in check with no legal move.
+    fn without_pawn_mates(&self, squares: Bitboard) -> Bitboard {
+        let (us, them) = (self.us, self.us ^ 1);
+        let Some(king) = self.state.kings[them as usize] else {
+            return squares;
+        };
+        // The pawn checks by its own step, by what it borrows from an own piece
+        // behind it (along a line or by a knight's jump), or through the own piece
+        // in front of it, which now steps like a pawn.
+        let pawn_step = behind(king.bit(), us);
+        let checks =
+            (self.backed & (lines(king) | knight_apart(king))) | pawn_step | behind(pawn_step, us);
+        (squares & checks)
+            .filter(|&to| {
+                let mut after = *self.state;
+                after.apply(AnnanMove::drop(Kind::Pawn, to), us);
+                after.in_check(them) && !has_legal_move(&after, them, self.rules)
+            })
+            .fold(squares, |squares, to| squares ^ to.bit())
+    }
 }
 
-/// Whether a piece of kind `own` arriving on `to` (from `from`, or dropped) can
-/// move anywhere from there with what will stand behind it.
-#[inline]
-fn can_move_after(state: &State, us: Seat, own: Kind, to: Square, from: Option<Square>) -> bool {
-    let moves_as = match State::behind(to, us) {
-        Some(back) if Some(back) != from && state.at(back).is(us) => state.at(back).kind(),
-        _ => own,
-    };
-    has_destination(moves_as, to, us)
-}
-
-/// Whether `kind` of colour `us` on `sq` has a destination on the board.
-#[inline]
-fn has_destination(kind: Kind, sq: Square, us: Seat) -> bool {
-    let s = -forward(us);
-    let reach = step_mask(kind) | slide_mask(kind) as u16;
-    STEP_DIRS
-        .iter()
-        .enumerate()
-        .any(|(i, &(dr, dc))| reach >> i & 1 != 0 && sq.offset(dr * s, dc * s).is_some())
-}
-
-fn drops(
-    state: &State,
-    us: Seat,
-    rules: &AnnanRules,
-    safety: &Safety,
-    visit: &mut impl FnMut(AnnanMove) -> bool,
-) -> bool {
+/// Own pieces first on a line from the own king with an opponent piece next on
+/// it that slides back along the line, by its movement now or by its own kind
+/// (which it regains if its back piece is captured).
+fn pinned(state: &State, us: Seat, king: Square) -> Bitboard {
     let them = us ^ 1;
-    let in_check = safety.in_check;
-    let their_king = state.kings[them as usize];
-    // Pawns last: a drop-pawn-mate test is the dearest.
-    for kind in HAND_KINDS.iter().rev().copied() {
-        if state.hands[us as usize][kind.index()] == 0 {
+    let occupied = state.all();
+    let mut pinned = Bitboard::EMPTY;
+    for d in 0..8 {
+        let Some(first) = next_on_ray(d, king, occupied) else {
+            continue;
+        };
+        if !state.occupied[us as usize].has(first) {
             continue;
         }
-        for to in Square::all() {
-            if !state.at(to).is_none() {
-                continue;
-            }
-            if kind == Kind::Pawn && safety.pawn_on_column(to.col()) {
-                continue;
-            }
-            let alive = !may_be_dead(kind)
-                || match rules.dead_piece {
-                    DeadPiece::Forbid => alive_by_original(kind, to, us),
-                    DeadPiece::Support => can_move_after(state, us, kind, to, None),
-                };
-            if !alive {
-                continue;
-            }
-            let mv = AnnanMove::drop(kind, to);
-            // A drop only adds a blocker and lends its movement to the own piece
-            // in front: it exposes nothing, so only a drop made in check is tested.
-            if in_check {
+        let Some(second) = next_on_ray(d, first, occupied) else {
+            continue;
+        };
+        if state.at(second).is(them)
+            && (slides_back_along(them, state.movement(second), d)
+                || slides_back_along(them, state.at(second).kind(), d))
+        {
+            pinned |= first.bit();
+        }
+    }
+    pinned
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::annan::{Annan, START_SFEN};
+    use crate::core::{Game, HouseRules, MoveList};
+    use rand::{Rng, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// The legal moves by the rules' words: every displacement and drop tried on
+    /// a copy, nothing skipped.
+    fn reference(state: &State, us: Seat, rules: &AnnanRules) -> Vec<AnnanMove> {
+        let them = us ^ 1;
+        let dead = |after: &State, own: Kind, to: Square| {
+            let moves_as = match rules.dead_piece {
+                DeadPiece::Forbid => own,
+                DeadPiece::Support => after.movement(to),
+            };
+            may_be_dead(own) && attacks(us, moves_as, to, Bitboard::EMPTY).is_empty()
+        };
+        let has_pawn = |col: u8| {
+            (0..9).any(|row| state.at(Square::new(row, col)) == Piece::new(us, Kind::Pawn))
+        };
+        let mut moves = Vec::new();
+        for from in Square::all().filter(|&sq| state.at(sq).is(us)) {
+            let own = state.at(from).kind();
+            let targets = attacks(us, state.movement(from), from, state.all());
+            for to in targets & !state.occupied[us as usize] {
+                let mv = AnnanMove::board(from, to, false);
                 let mut after = *state;
                 after.apply(mv, us);
                 if after.in_check(us) {
                     continue;
                 }
-            }
-            // Drop-pawn mate, read literally: the opponent in check with no legal
-            // move. Whatever the pawn borrows, and the pawn movement it lends to the
-            // piece in front, reach the king only along a line or a knight's jump.
-            if kind == Kind::Pawn
-                && their_king.is_some_and(|king| aligned(to, king) || knight_apart(to, king))
-            {
-                let mut after = *state;
-                after.apply(mv, us);
-                if after.in_check(them) && !has_legal_move(&after, them, rules) {
-                    continue;
+                if own.can_promote() && (zone(us).has(from) || zone(us).has(to)) {
+                    moves.push(AnnanMove::board(from, to, true));
+                }
+                let two_pawns = own == Kind::Pawn && from.col() != to.col() && has_pawn(to.col());
+                if !two_pawns && !dead(&after, own, to) {
+                    moves.push(mv);
                 }
             }
-            if visit(mv) {
-                return true;
+        }
+        for kind in HAND_KINDS
+            .into_iter()
+            .filter(|k| state.hands[us as usize][k.index()] > 0)
+        {
+            for to in !state.all() {
+                let mv = AnnanMove::drop(kind, to);
+                let mut after = *state;
+                after.apply(mv, us);
+                let pawn_mate = || {
+                    kind == Kind::Pawn
+                        && after.in_check(them)
+                        && reference(&after, them, rules).is_empty()
+                };
+                if after.in_check(us)
+                    || (kind == Kind::Pawn && has_pawn(to.col()))
+                    || dead(&after, kind, to)
+                    || pawn_mate()
+                {
+                    continue;
+                }
+                moves.push(mv);
             }
         }
+        moves.sort_by_key(|mv| format!("{mv:?}"));
+        moves
     }
-    false
-}
 
-#[inline]
-fn knight_apart(a: Square, b: Square) -> bool {
-    let (dr, dc) = (
-        (a.row() as i8 - b.row() as i8).abs(),
-        (a.col() as i8 - b.col() as i8).abs(),
-    );
-    dr == 2 && dc == 1
+    #[test]
+    fn generation_and_counting_agree_with_the_rules_word_for_word() {
+        let starts = [
+            START_SFEN,
+            "ln1g1g1nl/1ks2r3/1pppp1bpp/p4pp2/9/2P1P1P2/PP1P1P1PP/1BK1GS1R1/LNSG3NL b S 25",
+            "7lk/7pB/9/9/9/9/9/9/4K4 b P 1",
+            "8k/9/8G/9/9/9/9/9/K8 b P 1",
+            "k8/3PS4/3G5/9/9/9/9/9/8K b NL2P 1",
+            "4k4/9/9/9/9/9/9/9/4K4 b RBGSNLPrbgsnlp 1",
+            "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/9/LNSGKGSNL b RBrb 1",
+            "k8/4r4/4p4/9/7B1/9/4K4/9/9 b 2P 1",
+        ];
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        let (mut positions, mut checks) = (0, 0);
+        for dead_piece in ["support", "forbid"] {
+            let mut rules = AnnanRules::default();
+            rules.set("AnnanDeadPiece", dead_piece).unwrap();
+            for (game, sfen) in starts.iter().cycle().take(48).enumerate() {
+                let mut pos = Annan::from_sfen(sfen, &rules).unwrap();
+                for _ in 0..120 {
+                    let mut moves = MoveList::new();
+                    pos.generate_moves(&mut moves);
+                    let mut sorted: Vec<AnnanMove> = moves.to_vec();
+                    sorted.sort_by_key(|mv| format!("{mv:?}"));
+                    let (state, us) = (pos.state(), pos.side_to_move());
+                    let at = || format!("{} ({dead_piece}, game {game})", pos.sfen());
+                    assert_eq!(sorted, reference(state, us, &rules), "{}", at());
+                    assert_eq!(pos.count_moves(), moves.len() as u64, "{}", at());
+                    assert_eq!(has_legal_move(state, us, &rules), !moves.is_empty());
+                    positions += 1;
+                    checks += pos.in_check() as usize;
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.make(moves[rng.gen_range(0..moves.len())]);
+                }
+            }
+        }
+        assert!(
+            positions > 5_000 && checks > 100,
+            "{positions} positions, {checks} in check"
+        );
+    }
 }

@@ -60,7 +60,7 @@ pub fn parse_sfen(text: &str, rules: &AnnanRules) -> Result<Annan, ParseError> {
             let color = if c.is_ascii_uppercase() { BLACK } else { WHITE };
             if col < 9 {
                 let sq = Square::new(row as u8, col as u8);
-                state.cells[sq.index()] = Piece::new(color, kind);
+                state.put(sq, Piece::new(color, kind));
                 if kind == Kind::King {
                     if state.kings[color as usize].is_some() {
                         return Err(err(format!(

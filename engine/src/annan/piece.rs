@@ -123,7 +123,7 @@ impl Kind {
     }
 
     /// Single steps `(drow, dcol)` for black (forward is row − 1).
-    pub fn steps(self) -> &'static [(i8, i8)] {
+    pub const fn steps(self) -> &'static [(i8, i8)] {
         const GOLD: &[(i8, i8)] = &[(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, 0)];
         match self {
             Kind::Pawn => &[(-1, 0)],
@@ -151,7 +151,7 @@ impl Kind {
     }
 
     /// Sliding directions for black.
-    pub fn slides(self) -> &'static [(i8, i8)] {
+    pub const fn slides(self) -> &'static [(i8, i8)] {
         const DIAGONAL: &[(i8, i8)] = &[(-1, -1), (-1, 1), (1, -1), (1, 1)];
         const ORTHOGONAL: &[(i8, i8)] = &[(-1, 0), (0, -1), (0, 1), (1, 0)];
         match self {

@@ -1,6 +1,6 @@
 //! The Annan position: state, side to move, key and history.
 
-use super::movegen::{for_each_legal, has_legal_move};
+use super::movegen::{count_legal, for_each_legal, has_legal_move};
 use super::piece::{Kind, Piece, KINDS};
 use super::rules::AnnanRules;
 use super::state::{AnnanMove, State, BLACK, WHITE};
@@ -167,12 +167,7 @@ impl Game for Annan {
     }
 
     fn count_moves(&self) -> u64 {
-        let mut count = 0;
-        for_each_legal(&self.state, self.side, &self.rules, &mut |_| {
-            count += 1;
-            false
-        });
-        count
+        count_legal(&self.state, self.side, &self.rules)
     }
 
     fn make(&mut self, mv: AnnanMove) {
