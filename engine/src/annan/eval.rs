@@ -61,6 +61,32 @@ impl TwoPlayerGame for Annan {
         self.material_of(us) - self.material_of(us ^ 1)
     }
 
+    fn in_check(&self) -> bool {
+        self.state().in_check(self.side_to_move())
+    }
+
+    fn gain(&self, mv: AnnanMove) -> Value {
+        let captured = if mv.from().is_some() {
+            self.state().at(mv.to())
+        } else {
+            super::piece::Piece::NONE
+        };
+        let taken = if captured.is_none() {
+            0
+        } else {
+            // Taken off the board and into the hand.
+            MATERIAL[captured.kind().index()] + MATERIAL[captured.kind().unpromoted().index()]
+        };
+        let promotion = match (mv.promotes(), mv.from()) {
+            (true, Some(from)) => {
+                let kind = self.state().at(from).kind();
+                MATERIAL[kind.promoted().index()] - MATERIAL[kind.index()]
+            }
+            _ => 0,
+        };
+        taken + promotion
+    }
+
     #[inline]
     fn is_tactical(&self, mv: AnnanMove) -> bool {
         mv.promotes() || (mv.from().is_some() && !self.state().at(mv.to()).is_none())

@@ -410,3 +410,75 @@ fn conformance_under_both_dead_piece_settings() {
     crate::core::conformance::random_playouts(&Annan::start(&AnnanRules::default()), 12, 160, 1);
     crate::core::conformance::random_playouts(&Annan::start(&forbid()), 12, 160, 2);
 }
+
+mod search {
+    use super::*;
+    use crate::search::alphabeta::AlphaBeta;
+    use crate::search::{Limits, Score, SearchConfig, SearchControl, Searcher};
+
+    fn search(sfen: &str, depth: u32) -> (String, Score) {
+        let pos = at(sfen);
+        let mut searcher: AlphaBeta = Searcher::<Annan>::new(&SearchConfig::default());
+        let result = searcher.search(
+            &pos,
+            &Limits::depth(depth),
+            &SearchControl::new(false),
+            &mut |_| {},
+        );
+        (pos.format_move(result.best.expect("a move")), result.score)
+    }
+
+    #[test]
+    fn finds_a_drop_mate() {
+        let (mv, score) = search("8k/9/7S1/9/9/9/9/9/K8 b G 1", 3);
+        assert_eq!(score, Score::Mate(1));
+        let mut pos = at("8k/9/7S1/9/9/9/9/9/K8 b G 1");
+        play(&mut pos, &mv);
+        assert_eq!(pos.outcome(), Some(Outcome::win(0, "checkmate")));
+    }
+
+    #[test]
+    fn sees_the_mate_it_walks_into() {
+        // White to move is mated whatever it does after black's drop: the losing
+        // side's search reports the mate against it.
+        let (_, score) = search("8k/9/7S1/9/9/9/9/9/K8 w G 1", 4);
+        assert!(matches!(score, Score::Mate(n) if n < 0), "{score:?}");
+    }
+
+    #[test]
+    fn self_play_at_low_depth_ends_games_by_the_rules() {
+        use crate::core::MoveList;
+        for seed in 0..2u64 {
+            let mut pos = Annan::start(&AnnanRules {
+                move_limit: 120,
+                ..AnnanRules::default()
+            });
+            let mut searcher: AlphaBeta = Searcher::<Annan>::new(&SearchConfig {
+                hash_mb: 4,
+                seed,
+                ..Default::default()
+            });
+            // A different first move per game.
+            let mut moves = MoveList::new();
+            pos.generate_moves(&mut moves);
+            pos.make(moves[seed as usize * 7 % moves.len()]);
+            while pos.outcome().is_none() {
+                let result = searcher.search(
+                    &pos,
+                    &Limits::depth(2),
+                    &SearchControl::new(false),
+                    &mut |_| {},
+                );
+                let mv = result.best.expect("a game not over has a move");
+                let text = pos.format_move(mv);
+                assert_eq!(
+                    pos.parse_move(&text),
+                    Ok(mv),
+                    "the searcher plays legal moves"
+                );
+                pos.make(mv);
+            }
+            assert!(pos.ply() <= 120);
+        }
+    }
+}

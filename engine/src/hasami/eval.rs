@@ -31,6 +31,10 @@ impl TwoPlayerGame for Hasami {
         material + race + mobility
     }
 
+    fn gain(&self, mv: HasamiMove) -> Value {
+        self.captures_of(mv).count() as Value * STONE
+    }
+
     #[inline]
     fn is_tactical(&self, mv: HasamiMove) -> bool {
         self.capture_squares().has(mv.to) && !self.captures_of(mv).is_empty()

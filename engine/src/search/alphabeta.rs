@@ -41,6 +41,8 @@ const HISTORY_MAX: i32 = 1 << 14;
 /// Tactical moves are tried before killers and quiet moves.
 const SCORE_TACTICAL: i32 = 1 << 28;
 const SCORE_KILLER: [i32; 2] = [1 << 27, (1 << 27) - 1];
+/// Tactical moves are ordered by material won first, history second.
+const GAIN_WEIGHT: i32 = 2 * HISTORY_MAX;
 /// A move already tried (below every real ordering score).
 const TRIED: i32 = i32::MIN;
 /// Quiet moves remembered per node for the history malus.
@@ -50,6 +52,9 @@ const HELPER_STACK: usize = 16 << 20;
 /// With several threads, a node this deep defers a move (other than its first)
 /// that another thread is searching right now (ABDADA-style), so threads spread out.
 const DEFER_MIN_DEPTH: i32 = 3;
+/// Quiescence answers a check with every move only this close to the horizon:
+/// deeper, chains of checks and interposing drops (Annan) explode the tree.
+const QS_EVASION_PLIES: u32 = 1;
 /// Slots in the table of (position, move) pairs being searched.
 const BUSY_SLOTS: usize = 1 << 15;
 /// Spreads a move's hash over the key bits used to pick a busy slot.
@@ -563,7 +568,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             let mv = frame.moves[i];
             let history = self.history[Self::history_slot(side, mv)];
             frame.scores[i] = if self.pos.is_tactical(mv) {
-                SCORE_TACTICAL + history
+                SCORE_TACTICAL + self.pos.gain(mv) * GAIN_WEIGHT + history
             } else if mv == killers[0] {
                 SCORE_KILLER[0]
             } else if mv == killers[1] {
@@ -606,7 +611,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         }
         // Step 2.
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.quiesce(alpha, beta, ply);
+            return self.quiesce(alpha, beta, ply, 0);
         }
         // Step 3.
         alpha = alpha.max(-MATE + ply as Value);
@@ -777,21 +782,39 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         }
     }
 
-    /// Quiescence: the static evaluation (stand pat) or better by tactical moves.
+    /// Quiescence: the static evaluation (stand pat) or better by tactical moves;
+    /// in check within the first `QS_EVASION_PLIES` plies, no standing pat: every
+    /// move is searched, and none means mate. `qply` counts plies below the horizon.
     /// The node is already counted and known not to be over.
-    fn quiesce(&mut self, mut alpha: Value, beta: Value, ply: usize) -> Value {
+    fn quiesce(&mut self, mut alpha: Value, beta: Value, ply: usize, qply: u32) -> Value {
         self.seldepth = self.seldepth.max(ply);
-        let stand_pat = self.pos.evaluate();
-        if stand_pat >= beta || ply >= MAX_PLY - 1 {
-            return stand_pat;
+        if ply >= MAX_PLY - 1 {
+            return self.pos.evaluate();
         }
-        let mut best = stand_pat;
-        alpha = alpha.max(stand_pat);
-        self.pos.generate_tactical(&mut self.frames[ply].moves);
-        for i in 0..self.frames[ply].moves.len() {
-            let mv = self.frames[ply].moves[i];
+        let in_check = qply < QS_EVASION_PLIES && self.pos.in_check();
+        let mut best = if in_check {
+            -MATE + ply as Value
+        } else {
+            self.pos.evaluate()
+        };
+        if best >= beta {
+            return best;
+        }
+        alpha = alpha.max(best);
+        if in_check {
+            self.pos.generate_moves(&mut self.frames[ply].moves);
+        } else {
+            self.pos.generate_tactical(&mut self.frames[ply].moves);
+        }
+        let frame = &mut self.frames[ply];
+        for i in 0..frame.moves.len() {
+            frame.scores[i] = self.pos.gain(frame.moves[i]);
+        }
+        // Most valuable victim first: without it, chains of captures explode.
+        while let Some((index, _)) = self.frames[ply].pick() {
+            let mv = self.frames[ply].moves[index];
             self.pos.make(mv);
-            let value = -self.quiesce_node(-beta, -alpha, ply + 1);
+            let value = -self.quiesce_node(-beta, -alpha, ply + 1, qply + 1);
             self.pos.unmake(mv);
             if self.stop {
                 return 0;
@@ -809,7 +832,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         best
     }
 
-    fn quiesce_node(&mut self, alpha: Value, beta: Value, ply: usize) -> Value {
+    fn quiesce_node(&mut self, alpha: Value, beta: Value, ply: usize, qply: u32) -> Value {
         self.pv_len[ply] = ply;
         self.count_node();
         if self.stop {
@@ -818,7 +841,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         if let Some(value) = terminal_value(&self.pos, ply, self.shared.root_ply) {
             return value;
         }
-        self.quiesce(alpha, beta, ply)
+        self.quiesce(alpha, beta, ply, qply)
     }
 
     /// The answer: the best line of the last completed iteration, or a better move

@@ -49,6 +49,18 @@ pub trait TwoPlayerGame: Game {
     fn evaluate(&self) -> Value;
     /// Whether `mv` changes material (searched in quiescence, ordered early).
     fn is_tactical(&self, mv: Self::Move) -> bool;
+    /// The material `mv` wins at once (captures, promotion), for ordering
+    /// captures most-valuable-victim first and for delta pruning in quiescence.
+    fn gain(&self, mv: Self::Move) -> Value {
+        let _ = mv;
+        0
+    }
+    /// Whether the side to move must answer a threat to its king: quiescence
+    /// then searches every move instead of standing pat. Games without checks
+    /// keep the default.
+    fn in_check(&self) -> bool {
+        false
+    }
     /// The tactical moves only; by default filtered from all legal moves.
     fn generate_tactical(&self, moves: &mut MoveList<Self::Move>) {
         self.generate_moves(moves);
