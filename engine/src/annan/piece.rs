@@ -169,6 +169,7 @@ pub struct Piece(u8);
 
 impl Piece {
     pub const NONE: Piece = Piece(0);
+    pub const CODES: usize = 32;
 
     #[inline]
     pub const fn new(color: Seat, kind: Kind) -> Piece {
@@ -186,10 +187,10 @@ impl Piece {
     pub fn kind(self) -> Kind {
         Kind::from_index(((self.0 - 1) % 16) as usize)
     }
-    /// 0 … 27, for key tables.
+    /// Below `Piece::CODES`, 0 for no piece: for tables indexed by piece.
     #[inline]
-    pub fn index(self) -> usize {
-        self.color() as usize * KINDS + self.kind().index()
+    pub const fn code(self) -> usize {
+        self.0 as usize
     }
     #[inline]
     pub fn is(self, color: Seat) -> bool {

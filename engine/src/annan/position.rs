@@ -1,25 +1,31 @@
 //! The Annan position: state, side to move, key and history.
 
 use super::movegen::{count_legal, for_each_legal, has_legal_move};
-use super::piece::{Kind, Piece, KINDS};
+use super::piece::{Kind, Piece};
 use super::rules::AnnanRules;
 use super::state::{AnnanMove, State, BLACK, WHITE};
 use crate::core::board9::Square;
 use crate::core::zobrist::key_table;
 use crate::core::{Game, MoveError, MoveList, Outcome, ParseError, Seat};
 
-static PIECE_KEYS: [u64; 2 * KINDS * 81] = key_table(0x414E_4E41_4E00);
+/// Per piece code and square; no piece is keyed 0, so that an empty square
+/// needs no test.
+static PIECE_KEYS: [u64; Piece::CODES * 81] = {
+    let mut keys = key_table(0x414E_4E41_4E00);
+    let mut sq = 0;
+    while sq < 81 {
+        keys[Piece::NONE.code() * 81 + sq] = 0;
+        sq += 1;
+    }
+    keys
+};
 /// Per colour, hand kind and count (0 … 18).
 static HAND_KEYS: [u64; 2 * 7 * 19] = key_table(0x414E_4E41_4E01);
 const SIDE_KEY: u64 = 0x6A09_E667_F3BC_C909;
 
 #[inline]
 fn piece_key(piece: Piece, sq: Square) -> u64 {
-    if piece.is_none() {
-        0
-    } else {
-        PIECE_KEYS[piece.index() * 81 + sq.index()]
-    }
+    PIECE_KEYS[piece.code() * 81 + sq.index()]
 }
 
 #[inline]

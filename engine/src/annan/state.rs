@@ -143,35 +143,40 @@ impl State {
     #[inline]
     pub fn apply(&mut self, mv: AnnanMove, us: Seat) -> Piece {
         let to = mv.to();
-        match mv.from() {
-            Some(from) => {
-                let piece = self.cells[from.index()];
-                let captured = self.cells[to.index()];
-                if !captured.is_none() {
-                    self.hands[us as usize][captured.kind().unpromoted().index()] += 1;
-                    self.toggle(to, captured);
-                }
-                let kind = piece.kind();
-                let arriving = if mv.promotes() {
-                    Piece::new(us, kind.promoted())
-                } else {
-                    piece
-                };
-                self.cells[from.index()] = Piece::NONE;
-                self.cells[to.index()] = arriving;
-                self.toggle(from, piece);
-                self.toggle(to, arriving);
-                if kind == Kind::King {
-                    self.kings[us as usize] = Some(to);
-                }
-                captured
-            }
-            None => {
-                let kind = mv.dropped().expect("a move is a board move or a drop");
-                self.hands[us as usize][kind.index()] -= 1;
-                self.put(to, Piece::new(us, kind));
-                Piece::NONE
-            }
+        let Some(from) = mv.from() else {
+            let kind = mv.dropped().expect("a move is a board move or a drop");
+            self.hands[us as usize][kind.index()] -= 1;
+            self.put(to, Piece::new(us, kind));
+            return Piece::NONE;
+        };
+        let piece = self.cells[from.index()];
+        let captured = self.cells[to.index()];
+        if !captured.is_none() {
+            self.hands[us as usize][captured.kind().unpromoted().index()] += 1;
+            self.toggle(to, captured);
+        }
+        let kind = piece.kind();
+        self.cells[from.index()] = Piece::NONE;
+        self.cells[to.index()] = if mv.promotes() {
+            Piece::new(us, kind.promoted())
+        } else {
+            piece
+        };
+        self.shift(us, kind, from, to, mv.promotes());
+        if kind == Kind::King {
+            self.kings[us as usize] = Some(to);
+        }
+        captured
+    }
+
+    /// Moves the bits of `us`'s piece of original kind `kind` between `a` and `b`
+    /// (either way), promoted on `b` if `promoted`.
+    #[inline]
+    fn shift(&mut self, us: Seat, kind: Kind, a: Square, b: Square, promoted: bool) {
+        let (a, b) = (a.bit(), b.bit());
+        self.occupied[us as usize] ^= a | b;
+        if kind == Kind::Pawn {
+            self.pawns[us as usize] ^= if promoted { a } else { a | b };
         }
     }
 
@@ -180,25 +185,26 @@ impl State {
     pub fn revert(&mut self, mv: AnnanMove, us: Seat, captured: Piece) {
         let to = mv.to();
         let moved = self.cells[to.index()];
+        let Some(from) = mv.from() else {
+            self.cells[to.index()] = Piece::NONE;
+            self.toggle(to, moved);
+            self.hands[us as usize][moved.kind().index()] += 1;
+            return;
+        };
+        let kind = if mv.promotes() {
+            moved.kind().unpromoted()
+        } else {
+            moved.kind()
+        };
+        self.cells[from.index()] = Piece::new(us, kind);
         self.cells[to.index()] = captured;
-        self.toggle(to, moved);
-        match mv.from() {
-            Some(from) => {
-                let kind = if mv.promotes() {
-                    moved.kind().unpromoted()
-                } else {
-                    moved.kind()
-                };
-                self.put(from, Piece::new(us, kind));
-                if !captured.is_none() {
-                    self.hands[us as usize][captured.kind().unpromoted().index()] -= 1;
-                    self.toggle(to, captured);
-                }
-                if kind == Kind::King {
-                    self.kings[us as usize] = Some(from);
-                }
-            }
-            None => self.hands[us as usize][moved.kind().index()] += 1,
+        self.shift(us, kind, from, to, mv.promotes());
+        if !captured.is_none() {
+            self.hands[us as usize][captured.kind().unpromoted().index()] -= 1;
+            self.toggle(to, captured);
+        }
+        if kind == Kind::King {
+            self.kings[us as usize] = Some(from);
         }
     }
 }
