@@ -114,7 +114,7 @@ struct Generator<'a> {
     king: Option<Square>,
     in_check: bool,
     /// Own pieces whose departure may open a line from an opponent slider to
-    /// the own king.
+    /// the own king (none in check, where every answer is tested anyway).
     pinned: Bitboard,
     /// Opponent pieces lending their movement to the opponent piece in front of
     /// them: capturing one changes how that piece moves.
@@ -195,7 +195,7 @@ impl<'a> Generator<'a> {
             DeadPiece::Support => {
                 // The mover's square lends nothing once it is left.
                 let left = from.map_or(Bitboard::EMPTY, |from| ahead(from.bit(), self.us));
-                (own & !(self.backed & !left)) | (self.dead_by_support & !left)
+                (own & (!self.backed | left)) | (self.dead_by_support & !left)
             }
         }
     }
@@ -209,7 +209,7 @@ impl<'a> Generator<'a> {
                 continue;
             }
             let tested = |squares| self.safe(squares, |to| AnnanMove::board(from, to, false));
-            let safe = if Some(from) == self.king || (!self.in_check && self.pinned.has(from)) {
+            let safe = if Some(from) == self.king || self.pinned.has(from) {
                 tested(targets)
             } else if self.in_check {
                 // Only a block or a capture can answer a check.
