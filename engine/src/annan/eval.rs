@@ -1,9 +1,10 @@
 //! Annan evaluation and the hooks alpha-beta needs.
 
+use super::attacks::attacks;
 use super::piece::{Kind, HAND_KINDS};
 use super::position::Annan;
 use super::state::AnnanMove;
-use crate::core::board9::Square;
+use crate::core::board9::Bitboard;
 use crate::core::Game;
 use crate::search::{TwoPlayerGame, Value};
 use crate::session::Playable;
@@ -19,46 +20,56 @@ const HAND_BONUS_PERCENT: Value = 10;
 const SUPPORT_SHARE_PERCENT: Value = 15;
 /// Per own piece next to the own king.
 const KING_SHELTER: Value = 12;
+/// Per square a piece can move to (its borrowed movement counts).
+const MOBILITY: Value = 1;
+/// Per square next to the own king that the opponent attacks.
+const KING_DANGER: Value = 30;
 
 impl Annan {
-    fn material_of(&self, color: crate::core::Seat) -> Value {
+    /// Material (support and hands included), mobility and king safety of `color`,
+    /// and the squares its pieces attack.
+    fn side_terms(&self, color: crate::core::Seat) -> (Value, Bitboard) {
         let state = self.state();
+        let all = state.all();
         let mut total = 0;
-        for sq in Square::all() {
+        let mut attacked = Bitboard::EMPTY;
+        for sq in state.occupied[color as usize] {
             let piece = state.at(sq);
-            if !piece.is(color) {
-                continue;
-            }
             let own = MATERIAL[piece.kind().index()];
-            let borrowed = state.movement(sq);
+            let moves_as = state.movement(sq);
             total += own;
-            if borrowed != piece.kind() && borrowed != Kind::King {
-                total += (MATERIAL[borrowed.index()] - own) * SUPPORT_SHARE_PERCENT / 100;
+            // What a piece is worth depends on what stands behind it.
+            if moves_as != piece.kind() && moves_as != Kind::King {
+                total += (MATERIAL[moves_as.index()] - own) * SUPPORT_SHARE_PERCENT / 100;
             }
+            let reach = attacks(color, moves_as, sq, all);
+            attacked |= reach;
+            total += (reach & !state.occupied[color as usize]).count() as Value * MOBILITY;
         }
         for kind in HAND_KINDS {
             let n = state.hands[color as usize][kind.index()] as Value;
             total += n * MATERIAL[kind.index()] * (100 + HAND_BONUS_PERCENT) / 100;
         }
         if let Some(king) = state.kings[color as usize] {
-            for dr in -1..=1 {
-                for dc in -1..=1 {
-                    if let Some(sq) = king.offset(dr, dc) {
-                        if (dr, dc) != (0, 0) && state.at(sq).is(color) {
-                            total += KING_SHELTER;
-                        }
-                    }
-                }
-            }
+            let around = attacks(color, Kind::King, king, all);
+            total += (around & state.occupied[color as usize]).count() as Value * KING_SHELTER;
         }
-        total
+        (total, attacked)
     }
 }
 
 impl TwoPlayerGame for Annan {
     fn evaluate(&self) -> Value {
         let us = self.side_to_move();
-        self.material_of(us) - self.material_of(us ^ 1)
+        let (ours, our_reach) = self.side_terms(us);
+        let (theirs, their_reach) = self.side_terms(us ^ 1);
+        let danger = |color: crate::core::Seat, reach: Bitboard| {
+            self.state().kings[color as usize].map_or(0, |king| {
+                (attacks(color, Kind::King, king, Bitboard::EMPTY) & reach).count() as Value
+                    * KING_DANGER
+            })
+        };
+        ours - theirs - danger(us, their_reach) + danger(us ^ 1, our_reach)
     }
 
     fn in_check(&self) -> bool {
