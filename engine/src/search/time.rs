@@ -27,13 +27,18 @@ pub struct TimeManager {
     hard: Option<Duration>,
 }
 
+/// The margin takes at most this fraction (1/n) of the time a move is allowed.
+const MARGIN_SHARE: u32 = 4;
+
 impl TimeManager {
     /// No limit on time.
     pub fn unlimited() -> Self {
         TimeManager::default()
     }
 
-    /// The limits for `side` from `go`'s limits; `margin_ms` comes off every hard limit.
+    /// The limits for `side` from `go`'s limits; `margin_ms` comes off every hard
+    /// limit, but never more than a `MARGIN_SHARE`th of the time allowed (a 40 ms
+    /// `movetime` under a 300 ms margin still searches 30 ms).
     ///
     /// `movetime` wins over a clock. With byoyomi, a share of the main time plus
     /// the byoyomi is planned and the hard deadline is at most main time +
@@ -43,7 +48,7 @@ impl TimeManager {
     pub fn new(limits: &Limits, side: Seat, margin_ms: u64) -> Self {
         let margin = Duration::from_millis(margin_ms);
         if let Some(movetime) = limits.movetime {
-            let hard = movetime.saturating_sub(margin);
+            let hard = movetime.saturating_sub(margin.min(movetime / MARGIN_SHARE));
             return TimeManager {
                 soft: Some(hard),
                 hard: Some(hard),
@@ -69,7 +74,9 @@ impl TimeManager {
         } else {
             planned * HARD_OVER_PLANNED
         };
-        let hard = stretched.min(allowed).saturating_sub(margin);
+        let hard = stretched
+            .min(allowed)
+            .saturating_sub(margin.min(allowed / MARGIN_SHARE));
         let soft = planned.min(hard);
         TimeManager {
             soft: Some(soft),
@@ -159,9 +166,18 @@ mod tests {
     fn sudden_death_never_exceeds_the_clock() {
         for left in [0, 50, 300, 1_000, 60_000] {
             let tm = TimeManager::new(&clock(Some(left), 0), 0, MARGIN);
-            assert!(tm.hard_limit().unwrap() <= ms(left).saturating_sub(ms(MARGIN)));
+            let margin = ms(MARGIN).min(ms(left) / MARGIN_SHARE);
+            assert!(tm.hard_limit().unwrap() <= ms(left) - margin);
             assert!(tm.soft_limit() <= tm.hard_limit());
         }
+    }
+
+    #[test]
+    fn a_short_limit_keeps_three_quarters_of_itself() {
+        let tm = TimeManager::new(&Limits::movetime(ms(40)), 0, 300);
+        assert_eq!(tm.hard_limit(), Some(ms(30)));
+        let tm = TimeManager::new(&clock(Some(0), 1_000), 0, 300);
+        assert_eq!(tm.hard_limit(), Some(ms(750)));
     }
 
     #[test]
