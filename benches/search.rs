@@ -1,36 +1,38 @@
-//! Search figures on the fixed Hasami bench positions: nodes per second with one
-//! thread, and time to a fixed depth with one and two threads (Lazy SMP speed-up).
-//! Prints only; never asserts. `cargo bench --bench search [-- DEPTH [REPEATS]]`
-//! (defaults: the game's bench depth for speed, one more ply for time-to-depth, 3
-//! repeats of each time-to-depth run, the median reported).
+//! Search figures on each alpha-beta game's fixed bench positions: nodes per
+//! second with one thread, and time to a fixed depth with one and two threads
+//! (Lazy SMP speed-up). Prints only; never asserts.
+//! `cargo bench --bench search [-- [GAME] [EXTRA-DEPTH [REPEATS]]]` (defaults: every
+//! game; its bench depth for speed, one more ply for time-to-depth; 3 repeats of
+//! each time-to-depth run, the median reported).
 //!
 //! The wall-clock speed-up needs two idle cores; on a busy machine the line also
 //! prints the speed-up the node counts imply (2 × nodes with 1 thread / nodes with
 //! 2 threads), which assumes each thread searches as fast as a lone one.
 
 use std::time::{Duration, Instant};
+use yomi_engine::annan::Annan;
 use yomi_engine::hasami::Hasami;
 use yomi_engine::search::alphabeta::AlphaBeta;
-use yomi_engine::search::{Limits, SearchConfig, SearchControl, Searcher};
+use yomi_engine::search::{Limits, SearchConfig, SearchControl, Searcher, TwoPlayerGame};
 use yomi_engine::session::Playable;
 use yomi_engine::Game;
 
-fn positions() -> Vec<Hasami> {
-    <Hasami as Playable>::BENCH_POSITIONS
+fn positions<G: Playable>() -> Vec<G> {
+    G::BENCH_POSITIONS
         .iter()
-        .map(|sfen| {
-            Hasami::from_sfen(sfen, &Default::default()).expect("bench positions are valid")
-        })
+        .map(|sfen| G::from_sfen(sfen, &Default::default()).expect("bench positions are valid"))
         .collect()
 }
 
 /// One search from fresh tables: (nodes, elapsed, depth reached).
-fn run(pos: &Hasami, threads: usize, depth: u32) -> (u64, Duration, u32) {
+fn run<G: TwoPlayerGame>(pos: &G, threads: usize, depth: u32) -> (u64, Duration, u32) {
     let config = SearchConfig {
         threads,
         ..SearchConfig::default()
     };
-    let mut searcher = <AlphaBeta as Searcher<Hasami>>::new(&config);
+    let mut searcher = <AlphaBeta as Searcher<G>>::new(&config);
+    // The table is allocated before the clock starts.
+    <AlphaBeta as Searcher<G>>::prepare(&mut searcher);
     let control = SearchControl::new(false);
     let started = Instant::now();
     let result = searcher.search(pos, &Limits::depth(depth), &control, &mut |_| {});
@@ -43,16 +45,30 @@ fn median(mut times: Vec<Duration>) -> Duration {
 }
 
 fn main() {
-    let args: Vec<u32> = std::env::args()
-        .skip(1)
-        .filter_map(|a| a.parse().ok())
-        .collect();
-    let speed_depth = <Hasami as Playable>::BENCH_DEPTH;
-    let ttd_depth = args.first().copied().unwrap_or(speed_depth + 1);
-    let repeats = args.get(1).copied().unwrap_or(3).max(1) as usize;
-    let positions = positions();
+    let words: Vec<String> = std::env::args().skip(1).collect();
+    let numbers: Vec<u32> = words.iter().filter_map(|a| a.parse().ok()).collect();
+    let extra = numbers.first().copied().unwrap_or(1);
+    let repeats = numbers.get(1).copied().unwrap_or(3).max(1) as usize;
+    let wanted = |game: &str| {
+        !words.iter().any(|w| w == "hasami" || w == "annan") || words.iter().any(|w| w == game)
+    };
+    if wanted(Hasami::NAME) {
+        bench::<Hasami>(extra, repeats);
+    }
+    if wanted(Annan::NAME) {
+        bench::<Annan>(extra, repeats);
+    }
+}
 
-    println!("== single-thread speed, depth {speed_depth} ==");
+fn bench<G: Playable + TwoPlayerGame>(extra: u32, repeats: usize) {
+    let speed_depth = G::BENCH_DEPTH;
+    let ttd_depth = speed_depth + extra;
+    let positions = positions::<G>();
+
+    println!(
+        "== {}: single-thread speed, depth {speed_depth} ==",
+        G::NAME
+    );
     let (mut nodes, mut time) = (0, Duration::ZERO);
     for (i, pos) in positions.iter().enumerate() {
         let (n, t, _) = run(pos, 1, speed_depth);
@@ -70,7 +86,10 @@ fn main() {
         nodes as f64 / time.as_secs_f64() / 1e6
     );
 
-    println!("== time to depth {ttd_depth} (median of {repeats}), 1 vs 2 threads ==");
+    println!(
+        "== {}: time to depth {ttd_depth} (median of {repeats}), 1 vs 2 threads ==",
+        G::NAME
+    );
     let (mut total1, mut total2) = (Duration::ZERO, Duration::ZERO);
     for (i, pos) in positions.iter().enumerate() {
         let mut figures = Vec::new();
