@@ -641,3 +641,64 @@ fn end_of_input_lets_perft_finish() {
     assert!(status.success());
     assert_eq!(stderr, "");
 }
+
+#[test]
+fn annan_session_plays_reports_mate_and_refuses_bad_moves() {
+    let mut engine = Engine::start();
+    engine.ask("setoption name USI_Variant value annan");
+    engine.ask("position startpos");
+    let legal = engine.legal_moves();
+    assert_eq!(legal.len(), 32, "the rules file's first-move count");
+    assert!(legal.contains(&"8g4c+".to_string()) && !legal.contains(&"8g8f".to_string()));
+    let lines = engine.go("go depth 3", PROMPT);
+    assert_legal_search(&lines, &legal);
+
+    // Black mates at once with a gold drop; the search says so, the status too.
+    engine.ask("position sfen 8k/9/7S1/9/9/9/9/9/K8 b G 1");
+    let lines = engine.go("go depth 3", PROMPT);
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1")),
+        "{lines:?}"
+    );
+    let (mv, _) = bestmove(&lines);
+    engine.ask(&format!(
+        "position sfen 8k/9/7S1/9/9/9/9/9/K8 b G 1 moves {mv}"
+    ));
+    assert!(
+        engine
+            .status()
+            .starts_with("over winner b points 1 reason checkmate"),
+        "{}",
+        engine.status()
+    );
+    assert_eq!(
+        engine.go("go depth 2", PROMPT).last().unwrap(),
+        "bestmove resign"
+    );
+
+    // Checking with every move into a fourth repetition loses.
+    let cycle = "2c1c 1a2a 1c2c 2a1a ".repeat(3);
+    engine.ask(&format!(
+        "position sfen 8k/9/7R1/9/9/9/9/9/K8 b - 1 moves {cycle}"
+    ));
+    assert!(
+        engine
+            .status()
+            .starts_with("over winner w points 1 reason perpetual-check"),
+        "{}",
+        engine.status()
+    );
+
+    // Illegal and garbled moves keep the position.
+    engine.ask("position startpos moves 7g7f");
+    let before = engine.sfen();
+    for bad in [
+        "position startpos moves 7g7f 8g8f",
+        "position startpos moves 7g7f K*5e",
+        "position startpos moves 7g7f 3c3d+",
+    ] {
+        assert_one_error(&engine.ask(bad), "move");
+        assert_eq!(engine.sfen(), before);
+    }
+    engine.quit_cleanly();
+}
