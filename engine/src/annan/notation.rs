@@ -5,97 +5,52 @@ use super::position::Annan;
 use super::rules::AnnanRules;
 use super::state::{AnnanMove, State, BLACK, WHITE};
 use crate::core::board9::Square;
+use crate::core::sfen;
 use crate::core::{Game, MoveError, ParseError, Seat};
 
 /// Most pieces of each kind (pawn … king) in a set, board and hands together.
 const SET: [u8; 8] = [18, 4, 4, 4, 4, 2, 2, 2];
 
 pub fn parse_sfen(text: &str, rules: &AnnanRules) -> Result<Annan, ParseError> {
+    let fields = sfen::split(text)?;
     let err = |reason: String| ParseError::new(text, reason);
-    let fields: Vec<&str> = text.split_whitespace().collect();
-    if !(3..=4).contains(&fields.len()) {
-        return Err(err(format!(
-            "expected 'board side hands [move-number]', found {} fields",
-            fields.len()
-        )));
-    }
     let mut state = State::EMPTY;
     let mut totals = [0u8; 8];
-    let rows: Vec<&str> = fields[0].split('/').collect();
-    if rows.len() != 9 {
-        return Err(err(format!(
-            "the board has {} rows, expected 9",
-            rows.len()
-        )));
+    for &(sq, token) in &fields.pieces {
+        let (promoted, letter) = match token.strip_prefix('+') {
+            Some(rest) => (true, rest),
+            None => (false, token),
+        };
+        let c = letter.chars().next().unwrap_or('?');
+        let kind =
+            Kind::from_letter(c).ok_or_else(|| err(format!("{sq}: unknown piece '{token}'")))?;
+        let kind = match promoted {
+            true if !kind.can_promote() => {
+                return Err(err(format!("{sq}: '{token}' cannot be promoted")))
+            }
+            true => kind.promoted(),
+            false => kind,
+        };
+        let color = if c.is_ascii_uppercase() { BLACK } else { WHITE };
+        state.put(sq, Piece::new(color, kind));
+        if kind == Kind::King {
+            if state.kings[color as usize].is_some() {
+                return Err(err(format!(
+                    "two {} kings",
+                    if color == BLACK { "black" } else { "white" }
+                )));
+            }
+            state.kings[color as usize] = Some(sq);
+        }
+        totals[kind.unpromoted().index()] += 1;
     }
-    for (row, cells) in rows.iter().enumerate() {
-        let mut col = 0u32;
-        let mut promoted = false;
-        for c in cells.chars() {
-            if let Some(n) = c.to_digit(10).filter(|n| (1..=9).contains(n)) {
-                if promoted {
-                    return Err(err(format!("row {}: '+' before a digit", row + 1)));
-                }
-                col += n;
-                continue;
-            }
-            if c == '+' {
-                if promoted {
-                    return Err(err(format!("row {}: '++'", row + 1)));
-                }
-                promoted = true;
-                continue;
-            }
-            let kind = Kind::from_letter(c)
-                .ok_or_else(|| err(format!("row {}: unknown piece '{c}'", row + 1)))?;
-            let kind = if promoted {
-                if !kind.can_promote() {
-                    return Err(err(format!("row {}: '+{c}' cannot be promoted", row + 1)));
-                }
-                kind.promoted()
-            } else {
-                kind
-            };
-            promoted = false;
-            let color = if c.is_ascii_uppercase() { BLACK } else { WHITE };
-            if col < 9 {
-                let sq = Square::new(row as u8, col as u8);
-                state.put(sq, Piece::new(color, kind));
-                if kind == Kind::King {
-                    if state.kings[color as usize].is_some() {
-                        return Err(err(format!(
-                            "two {} kings",
-                            if color == BLACK { "black" } else { "white" }
-                        )));
-                    }
-                    state.kings[color as usize] = Some(sq);
-                }
-            }
-            totals[kind.unpromoted().index()] += 1;
-            col += 1;
-        }
-        if promoted {
-            return Err(err(format!("row {}: '+' at the end", row + 1)));
-        }
-        if col != 9 {
-            return Err(err(format!(
-                "row {} covers {col} squares, expected 9",
-                row + 1
-            )));
-        }
-    }
-    let side = match fields[1] {
-        "b" => BLACK,
-        "w" => WHITE,
-        other => return Err(err(format!("side to move '{other}', expected b or w"))),
-    };
-    if fields[2] != "-" {
+    if fields.hands != "-" {
         let mut count = 0u32;
-        for c in fields[2].chars() {
+        for c in fields.hands.chars() {
             if let Some(d) = c.to_digit(10) {
                 count = count * 10 + d;
                 if count > 18 {
-                    return Err(err(format!("hand count above 18 in '{}'", fields[2])));
+                    return Err(err(format!("hand count above 18 in '{}'", fields.hands)));
                 }
                 continue;
             }
@@ -109,7 +64,7 @@ pub fn parse_sfen(text: &str, rules: &AnnanRules) -> Result<Annan, ParseError> {
             count = 0;
         }
         if count != 0 {
-            return Err(err(format!("hands '{}' end with a number", fields[2])));
+            return Err(err(format!("hands '{}' end with a number", fields.hands)));
         }
     }
     for (i, &total) in totals.iter().enumerate() {
@@ -122,17 +77,15 @@ pub fn parse_sfen(text: &str, rules: &AnnanRules) -> Result<Annan, ParseError> {
             )));
         }
     }
-    let move_number = match fields.get(3) {
-        None => 1,
-        Some(n) => match n.parse::<u32>() {
-            Ok(n) if (1..=1_000_000).contains(&n) => n,
-            _ => return Err(err(format!("move number '{n}', expected 1 to 1000000"))),
-        },
-    };
-    if state.in_check(side ^ 1) {
+    if state.in_check(fields.side ^ 1) {
         return Err(err("the side not to move is in check".to_string()));
     }
-    Ok(Annan::from_parts(state, side, move_number - 1, rules))
+    Ok(Annan::from_parts(state, fields.side, fields.ply, rules))
+}
+
+fn token(state: &State, sq: Square) -> Option<String> {
+    let piece = state.at(sq);
+    (!piece.is_none()).then(|| piece_text(piece))
 }
 
 fn piece_text(piece: Piece) -> String {
@@ -151,28 +104,6 @@ fn piece_text(piece: Piece) -> String {
 }
 
 pub fn sfen(state: &State, side: Seat, ply: u32) -> String {
-    let mut board = String::new();
-    for row in 0..9 {
-        if row > 0 {
-            board.push('/');
-        }
-        let mut empty = 0;
-        for col in 0..9 {
-            let piece = state.at(Square::new(row, col));
-            if piece.is_none() {
-                empty += 1;
-                continue;
-            }
-            if empty > 0 {
-                board.push_str(&empty.to_string());
-                empty = 0;
-            }
-            board.push_str(&piece_text(piece));
-        }
-        if empty > 0 {
-            board.push_str(&empty.to_string());
-        }
-    }
     // SFEN hand order: rook, bishop, gold, silver, knight, lance, pawn; black first.
     let mut hands = String::new();
     for color in [BLACK, WHITE] {
@@ -194,11 +125,7 @@ pub fn sfen(state: &State, side: Seat, ply: u32) -> String {
     if hands.is_empty() {
         hands.push('-');
     }
-    format!(
-        "{board} {} {hands} {}",
-        if side == BLACK { 'b' } else { 'w' },
-        ply + 1
-    )
+    sfen::write(|sq| token(state, sq), side, &hands, ply)
 }
 
 pub fn format_move(mv: AnnanMove) -> String {
@@ -249,32 +176,5 @@ pub fn why_illegal(pos: &Annan, mv: AnnanMove) -> String {
 }
 
 pub fn diagram(pos: &Annan) -> String {
-    let state = pos.state();
-    let mut out = String::from("   9  8  7  6  5  4  3  2  1\n");
-    for row in 0..9u8 {
-        out.push(' ');
-        for col in 0..9 {
-            let piece = state.at(Square::new(row, col));
-            let text = if piece.is_none() {
-                " .".to_string()
-            } else {
-                format!("{:>2}", piece_text(piece))
-            };
-            out.push(' ');
-            out.push_str(&text);
-        }
-        out.push_str(&format!(" {}\n", (b'a' + row) as char));
-    }
-    out.push_str(&format!(
-        "sfen {}\nkey {:016x}\nside {}\n{}",
-        pos.sfen(),
-        pos.key(),
-        if pos.side_to_move() == BLACK {
-            "b"
-        } else {
-            "w"
-        },
-        pos.status_details()
-    ));
-    out
+    sfen::diagram(pos, |sq| token(pos.state(), sq), 3)
 }

@@ -8,6 +8,7 @@ pub mod error;
 pub mod game;
 pub mod movelist;
 pub mod options;
+pub mod sfen;
 pub mod zobrist;
 
 pub use error::{MoveError, OptionError, ParseError};

@@ -5,109 +5,47 @@ use super::movegen::HasamiMove;
 use super::position::{Hasami, BLACK, WHITE};
 use super::rules::HasamiRules;
 use crate::core::board9::{Bitboard, Square};
+use crate::core::sfen;
 use crate::core::{Game, MoveError, ParseError};
 
 pub fn parse_sfen(text: &str, rules: &HasamiRules) -> Result<Hasami, ParseError> {
-    let fields: Vec<&str> = text.split_whitespace().collect();
+    let fields = sfen::split(text)?;
     let err = |reason: String| ParseError::new(text, reason);
-    if !(3..=4).contains(&fields.len()) {
-        return Err(err(format!(
-            "expected 'board side hand [move-number]', found {} fields",
-            fields.len()
-        )));
-    }
-    let rows: Vec<&str> = fields[0].split('/').collect();
-    if rows.len() != 9 {
-        return Err(err(format!(
-            "the board has {} rows, expected 9",
-            rows.len()
-        )));
-    }
     let mut stones = [Bitboard::EMPTY; 2];
-    for (row, cells) in rows.iter().enumerate() {
-        let mut col = 0u32;
-        for c in cells.chars() {
-            let side = match c {
-                '1'..='9' => {
-                    col += c as u32 - '0' as u32;
-                    continue;
-                }
-                'P' => BLACK,
-                'p' => WHITE,
-                _ => {
-                    return Err(err(format!(
-                        "row {} has '{c}': only P, p and digits 1-9",
-                        row + 1
-                    )))
-                }
-            };
-            if col < 9 {
-                stones[side as usize] |= Square::new(row as u8, col as u8).bit();
+    for &(sq, token) in &fields.pieces {
+        let side = match token {
+            "P" => BLACK,
+            "p" => WHITE,
+            _ => {
+                return Err(err(format!(
+                    "square {sq} has '{token}': only P, p and digits 1-9"
+                )))
             }
-            col += 1;
-        }
-        if col != 9 {
-            return Err(err(format!(
-                "row {} covers {col} squares, expected 9",
-                row + 1
-            )));
-        }
+        };
+        stones[side as usize] |= sq.bit();
     }
-    let side = match fields[1] {
-        "b" => BLACK,
-        "w" => WHITE,
-        other => return Err(err(format!("side to move '{other}', expected b or w"))),
-    };
-    if fields[2] != "-" {
+    if fields.hands != "-" {
         return Err(err(format!(
             "hands '{}', expected '-' (hasami has no hands)",
-            fields[2]
+            fields.hands
         )));
     }
-    let move_number = match fields.get(3) {
-        None => 1,
-        Some(n) => match n.parse::<u32>() {
-            Ok(n) if (1..=1_000_000).contains(&n) => n,
-            _ => return Err(err(format!("move number '{n}', expected 1 to 1000000"))),
-        },
-    };
-    Hasami::from_stones(stones[0], stones[1], side, move_number - 1, rules)
+    Hasami::from_stones(stones[0], stones[1], fields.side, fields.ply, rules)
         .map_err(|reason| err(reason.to_string()))
 }
 
-pub fn sfen(pos: &Hasami) -> String {
-    let mut board = String::new();
-    for row in 0..9 {
-        if row > 0 {
-            board.push('/');
-        }
-        let mut empty = 0;
-        for col in 0..9 {
-            let sq = Square::new(row, col);
-            let stone = if pos.stones(BLACK).has(sq) {
-                'P'
-            } else if pos.stones(WHITE).has(sq) {
-                'p'
-            } else {
-                empty += 1;
-                continue;
-            };
-            if empty > 0 {
-                board.push_str(&empty.to_string());
-                empty = 0;
-            }
-            board.push(stone);
-        }
-        if empty > 0 {
-            board.push_str(&empty.to_string());
-        }
-    }
-    let side = if pos.side_to_move() == BLACK {
-        'b'
+fn token(pos: &Hasami, sq: Square) -> Option<String> {
+    if pos.stones(BLACK).has(sq) {
+        Some("P".to_string())
+    } else if pos.stones(WHITE).has(sq) {
+        Some("p".to_string())
     } else {
-        'w'
-    };
-    format!("{board} {side} - {}", pos.ply() + 1)
+        None
+    }
+}
+
+pub fn sfen(pos: &Hasami) -> String {
+    sfen::write(|sq| token(pos, sq), pos.side_to_move(), "-", pos.ply())
 }
 
 /// Reads `9i9c` and checks it against the position, saying what is wrong.
@@ -136,34 +74,5 @@ pub fn parse_move(pos: &Hasami, text: &str) -> Result<HasamiMove, MoveError> {
 }
 
 pub fn diagram(pos: &Hasami) -> String {
-    let mut out = String::from("  9 8 7 6 5 4 3 2 1\n");
-    for row in 0..9u8 {
-        out.push(' ');
-        for col in 0..9 {
-            let sq = Square::new(row, col);
-            out.push(' ');
-            out.push(if pos.stones(BLACK).has(sq) {
-                'P'
-            } else if pos.stones(WHITE).has(sq) {
-                'p'
-            } else {
-                '.'
-            });
-        }
-        out.push(' ');
-        out.push((b'a' + row) as char);
-        out.push('\n');
-    }
-    out.push_str(&format!(
-        "sfen {}\nkey {:016x}\nside {}\n{}",
-        pos.sfen(),
-        pos.key(),
-        if pos.side_to_move() == BLACK {
-            "b"
-        } else {
-            "w"
-        },
-        pos.status_details()
-    ));
-    out
+    sfen::diagram(pos, |sq| token(pos, sq), 2)
 }
