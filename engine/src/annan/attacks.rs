@@ -1,22 +1,11 @@
 //! Attack tables, built at compile time: step targets per colour, kind and
 //! square, sliding rays, and the squares where a kind could never move again.
 
-use super::piece::{Kind, KINDS};
+use super::piece::{Kind, EIGHT_DIRECTIONS, KINDS};
 use crate::core::board9::{Bitboard, Square, SQUARES};
 use crate::core::Seat;
 
-/// The eight board directions `(drow, dcol)`. Direction `7 − d` is the opposite
-/// of `d`, and the last four run towards higher square indices.
-const DIRS: [(i8, i8); 8] = [
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-    (0, -1),
-    (0, 1),
-    (1, -1),
-    (1, 0),
-    (1, 1),
-];
+const DIRS: [(i8, i8); 8] = EIGHT_DIRECTIONS;
 
 const fn offset(sq: usize, dr: i8, dc: i8) -> Option<usize> {
     let row = (sq / 9) as i8 + dr;

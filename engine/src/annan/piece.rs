@@ -2,6 +2,20 @@
 
 use crate::core::Seat;
 
+/// The eight board directions `(drow, dcol)`, the king's steps. Direction
+/// `7 − d` is the opposite of `d`, and the last four run towards higher square
+/// indices.
+pub const EIGHT_DIRECTIONS: [(i8, i8); 8] = [
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+    (0, -1),
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+];
+
 /// Piece kinds; the first seven can be held in hand, in SFEN hand order's reverse.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[repr(u8)]
@@ -135,16 +149,7 @@ impl Kind {
             | Kind::PromotedLance
             | Kind::PromotedKnight
             | Kind::PromotedSilver => GOLD,
-            Kind::King => &[
-                (-1, -1),
-                (-1, 0),
-                (-1, 1),
-                (0, -1),
-                (0, 1),
-                (1, -1),
-                (1, 0),
-                (1, 1),
-            ],
+            Kind::King => &EIGHT_DIRECTIONS,
             Kind::Horse => &[(-1, 0), (0, -1), (0, 1), (1, 0)],
             Kind::Dragon => &[(-1, -1), (-1, 1), (1, -1), (1, 1)],
         }
