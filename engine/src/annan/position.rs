@@ -83,7 +83,7 @@ impl Annan {
         let oldest = since_ply.saturating_sub(self.base_ply) as usize;
         (oldest.min(len)..len)
             .rev()
-            .filter(move |&j| (len - j) % 2 == 0 && self.history[j].key == self.key)
+            .filter(move |&j| (len - j).is_multiple_of(2) && self.history[j].key == self.key)
     }
 
     /// On the fourth occurrence: a draw, or a loss for a side every one of whose

@@ -520,7 +520,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
     #[inline]
     fn count_node(&mut self) {
         self.nodes += 1;
-        if self.nodes % CHECK_EVERY == 0 {
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
             self.poll();
         }
     }

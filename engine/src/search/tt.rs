@@ -114,7 +114,7 @@ impl TranspositionTable {
 
     /// Size in mebibytes as configured (rounded down to whole buckets).
     pub fn size_mb(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>() >> 20
+        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
     }
 
     pub fn clear(&mut self) {
