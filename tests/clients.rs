@@ -16,7 +16,10 @@ fn python_has(module: &str) -> bool {
 /// is importable; fails with the script's output if it exits nonzero.
 fn run_client(module: &str, script: &str) {
     if !python_has(module) {
-        assert!(std::env::var_os("CI").is_none(), "CI must install {module} (pip install {module})");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install {module} (pip install {module})"
+        );
         eprintln!("{module} is not installed: pip install {module} to run this test");
         return;
     }

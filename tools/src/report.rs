@@ -220,14 +220,22 @@ mod tests {
             dice_seed: 0,
             game: "hasami".into(),
             engines: vec!["A".into(), "B".into()],
-            seats: if id.is_multiple_of(2) { vec![0, 1] } else { vec![1, 0] },
+            seats: if id.is_multiple_of(2) {
+                vec![0, 1]
+            } else {
+                vec![1, 0]
+            },
             opening: Opening {
                 sfen: None,
                 moves: Vec::new(),
             },
             tc: "nodes=1".into(),
             moves: vec!["9i9h".into(), "1a1b".into()],
-            movers: if id.is_multiple_of(2) { vec![0, 1] } else { vec![1, 0] },
+            movers: if id.is_multiple_of(2) {
+                vec![0, 1]
+            } else {
+                vec![1, 0]
+            },
             times_ms: vec![10, 30],
             winner: None,
             reason: reason.into(),
