@@ -38,16 +38,16 @@ pub enum Kind {
 }
 
 pub const KINDS: usize = 14;
-/// Kinds that can be in hand: pawn … rook.
-pub const HAND_KINDS: [Kind; 7] = [
-    Kind::Pawn,
-    Kind::Lance,
-    Kind::Knight,
-    Kind::Silver,
-    Kind::Gold,
-    Kind::Bishop,
-    Kind::Rook,
-];
+/// Kinds that can be in hand: pawn … rook, the first seven of `Kind::ALL`.
+pub const HAND_KINDS: [Kind; 7] = {
+    let mut kinds = [Kind::Pawn; 7];
+    let mut i = 0;
+    while i < 7 {
+        kinds[i] = Kind::ALL[i];
+        i += 1;
+    }
+    kinds
+};
 
 impl Kind {
     pub const ALL: [Kind; KINDS] = [

@@ -601,12 +601,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
     /// 6. Killers and history from a quiet cutoff; store the result.
     fn search(&mut self, mut alpha: Value, mut beta: Value, depth: i32, ply: usize) -> Value {
         // Step 1.
-        self.pv_len[ply] = ply;
-        self.count_node();
-        if self.stop {
-            return 0;
-        }
-        if let Some(value) = terminal_value(&self.pos, ply, self.shared.root_ply) {
+        if let Some(value) = self.enter_node(ply) {
             return value;
         }
         // Step 2.
@@ -833,15 +828,22 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
     }
 
     fn quiesce_node(&mut self, alpha: Value, beta: Value, ply: usize, qply: u32) -> Value {
+        match self.enter_node(ply) {
+            Some(value) => value,
+            None => self.quiesce(alpha, beta, ply, qply),
+        }
+    }
+
+    /// Every node below the root starts here: counted, its PV emptied; its value
+    /// when the search is stopping or the game is over (or repeats) there.
+    #[inline]
+    fn enter_node(&mut self, ply: usize) -> Option<Value> {
         self.pv_len[ply] = ply;
         self.count_node();
         if self.stop {
-            return 0;
+            return Some(0);
         }
-        if let Some(value) = terminal_value(&self.pos, ply, self.shared.root_ply) {
-            return value;
-        }
-        self.quiesce(alpha, beta, ply, qply)
+        terminal_value(&self.pos, ply, self.shared.root_ply)
     }
 
     /// The answer: the best line of the last completed iteration, or a better move
