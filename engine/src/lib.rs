@@ -12,5 +12,7 @@ pub mod perft;
 pub mod search;
 pub mod session;
 pub mod strength;
+pub mod sugoroku;
+pub mod yonin;
 
 pub use crate::core::{Game, MoveList, Outcome, Seat};

@@ -152,10 +152,8 @@ impl<G: Playable> Session<G> {
             Some(text) => G::from_sfen(text, &self.rules).map_err(PositionError::Parse)?,
         };
         for (index, text) in moves.iter().enumerate() {
-            let mv = pos
-                .parse_move(text)
+            pos.play_text(text)
                 .map_err(|error| PositionError::Move { index, error })?;
-            pos.make(mv);
         }
         Ok(pos)
     }
@@ -361,6 +359,7 @@ impl<G: Playable> GameSession for Session<G> {
                 time_ms: info.time_ms,
                 hashfull: info.hashfull,
                 pv,
+                scores: info.scores,
             });
         };
         let result = self.searcher.search(pos, &limits, control, &mut forward);

@@ -31,7 +31,7 @@ pub fn limit(limits: &Limits, skill: u32) -> Limits {
 /// Scores as one ordered number: mates beyond any centipawn value.
 fn order(score: Score) -> i64 {
     match score {
-        Score::Cp(cp) => cp as i64,
+        Score::Cp(cp) | Score::Points(cp) => cp as i64,
         Score::Mate(n) if n > 0 => 1_000_000 - n as i64,
         Score::Mate(n) => -1_000_000 - n as i64,
     }

@@ -74,6 +74,8 @@ pub fn info_line(info: &SearchInfo<String>) -> String {
     let score = match info.score {
         Score::Cp(cp) => format!("cp {cp}"),
         Score::Mate(plies) => format!("mate {plies}"),
+        // USI tools read `cp`; `points` is the same value as expected points.
+        Score::Points(milli) => format!("cp {milli} points {}", points_text(milli)),
     };
     let nps = info.nodes.saturating_mul(1000) / info.time_ms.max(1);
     let mut line = format!(
@@ -85,11 +87,23 @@ pub fn info_line(info: &SearchInfo<String>) -> String {
         info.hashfull,
         info.time_ms
     );
+    if let Some(scores) = info.scores {
+        let scores: Vec<String> = scores.iter().map(|v| v.to_string()).collect();
+        line.push_str(" scores ");
+        line.push_str(&scores.join(" "));
+    }
     if !info.pv.is_empty() {
         line.push_str(" pv ");
         line.push_str(&info.pv.join(" "));
     }
     line
+}
+
+/// Thousandths of a point as a signed decimal: `+0.412`, `-1.000`.
+fn points_text(milli: i32) -> String {
+    let sign = if milli < 0 { '-' } else { '+' };
+    let abs = milli.unsigned_abs();
+    format!("{sign}{}.{:03}", abs / 1000, abs % 1000)
 }
 
 /// `bestmove <move> [ponder <move>]` or `bestmove resign`.
@@ -153,6 +167,7 @@ mod tests {
             time_ms: 100,
             hashfull: 7,
             pv: vec!["9i9h".to_string(), "1a1b".to_string()],
+            scores: None,
         };
         assert_eq!(
             info_line(&info),

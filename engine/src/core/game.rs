@@ -132,6 +132,15 @@ pub trait Game: Clone + Send + Sync + 'static {
         ))
     }
 
+    /// Plays one entry of a `position … moves` list or a game record. Most games
+    /// write a move there exactly as [`Game::format_move`] does; a game whose
+    /// records carry more (sugoroku's dice) overrides this.
+    fn play_text(&mut self, text: &str) -> Result<(), MoveError> {
+        let mv = self.parse_move(text)?;
+        self.make(mv);
+        Ok(())
+    }
+
     /// A human-readable board.
     fn diagram(&self) -> String;
     /// Game-specific facts for `status` (captured counts, checks, …), as `key value` words.

@@ -394,6 +394,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
                     time_ms,
                     hashfull,
                     pv: line.pv.clone(),
+                    scores: None,
                 });
             }
             // A mate found within the searched depth is exact: deeper search changes nothing.

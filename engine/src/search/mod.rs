@@ -2,14 +2,16 @@
 //! scores and the reports they make while searching.
 
 pub mod alphabeta;
+pub mod expecti;
 pub mod limits;
+pub mod multi;
 pub mod time;
 pub mod tt;
 
 pub use limits::{Clock, Limits};
 pub use time::TimeManager;
 
-use crate::core::{Game, MoveList};
+use crate::core::{Game, MoveList, Seat};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -23,12 +25,15 @@ pub const INFINITE: Value = 32_500;
 pub const MATE_BOUND: Value = MATE - 1_000;
 pub const DRAW: Value = 0;
 
-/// A score as reported: centipawns or a signed mate distance in plies.
+/// A score as reported: centipawns, a signed mate distance in plies, or the
+/// expected points of a dice game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {
     Cp(i32),
     /// Plies to the end; positive when the side to move wins.
     Mate(i32),
+    /// Expected points for the side to move in thousandths (sugoroku: −3000 … +3000).
+    Points(i32),
 }
 
 impl Score {
@@ -68,6 +73,54 @@ pub trait TwoPlayerGame: Game {
     }
 }
 
+/// What a game of more than two seats, moving in an order its rules decide
+/// (yonin's check priority), adds for the multi-player searchers.
+pub trait MultiPlayerGame: Game {
+    /// Static evaluation, one value per seat, each from that seat's point of view,
+    /// in the game's units (centipawns); eliminated seats get what they keep.
+    fn evaluate_all(&self) -> [Value; 4];
+    /// Whether `seat` is still playing.
+    fn is_alive(&self, seat: Seat) -> bool;
+    /// Whether `mv` changes material (ordered early, searched in quiescence).
+    fn is_tactical(&self, mv: Self::Move) -> bool;
+    /// The material `mv` wins at once, for ordering captures.
+    fn gain(&self, mv: Self::Move) -> Value {
+        let _ = mv;
+        0
+    }
+    /// Hands the turn to `seat` without a move, for best-reply search; `false`
+    /// (and nothing changed) when the rules do not allow it here (a seat in check
+    /// must answer first, `seat` is out, the game is over). A pass is a search
+    /// device only: it is never a legal move and never counts for repetition.
+    fn make_pass(&mut self, seat: Seat) -> bool;
+    /// Takes back the last [`MultiPlayerGame::make_pass`] that returned `true`.
+    fn unmake_pass(&mut self);
+}
+
+/// What a game with chance events (dice) adds for expectimax search. A position
+/// either waits for a chance event (the dice of the side to move are not rolled
+/// yet) or has a player to move, whose moves are [`Game::generate_moves`].
+pub trait ChanceGame: Game {
+    /// One outcome of a chance event (a roll of the dice).
+    type Chance: Copy + Eq + std::fmt::Debug + Send + Sync + 'static;
+    /// The sum of the weights of [`ChanceGame::chance_outcomes`] (36 for two dice).
+    const CHANCE_WEIGHT: u32;
+    /// The largest |value| [`ChanceGame::evaluate`] and the game's results can
+    /// take (3000 for sugoroku's triple win): the bounds Star1/Star2 prune with.
+    const VALUE_BOUND: Value;
+    /// Whether the position waits for a chance event.
+    fn at_chance(&self) -> bool;
+    /// The distinct outcomes of the chance event now due, each with its weight.
+    fn chance_outcomes(&self) -> &'static [(Self::Chance, u32)];
+    /// Applies an outcome at a chance node; the same seat is then to move.
+    fn apply_chance(&mut self, outcome: Self::Chance);
+    /// Takes back the last [`ChanceGame::apply_chance`].
+    fn undo_chance(&mut self, outcome: Self::Chance);
+    /// Static evaluation for the side to move (the seat to roll at a chance
+    /// node), as expected points in thousandths, within ±`VALUE_BOUND`.
+    fn evaluate(&self) -> Value;
+}
+
 /// Engine settings every searcher reads.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchConfig {
@@ -77,6 +130,9 @@ pub struct SearchConfig {
     /// Subtracted from every hard time limit: the margin against lag and overhead.
     pub time_margin_ms: u64,
     pub seed: u64,
+    /// The search algorithm for games that offer several (the game's
+    /// `SEARCH_ALGORITHMS`); empty means the game's default.
+    pub algorithm: &'static str,
 }
 
 impl Default for SearchConfig {
@@ -87,6 +143,7 @@ impl Default for SearchConfig {
             multipv: 1,
             time_margin_ms: 300,
             seed: 0,
+            algorithm: "",
         }
     }
 }
@@ -159,6 +216,9 @@ pub struct SearchInfo<M> {
     pub time_ms: u64,
     pub hashfull: u32,
     pub pv: Vec<M>,
+    /// The whole score vector, one value per seat, where the searcher has one
+    /// (max-n); `None` for two-player searchers.
+    pub scores: Option<[Value; 4]>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

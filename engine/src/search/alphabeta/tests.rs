@@ -288,7 +288,7 @@ fn multipv_reports_distinct_moves() {
 
 fn value_of(score: Score) -> Value {
     match score {
-        Score::Cp(cp) => cp,
+        Score::Cp(cp) | Score::Points(cp) => cp,
         Score::Mate(plies) if plies > 0 => MATE - plies,
         Score::Mate(plies) => -MATE - plies,
     }

@@ -1,0 +1,1 @@
+//! Expectimax with Star1/Star2 pruning over [`super::ChanceGame`].

@@ -1,0 +1,1 @@
+//! Multi-player searchers (paranoid, max-n, best-reply) over [`super::MultiPlayerGame`].

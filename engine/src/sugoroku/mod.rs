@@ -1,0 +1,1 @@
+//! Ban-Sugoroku: old Japanese backgammon with two dice.

@@ -1,0 +1,1 @@
+//! Yonin Shogi: four players, check priority, elimination and inheritance.
