@@ -56,6 +56,10 @@ struct PositionArgs {
     /// Moves played from the position, separated by spaces.
     #[arg(long, default_value = "")]
     moves: String,
+    /// Sugoroku: the dice the side to move plays after the moves, e.g. 52 (the
+    /// same as a last entry `52` of --moves).
+    #[arg(long)]
+    dice: Option<String>,
     /// A house rule or engine option, as NAME=VALUE; may be repeated.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     set: Vec<String>,
@@ -79,7 +83,8 @@ impl PositionArgs {
                 Err(e) => return Err(format!("--set: {e}")),
             }
         }
-        let moves: Vec<&str> = self.moves.split_whitespace().collect();
+        let mut moves: Vec<&str> = self.moves.split_whitespace().collect();
+        moves.extend(self.dice.as_deref());
         session
             .set_position(self.sfen.as_deref(), &moves)
             .map_err(|e| e.to_string())?;

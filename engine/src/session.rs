@@ -26,7 +26,26 @@ pub trait Playable: Game {
     fn seat_name(seat: Seat) -> &'static str {
         ["b", "w", "2", "3"][seat as usize]
     }
+    /// Options of the game's searcher (e.g. the choice of algorithm), announced
+    /// after the house rules.
+    fn search_options() -> &'static [OptionSpec] {
+        &[]
+    }
+    /// Per-entry perft counts as notation.md defines them for this game.
+    fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        perft::divide(self, depth)
+            .into_iter()
+            .map(|(mv, n)| (self.format_move(mv), n))
+            .collect()
+    }
+    /// Why the position cannot be searched (sugoroku waiting for its dice), if so.
+    fn search_refusal(&self) -> Option<String> {
+        None
+    }
 }
+
+/// The option choosing among a game's search algorithms.
+pub const SEARCH_ALGORITHM: &str = "SearchAlgorithm";
 
 /// Options every game shares, announced after the game's own rules.
 pub const ENGINE_OPTIONS: &[OptionSpec] = &[
@@ -102,6 +121,9 @@ pub trait GameSession: Send {
     fn status(&self) -> String;
     fn diagram(&self) -> String;
     fn ponder_enabled(&self) -> bool;
+    /// Why `go` cannot search the current position (sugoroku waiting for its
+    /// dice), if so.
+    fn search_refusal(&self) -> Option<String>;
     /// Searches the current position until a limit or `control` stops it.
     fn search(
         &mut self,
@@ -191,6 +213,7 @@ impl<G: Playable> GameSession for Session<G> {
     fn option_specs(&self) -> Vec<OptionSpec> {
         G::Rules::specs()
             .iter()
+            .chain(G::search_options())
             .chain(ENGINE_OPTIONS)
             .copied()
             .collect()
@@ -220,6 +243,13 @@ impl<G: Playable> GameSession for Session<G> {
                         G::from_sfen(&sfen, &self.rules).unwrap_or_else(|_| G::start(&self.rules))
                     }
                 };
+            }
+            return Ok(true);
+        }
+        if let Some(spec) = find_spec(G::search_options(), name) {
+            if let OptionValue::Choice(choice) = spec.validate(value)? {
+                self.config.algorithm = choice;
+                self.searcher.configure(&self.config);
             }
             return Ok(true);
         }
@@ -273,10 +303,7 @@ impl<G: Playable> GameSession for Session<G> {
         if depth == 0 {
             return (Vec::new(), 1);
         }
-        let divide: Vec<(String, u64)> = perft::divide(&self.pos, depth)
-            .into_iter()
-            .map(|(mv, n)| (self.pos.format_move(mv), n))
-            .collect();
+        let divide = self.pos.divide(depth);
         let total = divide.iter().map(|(_, n)| n).sum();
         (divide, total)
     }
@@ -315,6 +342,10 @@ impl<G: Playable> GameSession for Session<G> {
 
     fn ponder_enabled(&self) -> bool {
         self.ponder
+    }
+
+    fn search_refusal(&self) -> Option<String> {
+        self.pos.search_refusal()
     }
 
     fn search(

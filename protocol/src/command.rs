@@ -57,10 +57,10 @@ pub enum GameOverResult {
 /// The parameters of `go`; times in milliseconds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Go {
-    pub btime: Option<u64>,
-    pub wtime: Option<u64>,
-    pub binc: Option<u64>,
-    pub winc: Option<u64>,
+    /// Time left per seat: `btime`/`time0`, `wtime`/`time1`, `time2`, `time3`.
+    pub time: [Option<u64>; 4],
+    /// Increment per seat: `binc`/`inc0`, `winc`/`inc1`, `inc2`, `inc3`.
+    pub inc: [Option<u64>; 4],
     pub byoyomi: Option<u64>,
     pub movetime: Option<u64>,
     pub depth: Option<u32>,
@@ -248,6 +248,26 @@ fn parse_time(what: &str, text: &str) -> Result<u64, CommandError> {
     }
 }
 
+/// `btime`, `time2`, `winc`, … as (is an increment, seat).
+fn seat_clock_field(word: &str) -> Option<(bool, usize)> {
+    match word {
+        "btime" => Some((false, 0)),
+        "wtime" => Some((false, 1)),
+        "binc" => Some((true, 0)),
+        "winc" => Some((true, 1)),
+        _ => {
+            let (is_increment, seat) = match word.strip_prefix("time") {
+                Some(seat) => (false, seat),
+                None => (true, word.strip_prefix("inc")?),
+            };
+            match seat {
+                "0" | "1" | "2" | "3" => Some((is_increment, seat.parse().ok()?)),
+                _ => None,
+            }
+        }
+    }
+}
+
 fn parse_go(args: &[&str]) -> Result<Command, CommandError> {
     if args.first() == Some(&"perft") {
         return match &args[1..] {
@@ -273,20 +293,23 @@ fn parse_go(args: &[&str]) -> Result<Command, CommandError> {
             go.ponder = true;
             continue;
         }
-        if !matches!(
-            word,
-            "btime" | "wtime" | "binc" | "winc" | "byoyomi" | "movetime" | "depth" | "nodes"
-        ) {
+        let clock_field = seat_clock_field(word);
+        if clock_field.is_none() && !matches!(word, "byoyomi" | "movetime" | "depth" | "nodes") {
             return Err(error(format!("go: unknown parameter '{}'", echo(word))));
         }
         let Some(&value) = tokens.next() else {
             return Err(error(format!("go {word}: missing value")));
         };
+        if let Some((is_increment, seat)) = clock_field {
+            let field = if is_increment {
+                &mut go.inc
+            } else {
+                &mut go.time
+            };
+            field[seat] = Some(parse_time(word, value)?);
+            continue;
+        }
         match word {
-            "btime" => go.btime = Some(parse_time(word, value)?),
-            "wtime" => go.wtime = Some(parse_time(word, value)?),
-            "binc" => go.binc = Some(parse_time(word, value)?),
-            "winc" => go.winc = Some(parse_time(word, value)?),
             "byoyomi" => go.byoyomi = Some(parse_time(word, value)?),
             "movetime" => go.movetime = Some(parse_time(word, value)?),
             "depth" => go.depth = Some(parse_depth("go depth", value)?),
@@ -323,11 +346,30 @@ impl fmt::Display for Go {
         if self.ponder {
             f.write_str(" ponder")?;
         }
+        // Two-player clocks print as USI has them; four as time0 … time3.
+        let four = self.time[2..]
+            .iter()
+            .chain(&self.inc[2..])
+            .any(Option::is_some);
+        let (time_names, inc_names) = if four {
+            (
+                ["time0", "time1", "time2", "time3"],
+                ["inc0", "inc1", "inc2", "inc3"],
+            )
+        } else {
+            (
+                ["btime", "wtime", "time2", "time3"],
+                ["binc", "winc", "inc2", "inc3"],
+            )
+        };
+        for (names, values) in [(time_names, self.time), (inc_names, self.inc)] {
+            for (name, value) in names.iter().zip(values) {
+                if let Some(value) = value {
+                    write!(f, " {name} {value}")?;
+                }
+            }
+        }
         let times = [
-            ("btime", self.btime),
-            ("wtime", self.wtime),
-            ("binc", self.binc),
-            ("winc", self.winc),
             ("byoyomi", self.byoyomi),
             ("movetime", self.movetime),
             ("nodes", self.nodes),
@@ -481,8 +523,7 @@ mod tests {
             (
                 "go btime 60000 wtime 50000 byoyomi 1000",
                 go(|g| {
-                    g.btime = Some(60_000);
-                    g.wtime = Some(50_000);
+                    g.time[..2].copy_from_slice(&[Some(60_000), Some(50_000)]);
                     g.byoyomi = Some(1_000);
                 }),
                 "go btime 60000 wtime 50000 byoyomi 1000",
@@ -491,12 +532,24 @@ mod tests {
                 "go ponder btime -5 wtime 0 binc 100 winc 200",
                 go(|g| {
                     g.ponder = true;
-                    g.btime = Some(0);
-                    g.wtime = Some(0);
-                    g.binc = Some(100);
-                    g.winc = Some(200);
+                    g.time[..2].copy_from_slice(&[Some(0), Some(0)]);
+                    g.inc[..2].copy_from_slice(&[Some(100), Some(200)]);
                 }),
                 "go ponder btime 0 wtime 0 binc 100 winc 200",
+            ),
+            (
+                "go time0 1000 time1 2000 time2 3000 time3 4000 inc2 50 byoyomi 0",
+                go(|g| {
+                    g.time = [Some(1_000), Some(2_000), Some(3_000), Some(4_000)];
+                    g.inc[2] = Some(50);
+                    g.byoyomi = Some(0);
+                }),
+                "go time0 1000 time1 2000 time2 3000 time3 4000 inc2 50 byoyomi 0",
+            ),
+            (
+                "go time0 500 time1 600",
+                go(|g| g.time[..2].copy_from_slice(&[Some(500), Some(600)])),
+                "go btime 500 wtime 600",
             ),
             ("go perft 3", Command::Perft { depth: 3 }, "go perft 3"),
             ("go perft 0", Command::Perft { depth: 0 }, "go perft 0"),
@@ -575,6 +628,8 @@ mod tests {
                 "go btime x",
                 "go btime: 'x' is not a number of milliseconds",
             ),
+            ("go time4 100", "go: unknown parameter 'time4'"),
+            ("go inc3", "go inc3: missing value"),
             ("go movetime", "go movetime: missing value"),
             ("go mate 5", "go: unknown parameter 'mate'"),
             ("go infinite 5", "go: unknown parameter '5'"),

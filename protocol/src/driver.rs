@@ -482,6 +482,10 @@ impl Protocol {
     }
 
     fn go(&mut self, go: Go) {
+        if let Some(reason) = self.session_ref().search_refusal() {
+            self.out.error(&format!("go: {reason}"));
+            return;
+        }
         let limits = limits(&go);
         // In `go infinite` and `go ponder` the answer waits for `stop` / `ponderhit`.
         let control = SearchControl::new(go.infinite || go.ponder);
@@ -572,21 +576,11 @@ impl Protocol {
 /// time manager from stopping the search until `ponderhit`.
 pub fn limits(go: &Go) -> Limits {
     let ms = Duration::from_millis;
-    let has_clock = go.btime.is_some()
-        || go.wtime.is_some()
-        || go.binc.is_some()
-        || go.winc.is_some()
-        || go.byoyomi.is_some();
-    let clock = has_clock.then(|| {
-        let mut clock = Clock {
-            byoyomi: ms(go.byoyomi.unwrap_or(0)),
-            ..Clock::default()
-        };
-        clock.time_left[0] = go.btime.map(ms);
-        clock.time_left[1] = go.wtime.map(ms);
-        clock.increment[0] = ms(go.binc.unwrap_or(0));
-        clock.increment[1] = ms(go.winc.unwrap_or(0));
-        clock
+    let has_clock = go.time.iter().chain(&go.inc).any(Option::is_some) || go.byoyomi.is_some();
+    let clock = has_clock.then(|| Clock {
+        time_left: go.time.map(|t| t.map(ms)),
+        increment: go.inc.map(|i| ms(i.unwrap_or(0))),
+        byoyomi: ms(go.byoyomi.unwrap_or(0)),
     });
     Limits {
         depth: go.depth,
@@ -670,10 +664,8 @@ mod tests {
     #[test]
     fn go_maps_to_limits_with_seat_0_as_b() {
         let go = Go {
-            btime: Some(1_000),
-            wtime: Some(2_000),
-            binc: Some(10),
-            winc: Some(20),
+            time: [Some(1_000), Some(2_000), None, None],
+            inc: [Some(10), Some(20), None, None],
             byoyomi: Some(300),
             depth: Some(4),
             ..Go::default()
@@ -697,6 +689,11 @@ mod tests {
             Some(Duration::from_millis(50))
         );
         assert_eq!(limits_of("go nodes 7").nodes, Some(7));
+        let four = limits_of("go time0 1 time1 2 time2 3 time3 4 inc3 5")
+            .clock
+            .unwrap();
+        assert_eq!(four.time_left[3], Some(Duration::from_millis(4)));
+        assert_eq!(four.increment[3], Duration::from_millis(5));
         // Pondering searches with the real clock; the control holds the answer.
         let ponder = limits_of("go ponder byoyomi 100");
         assert!(!ponder.infinite && ponder.clock.is_some());
