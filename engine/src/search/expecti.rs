@@ -81,6 +81,9 @@ const HELPER_STACK: usize = 16 << 20;
 const WAIT_POLL: Duration = Duration::from_millis(1);
 /// Outcomes per chance node the Star2 bounds are preallocated for (21 for two dice).
 const OUTCOMES_RESERVED: usize = 64;
+/// Star2 probes only chance nodes this many turns or more from the horizon: nearer,
+/// a probe costs about as much as the search it would save.
+const PROBE_MIN_DEPTH: u32 = 2;
 /// Above every static ordering score: the TT move.
 const TT_MOVE_SCORE: Value = Value::MAX;
 
@@ -226,7 +229,9 @@ impl<G: ChanceGame> Searcher<G> for Expectimax {
             None => SearchResult {
                 best: None,
                 ponder: None,
-                score: Score::Points(terminal(pos, pos.side_to_move()).unwrap_or_else(|| leaf(pos))),
+                score: Score::Points(
+                    terminal(pos, pos.side_to_move()).unwrap_or_else(|| leaf(pos)),
+                ),
                 depth: 0,
                 nodes: 0,
             },
@@ -235,8 +240,20 @@ impl<G: ChanceGame> Searcher<G> for Expectimax {
                     .map(|_| Worker::new(&shared, pos, max_depth))
                     .collect();
                 let lines = self.config.multipv.max(1);
-                let pool = if helpers.is_empty() { None } else { self.pool.as_ref() };
-                run(&mut main, &mut helpers, pool, max_depth, lines, limits, report)
+                let pool = if helpers.is_empty() {
+                    None
+                } else {
+                    self.pool.as_ref()
+                };
+                run(
+                    &mut main,
+                    &mut helpers,
+                    pool,
+                    max_depth,
+                    lines,
+                    limits,
+                    report,
+                )
             }
         };
 
@@ -369,7 +386,8 @@ fn run<G: ChanceGame>(
     let move_count = shared.root().len();
     let lines = lines.min(move_count);
     // A forced move needs no thought when the clock is what limits the search.
-    let forced = move_count == 1 && limits.depth.is_none() && limits.nodes.is_none();
+    let forced =
+        move_count == 1 && limits.depth.is_none() && limits.nodes.is_none() && !limits.infinite;
     for depth in 1..=max_depth {
         if main.should_stop() || (depth > 1 && shared.time.soft_expired(shared.control)) {
             break;
@@ -654,7 +672,13 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
 
     /// A TT hit usable at this depth and window, and the stored move index.
     #[inline]
-    fn probe_tt(&self, key: u64, depth: u32, alpha: Value, beta: Value) -> (Option<Value>, Option<u16>) {
+    fn probe_tt(
+        &self,
+        key: u64,
+        depth: u32,
+        alpha: Value,
+        beta: Value,
+    ) -> (Option<Value>, Option<u16>) {
         let Some(entry) = self.shared.tt.and_then(|tt| tt.probe(key)) else {
             return (None, None);
         };
@@ -684,7 +708,14 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         }
     }
 
-    fn decision(&mut self, depth: u32, mut alpha: Value, beta: Value, ply: usize, probe: bool) -> Value {
+    fn decision(
+        &mut self,
+        depth: u32,
+        mut alpha: Value,
+        beta: Value,
+        ply: usize,
+        probe: bool,
+    ) -> Value {
         let key = self.pos.key();
         let (hit, tt_move) = self.probe_tt(key, depth, alpha, beta);
         if let Some(value) = hit {
@@ -785,7 +816,14 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         let mut sum = 0i64;
         for &(outcome, weight) in self.pos.chance_outcomes() {
             self.pos.apply_chance(outcome);
-            let value = self.child(side, depth, -G::VALUE_BOUND - 1, G::VALUE_BOUND + 1, ply + 1, false);
+            let value = self.child(
+                side,
+                depth,
+                -G::VALUE_BOUND - 1,
+                G::VALUE_BOUND + 1,
+                ply + 1,
+                false,
+            );
             self.pos.undo_chance(outcome);
             if self.stop {
                 return 0;
@@ -815,11 +853,13 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         let sum_min_high = sum_at_least::<G>(beta);
         let sum_max_low = sum_at_least::<G>(alpha + 1) - 1;
         self.frames[ply].lower.clear();
-        self.frames[ply].lower.resize(outcomes.len(), -G::VALUE_BOUND);
+        self.frames[ply]
+            .lower
+            .resize(outcomes.len(), -G::VALUE_BOUND);
         // Σ weight × lower bound over the outcomes not searched yet.
         let mut rest_lower = total * low;
 
-        if probing {
+        if probing && depth >= PROBE_MIN_DEPTH {
             for (i, &(outcome, weight)) in outcomes.iter().enumerate() {
                 let weight = weight as i64;
                 let others_lower = rest_lower - weight * low;
@@ -862,8 +902,14 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
             // This outcome at most `a` proves a fail-low, at least `b` a fail-high.
             let a = clamp_window::<G>(floor_div(sum_max_low - exact_sum - others_upper, weight));
             let b = clamp_window::<G>(ceil_div(sum_min_high - exact_sum - others_lower, weight));
+            // The outcome is known to be at least `lower_i`: values below do not matter.
+            let narrowed = a.max(lower_i - 1);
             self.pos.apply_chance(outcome);
-            let value = self.child(side, depth, a, b, ply + 1, false);
+            let mut value = self.child(side, depth, narrowed, b, ply + 1, false);
+            if value <= narrowed && narrowed > a && !self.stop {
+                // Only a stale or colliding table entry makes a lower bound lie.
+                value = self.child(side, depth, a, b, ply + 1, false);
+            }
             self.pos.undo_chance(outcome);
             if self.stop {
                 return (0, Bound::Exact);
