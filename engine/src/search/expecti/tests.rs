@@ -282,8 +282,10 @@ impl ChanceGame for Race {
     }
     fn evaluate(&self) -> Value {
         let lead = self.race_need(1 - self.side) - self.race_need(self.side);
-        // Moving (or rolling) next is worth about a die.
-        (lead * 100 + 200).clamp(-1500, 1500)
+        // Moving (or rolling) next is worth about a die. The small odd term from the
+        // key makes means fall between integers, so that rounding is exercised.
+        let noise = (self.key() % 23) as i32 - 11;
+        (lead * 100 + 200 + noise).clamp(-1500, 1500)
     }
 }
 
@@ -392,7 +394,7 @@ fn toy_make_unmake_restores_the_position() {
 
 #[test]
 fn every_algorithm_finds_the_naive_expectimax_value() {
-    let positions = random_positions(1, 40);
+    let positions = random_positions(1, 100);
     for depth in 1..=3 {
         for pos in &positions {
             let expected = naive(&mut pos.clone(), depth);
@@ -413,6 +415,76 @@ fn every_algorithm_finds_the_naive_expectimax_value() {
                     algorithm.name(),
                     pos.sfen()
                 );
+            }
+        }
+    }
+}
+
+/// A searcher's inner state over `tt`, to call nodes with any window.
+fn shared_for<'a>(
+    tt: Option<&'a TranspositionTable>,
+    control: &'a SearchControl,
+    algorithm: ChanceAlgorithm,
+) -> Shared<'a, Race> {
+    Shared {
+        tt,
+        control,
+        time: TimeManager::unlimited(),
+        node_limit: None,
+        algorithm,
+        started: Instant::now(),
+        abort: AtomicBool::new(false),
+        nodes: AtomicU64::new(0),
+        root: Mutex::new(Vec::new()),
+        next: AtomicUsize::new(0),
+    }
+}
+
+/// Fail-soft with any window, at chance and decision nodes: inside the window the
+/// exact value, below it an upper bound, above it a lower bound.
+#[test]
+fn nodes_are_fail_soft_with_any_window() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
+    let control = SearchControl::new(false);
+    let tt = TranspositionTable::new(1);
+    let bound = Race::VALUE_BOUND;
+    let mut positions = random_positions(9, 60);
+    // Half of them before the roll: chance nodes.
+    for pos in positions.iter_mut().step_by(2) {
+        pos.die = None;
+    }
+    for pos in &positions {
+        for depth in 1..=3 {
+            let exact = naive(&mut pos.clone(), depth);
+            for algorithm in [ChanceAlgorithm::Star1, ChanceAlgorithm::Star2] {
+                for use_tt in [false, true] {
+                    let shared = shared_for(use_tt.then_some(&tt), &control, algorithm);
+                    let mut worker = Worker::new(&shared, pos, depth);
+                    for round in 0..8 {
+                        // Half anywhere, half just around the value (off-by-ones).
+                        let (alpha, beta) = if round % 2 == 0 {
+                            let alpha = rng.gen_range(-bound - 1..bound);
+                            (alpha, rng.gen_range(alpha + 1..=bound + 1))
+                        } else {
+                            let alpha = (exact + rng.gen_range(-3..=2)).clamp(-bound - 1, bound);
+                            (alpha, (alpha + rng.gen_range(1..=3)).min(bound + 1))
+                        };
+                        let value = worker.node(depth, alpha, beta, 0, false);
+                        let what = format!(
+                            "{} tt {use_tt} depth {depth} window ({alpha}, {beta}) at {}",
+                            algorithm.name(),
+                            pos.sfen()
+                        );
+                        assert!(value.abs() <= bound, "{what}");
+                        if value <= alpha {
+                            assert!(exact <= value, "{what}: {value} not above {exact}");
+                        } else if value >= beta {
+                            assert!(exact >= value, "{what}: {value} not below {exact}");
+                        } else {
+                            assert_eq!(value, exact, "{what}");
+                        }
+                    }
+                }
             }
         }
     }
