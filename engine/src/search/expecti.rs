@@ -495,6 +495,8 @@ struct Frame<M: Copy + Default> {
     order: Vec<(Value, u16)>,
     /// Star2: a lower bound per chance outcome.
     lower: Vec<Value>,
+    /// The chance outcomes' indices, heaviest first.
+    outcome_order: Vec<u16>,
 }
 
 impl<M: Copy + Default> Frame<M> {
@@ -503,6 +505,7 @@ impl<M: Copy + Default> Frame<M> {
             moves: MoveList::new(),
             order: Vec::with_capacity(MAX_MOVES),
             lower: Vec::with_capacity(OUTCOMES_RESERVED),
+            outcome_order: Vec::with_capacity(OUTCOMES_RESERVED),
         }
     }
 }
@@ -858,9 +861,16 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
             .resize(outcomes.len(), -G::VALUE_BOUND);
         // Σ weight × lower bound over the outcomes not searched yet.
         let mut rest_lower = total * low;
+        // Heavy outcomes first: they move the bounds most.
+        let order = &mut self.frames[ply].outcome_order;
+        order.clear();
+        order.extend(0..outcomes.len() as u16);
+        order.sort_unstable_by_key(|&i| (std::cmp::Reverse(outcomes[i as usize].1), i));
 
         if probing && depth >= PROBE_MIN_DEPTH {
-            for (i, &(outcome, weight)) in outcomes.iter().enumerate() {
+            for k in 0..outcomes.len() {
+                let i = self.frames[ply].outcome_order[k] as usize;
+                let (outcome, weight) = outcomes[i];
                 let weight = weight as i64;
                 let others_lower = rest_lower - weight * low;
                 let a = clamp_window::<G>(floor_div(sum_max_low - (total - weight) * high, weight));
@@ -886,7 +896,9 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
 
         let mut exact_sum = 0i64;
         let mut rest_weight = total;
-        for (i, &(outcome, weight)) in outcomes.iter().enumerate() {
+        for k in 0..outcomes.len() {
+            let i = self.frames[ply].outcome_order[k] as usize;
+            let (outcome, weight) = outcomes[i];
             let weight = weight as i64;
             let lower_i = self.frames[ply].lower[i];
             let upper = exact_sum + rest_weight * high;
