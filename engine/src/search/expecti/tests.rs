@@ -727,8 +727,8 @@ fn algorithms_are_chosen_by_name() {
 #[test]
 #[ignore]
 fn node_counts_by_depth() {
-    let positions = random_positions(2, 25);
-    for depth in 1..=4 {
+    let positions = random_positions(2, 200);
+    for depth in 1..=5 {
         let mut totals = [0u64; 3];
         for pos in &positions {
             for (total, algorithm) in totals.iter_mut().zip(ALL) {
