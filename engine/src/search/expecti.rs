@@ -42,9 +42,11 @@
 //! threads (a deeper entry would change the value, a shallower one is no bound).
 //!
 //! # Move ordering
-//! At decision nodes two or more turns from the horizon: the TT move, then by the
-//! static value of the position after the move. Root moves: the previous
-//! iteration's values.
+//! At decision nodes the TT move first (whatever depth it was stored at); then, at
+//! least `STATIC_ORDER_MIN_DEPTH` turns from the horizon, by the static value of
+//! the position after each move, nearer by a history of cut-offs. Root moves: the
+//! previous iteration's values. Plain expectimax orders nothing. A static value
+//! computed for ordering costs about what a leaf does, so it counts as a node.
 //!
 //! # Parallel search
 //! Root splitting with a shared TT: each iteration the main thread searches the
@@ -84,6 +86,14 @@ const OUTCOMES_RESERVED: usize = 64;
 /// Star2 probes only chance nodes this many turns or more from the horizon: nearer,
 /// a probe costs about as much as the search it would save.
 const PROBE_MIN_DEPTH: u32 = 2;
+/// Decision nodes this many turns or more from the horizon order their moves by
+/// static value (a make and an evaluation per move); nearer, by history.
+const STATIC_ORDER_MIN_DEPTH: u32 = 3;
+/// History table: per side, moves hashed to this many slots.
+const HISTORY_BITS: u32 = 14;
+const HISTORY_SIZE: usize = 1 << HISTORY_BITS;
+/// History scores saturate here (far below the TT move's score).
+const HISTORY_MAX: Value = 1 << 20;
 /// Above every static ordering score: the TT move.
 const TT_MOVE_SCORE: Value = Value::MAX;
 
@@ -515,6 +525,8 @@ struct Worker<'a, G: ChanceGame> {
     shared: &'a Shared<'a, G>,
     pos: G,
     frames: Vec<Frame<G::Move>>,
+    /// Cut-offs per (side, hashed move), for ordering where static values cost too much.
+    history: Vec<Value>,
     nodes: u64,
     flushed: u64,
     stop: bool,
@@ -528,6 +540,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
             shared,
             pos: root.clone(),
             frames: (0..plies).map(|_| Frame::new()).collect(),
+            history: vec![0; 2 * HISTORY_SIZE],
             nodes: 0,
             flushed: 0,
             stop: false,
@@ -570,6 +583,8 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
 
     /// The static value for `side` of the position after `mv`.
     fn static_value_after(&mut self, mv: G::Move, side: Seat) -> Value {
+        // As costly as a leaf: counted as a node, so that the algorithms compare fairly.
+        self.count_node();
         self.pos.make(mv);
         let value = match terminal(&self.pos, side) {
             Some(value) => value,
@@ -652,11 +667,16 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
 
     /// Any node: a decided game, a chance node or a decision node. `probe` asks a
     /// decision node for its first move only (Star2).
-    fn node(&mut self, depth: u32, alpha: Value, beta: Value, ply: usize, probe: bool) -> Value {
+    #[inline]
+    fn count_node(&mut self) {
         self.nodes += 1;
         if self.nodes.is_multiple_of(CHECK_EVERY) {
             self.poll();
         }
+    }
+
+    fn node(&mut self, depth: u32, alpha: Value, beta: Value, ply: usize, probe: bool) -> Value {
+        self.count_node();
         if self.stop {
             return 0;
         }
@@ -750,6 +770,9 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
                 if value > alpha {
                     alpha = value;
                     if value >= beta {
+                        let slot = history_slot(side, mv);
+                        self.history[slot] =
+                            (self.history[slot] + (depth * depth) as Value).min(HISTORY_MAX);
                         break;
                     }
                 }
@@ -784,11 +807,14 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         for index in 0..count {
             let score = if tt_move == Some(index as u16) {
                 TT_MOVE_SCORE
-            } else if depth > 1 {
+            } else if depth >= STATIC_ORDER_MIN_DEPTH
+                && self.shared.algorithm != ChanceAlgorithm::Expectimax
+            {
                 let mv = self.frames[ply].moves[index];
                 self.static_value_after(mv, side)
             } else {
-                0
+                let mv = self.frames[ply].moves[index];
+                self.history[history_slot(side, mv)]
             };
             self.frames[ply].order.push((score, index as u16));
         }
@@ -940,6 +966,11 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         }
         (mean::<G>(exact_sum), Bound::Exact)
     }
+}
+
+#[inline]
+fn history_slot<M: std::hash::Hash>(side: Seat, mv: M) -> usize {
+    (side as usize & 1) * HISTORY_SIZE + (fxhash::hash64(&mv) >> (64 - HISTORY_BITS)) as usize
 }
 
 /// A weighted sum of outcome values as their mean, rounded to nearest (halves up).
