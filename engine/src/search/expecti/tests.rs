@@ -742,3 +742,51 @@ fn node_counts_by_depth() {
         assert!(totals[2] <= totals[1] && totals[1] <= totals[0]);
     }
 }
+
+#[test]
+fn movetime_ends_the_search_with_a_move() {
+    let mut pos = Race::start(&RaceRules);
+    pos.apply_chance(1);
+    let mut searcher = <Expectimax as Searcher<Race>>::new(&SearchConfig {
+        time_margin_ms: 0,
+        ..config(2)
+    });
+    let result = searcher.search(
+        &pos,
+        &Limits::movetime(Duration::from_millis(30)),
+        &SearchControl::new(false),
+        &mut |_| {},
+    );
+    assert!(result.best.is_some());
+    assert!(result.depth >= 1);
+}
+
+#[test]
+fn a_ponder_search_answers_only_after_ponderhit() {
+    let mut pos = Race::start(&RaceRules);
+    pos.apply_chance(2);
+    let control = Arc::new(SearchControl::new(true));
+    let hit = Arc::new(AtomicBool::new(false));
+    let pondering = {
+        let control = Arc::clone(&control);
+        let hit = Arc::clone(&hit);
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            hit.store(true, Ordering::SeqCst);
+            control.ponderhit();
+        })
+    };
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(30)),
+        infinite: true,
+        ..Limits::default()
+    };
+    let mut searcher = <Expectimax as Searcher<Race>>::new(&SearchConfig {
+        time_margin_ms: 0,
+        ..config(1)
+    });
+    let result = searcher.search(&pos, &limits, &control, &mut |_| {});
+    assert!(hit.load(Ordering::SeqCst), "answered while pondering");
+    assert!(result.best.is_some());
+    pondering.join().unwrap();
+}
