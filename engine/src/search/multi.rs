@@ -31,16 +31,21 @@
 //! 3 seats: `[20000, 0, -20000]`). A position repeated inside the tree is a
 //! draw-like 0 (max-n: equal shares), not the places the game would give.
 //!
-//! Max-n works on *shares*: every component ≥ 0 and the components sum to at
-//! most `S = seats × SHARE_UNIT` (the bounds Korf's shallow pruning needs). The
-//! static values are clamped to ±`SHARE_CLAMP`, shifted into
-//! `[SHARE_CLAMP, 3·SHARE_CLAMP]` and normalised: seat `i` gets
-//! `SHARE_FLOOR + (S − seats·SHARE_FLOOR)·uᵢ / Σu` (4 seats: 4400 … 14000 of
-//! 32000). A finished game gives sole 1st `WIN_SHARE − ply`, sole last `ply`, and
-//! the middle places split `SHARE_UNIT` (4 seats: 5334 and 2666); tied places
-//! average. So a win beats, and a last place loses to, every static value. The
-//! reported score and `scores` vector map a share back to a value: win or last
-//! place as mate distances, otherwise `share − S/seats` (0 = a fair share).
+//! Max-n works on *shares*: every component ≥ `SHARE_FLOOR` (L) and the
+//! components sum to at most `S = seats × SHARE_UNIT`: the bounds Korf's
+//! shallow pruning needs. A node whose mover is sure of `x` leaves the parent's
+//! seat at most `S − x − (seats − 2)·L`; when that is below what the parent's
+//! seat already has, the node is cut. Static values are clamped to
+//! ±`SHARE_CLAMP` and shifted to `uᵢ ∈ [1, 2·SHARE_CLAMP + 1]`; seat `i` gets
+//! `L + 200 + spread·uᵢ / Σu` (4 seats: 2200 … 19000, level 6400; the sum is at
+//! most 25600 of S = 32000). A finished game gives sole 1st `W − ply`
+//! (W = L + ¾(S − seats·L) = 20000), sole last `L + ply`, the middle places
+//! 6000 and 4000 (3 seats: W = 15500, middle 6500), tied places the average, so
+//! every vector sums to S; a win beats, and a last place loses to, every static
+//! share. Pruning therefore fires mostly where some line is decided (a win
+//! elsewhere) or very lopsided: with four seats shallow pruning is weak, as
+//! Sturtevant and Korf found. The reported score and `scores` map a share back:
+//! win or last place as mate distances, otherwise `share − 6400` (0 = level).
 //! `SearchInfo::scores` is `None` for paranoid and BRS (they have one value).
 //!
 //! The transposition table key mixes in the algorithm and the root seat, since
@@ -73,7 +78,7 @@ pub const MAX_DEPTH: u32 = 64;
 /// Plies from the root the stacks hold (main search plus quiescence).
 const MAX_PLY: usize = 96;
 /// Quiescence searches at most this many plies of tactical moves.
-pub const QS_MAX_PLIES: u32 = 4;
+pub const QS_MAX_PLIES: u32 = 2;
 /// Nodes between looks at the stop flags, the node limit and the clock.
 const CHECK_EVERY: u64 = 2048;
 /// Flat values of the places (root-relative searches): first, last and the
@@ -83,7 +88,10 @@ pub const PLACE_MIDDLE: Value = 10_000;
 /// Max-n shares: per seat of the total, the floor of a static share, the clamp of
 /// static values.
 pub const SHARE_UNIT: Value = 8_000;
-const SHARE_FLOOR: Value = 2_000;
+/// Every component of a max-n vector is at least this.
+pub const SHARE_FLOOR: Value = 2_000;
+/// Static shares start this far above the floor (clear of last place's share).
+const STATIC_FLOOR: Value = 200;
 const SHARE_CLAMP: Value = 3_000;
 /// History: per seat, moves hashed to this many slots.
 const HISTORY_BITS: u32 = 13;
@@ -142,7 +150,10 @@ pub fn place_value(result: GameResult, seat: Seat, seats: usize, ply: usize) -> 
         GameResult::Places(places) => places,
     };
     let mine = places[seat as usize] as usize;
-    let shared = places[..seats].iter().filter(|&&p| p as usize == mine).count();
+    let shared = places[..seats]
+        .iter()
+        .filter(|&&p| p as usize == mine)
+        .count();
     if shared == 1 && mine == 1 {
         return win;
     }
@@ -174,9 +185,20 @@ pub fn share_total(seats: usize) -> Value {
     seats as Value * SHARE_UNIT
 }
 
-/// Sole first place's share, `ply` plies from the root.
-fn win_share(seats: usize, ply: usize) -> Value {
-    share_total(seats) - SHARE_UNIT - ply as Value
+/// What the shares of all seats hold above their floors `SHARE_FLOOR`.
+fn free_total(seats: usize) -> Value {
+    share_total(seats) - seats as Value * SHARE_FLOOR
+}
+
+/// Sole first place's share at `ply` 0 (it loses a point per ply).
+fn win_share(seats: usize) -> Value {
+    SHARE_FLOOR + free_total(seats) * 3 / 4
+}
+
+/// Static shares spread this much above `SHARE_FLOOR + STATIC_FLOOR` (so that
+/// they stay clear of a win's share).
+fn static_spread(seats: usize) -> Value {
+    win_share(seats) - SHARE_FLOOR - STATIC_FLOOR - 1_000
 }
 
 /// The max-n vector of a finished game (module doc); components of seats beyond
@@ -191,28 +213,28 @@ pub fn place_shares(result: GameResult, seats: usize, ply: usize) -> [Value; 4] 
         }
         GameResult::Draw => [1; 4],
     };
+    let middle_free = share_total(seats) - win_share(seats) - (seats as Value - 1) * SHARE_FLOOR;
     // Share of place index k (0 = first).
     let by_index = |k: usize| -> Value {
         if k == 0 {
-            win_share(seats, ply)
+            win_share(seats) - ply as Value
         } else if k + 1 >= seats {
-            ply as Value
+            SHARE_FLOOR + ply as Value
         } else {
-            // Middle places split SHARE_UNIT with weights seats-1-k.
+            // Middle places split `middle_free` with weights seats-1-k.
             let middle = seats as Value - 2;
             let weights = middle * (middle + 1) / 2;
             let weight = (seats - 1 - k) as Value;
-            let mut share = SHARE_UNIT * weight / weights;
-            if k == 1 {
-                share += SHARE_UNIT - (1..=middle).map(|w| SHARE_UNIT * w / weights).sum::<Value>();
-            }
-            share
+            SHARE_FLOOR + middle_free * weight / weights
         }
     };
     let mut shares = [0; 4];
     for seat in 0..seats {
         let mine = places[seat] as usize;
-        let shared = places[..seats].iter().filter(|&&p| p as usize == mine).count();
+        let shared = places[..seats]
+            .iter()
+            .filter(|&&p| p as usize == mine)
+            .count();
         let first = mine.clamp(1, seats) - 1;
         let last = (first + shared).min(seats);
         let sum: Value = (first..last).map(by_index).sum();
@@ -225,36 +247,41 @@ pub fn place_shares(result: GameResult, seats: usize, ply: usize) -> [Value; 4] 
 pub fn static_shares(values: [Value; 4], seats: usize) -> [Value; 4] {
     let mut raw = [0; 4];
     for seat in 0..seats {
-        raw[seat] = values[seat].clamp(-SHARE_CLAMP, SHARE_CLAMP) + 2 * SHARE_CLAMP;
+        raw[seat] = values[seat].clamp(-SHARE_CLAMP, SHARE_CLAMP) + SHARE_CLAMP + 1;
     }
     let sum: Value = raw.iter().sum();
-    let spread = share_total(seats) - seats as Value * SHARE_FLOOR;
+    let spread = static_spread(seats);
     let mut shares = [0; 4];
     for seat in 0..seats {
-        shares[seat] = SHARE_FLOOR + spread * raw[seat] / sum;
+        shares[seat] = SHARE_FLOOR + STATIC_FLOOR + spread * raw[seat] / sum;
     }
     shares
 }
 
-/// Equal shares: an in-tree repetition in max-n.
+/// The share of every seat in a level position: what a repetition gives in
+/// max-n, and the zero of reported values.
+fn neutral_share(seats: usize) -> Value {
+    SHARE_FLOOR + STATIC_FLOOR + static_spread(seats) / seats as Value
+}
+
 fn neutral_shares(seats: usize) -> [Value; 4] {
     let mut shares = [0; 4];
     for share in shares.iter_mut().take(seats) {
-        *share = SHARE_UNIT;
+        *share = neutral_share(seats);
     }
     shares
 }
 
 /// A share mapped back to a reported value: mate distances for a sole first or
-/// last place, otherwise the share above a fair one.
+/// last place, otherwise the share above a level one.
 pub fn share_to_value(share: Value, seats: usize) -> Value {
-    let win = win_share(seats, 0);
+    let win = win_share(seats);
     if share > win - MAX_PLY as Value {
         MATE - (win - share)
-    } else if share < MAX_PLY as Value {
-        -(MATE - share)
+    } else if share < SHARE_FLOOR + MAX_PLY as Value {
+        -(MATE - (share - SHARE_FLOOR))
     } else {
-        share - SHARE_UNIT
+        share - neutral_share(seats)
     }
 }
 
@@ -499,11 +526,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
     fn order_root_moves(&mut self) {
         let mut moves = MoveList::new();
         self.pos.generate_moves(&mut moves);
-        let tt_index = self
-            .shared
-            .tt
-            .probe(self.key())
-            .and_then(|e| e.move_index);
+        let tt_index = self.shared.tt.probe(self.key()).and_then(|e| e.move_index);
         let mut rated = Vec::with_capacity(moves.len());
         for (index, &mv) in moves.iter().enumerate() {
             self.pos.make(mv);
@@ -571,8 +594,8 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         match self.shared.algorithm {
             Algorithm::MaxN => {
                 let mut scores = [0; 4];
-                for seat in 0..self.seats {
-                    scores[seat] = share_to_value(line.shares[seat], self.seats);
+                for (score, &share) in scores.iter_mut().zip(&line.shares).take(self.seats) {
+                    *score = share_to_value(share, self.seats);
                 }
                 (scores[self.root as usize], Some(scores))
             }
@@ -609,7 +632,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         // Stable: moves that tie keep the previous order.
         if self.shared.algorithm == Algorithm::MaxN {
             self.root_moves
-                .sort_by(|a, b| (b.score, b.shares).cmp(&(a.score, a.shares)));
+                .sort_by_key(|m| std::cmp::Reverse((m.score, m.shares)));
         } else {
             self.root_moves.sort_by_key(|m| std::cmp::Reverse(m.score));
         }
@@ -736,9 +759,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         if let Some(outcome) = self.pos.decided() {
             return Some(place_value(outcome.result, self.root, self.seats, ply));
         }
-        self.pos
-            .repeats_since(self.shared.root_ply)
-            .then_some(DRAW)
+        self.pos.repeats_since(self.shared.root_ply).then_some(DRAW)
     }
 
     fn terminal_shares(&self, ply: usize) -> Option<[Value; 4]> {
@@ -830,7 +851,15 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
             .map(|e| (e, value_from_tt(e.value, ply)))
     }
 
-    fn store(&self, key: u64, best: Value, bounds: (Value, Value), depth: i32, index: Option<usize>, ply: usize) {
+    fn store(
+        &self,
+        key: u64,
+        best: Value,
+        bounds: (Value, Value),
+        depth: i32,
+        index: Option<usize>,
+        ply: usize,
+    ) {
         let bound = if best >= bounds.1 {
             Bound::Lower
         } else if best <= bounds.0 {
@@ -994,16 +1023,19 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         let maximizing = due == self.root;
         self.frames[ply].clear();
         if maximizing {
-            self.pos.generate_moves(&mut self.frames[ply].lists[due as usize]);
+            self.pos
+                .generate_moves(&mut self.frames[ply].lists[due as usize]);
         } else {
             for seat in 0..self.seats as Seat {
                 if seat == self.root || !self.pos.is_alive(seat) {
                     continue;
                 }
                 if seat == due {
-                    self.pos.generate_moves(&mut self.frames[ply].lists[seat as usize]);
+                    self.pos
+                        .generate_moves(&mut self.frames[ply].lists[seat as usize]);
                 } else if self.pos.make_pass(seat) {
-                    self.pos.generate_moves(&mut self.frames[ply].lists[seat as usize]);
+                    self.pos
+                        .generate_moves(&mut self.frames[ply].lists[seat as usize]);
                     self.pos.unmake_pass();
                 }
             }
@@ -1094,7 +1126,8 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         let tt_move = tt_move.map(usize::from).filter(|&i| i < count);
         let mover = self.pos.side_to_move();
         self.score_list(ply, 0, mover, tt_move);
-        let total = share_total(self.seats);
+        // The parent's seat gets at most what the others' floors leave.
+        let left = share_total(self.seats) - (self.seats as Value - 2) * SHARE_FLOOR;
         let mut best: Option<[Value; 4]> = None;
         let mut best_index = None;
         while let Some((_, index)) = self.frames[ply].pick() {
@@ -1115,7 +1148,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
             if let Some((seat, has)) = parent {
                 // Strict: a vector the parent's seat values at exactly `has`
                 // could still win the parent's tie-break.
-                if seat != mover && total - mine < has {
+                if seat != mover && left - mine < has {
                     self.reward_quiet(ply, mover, mv, depth);
                     break;
                 }
