@@ -70,7 +70,7 @@ use std::sync::atomic::AtomicU32;
 use std::time::Duration;
 
 /// The algorithms offered, in the order the protocol lists them.
-pub const ALGORITHMS: &[&str] = &["paranoid", "maxn", "brs"];
+pub const ALGORITHMS: &[&str] = &["paranoid", "maxn", "brs", "brsplus"];
 pub const DEFAULT_ALGORITHM: &str = "paranoid";
 
 /// Deepest iteration searched.
@@ -105,12 +105,15 @@ const TRIED: i32 = i32::MIN;
 /// A BRS move is stored in the TT as `seat * SEAT_STRIDE + index`.
 const SEAT_STRIDE: usize = 1024;
 const HELPER_STACK: usize = 16 << 20;
+/// BRS+: at most this many moves in one MIN layer's sequence.
+const MAX_SEQUENCE: usize = 12;
 const WAIT_POLL: Duration = Duration::from_millis(1);
 /// Key mixes: per algorithm, per root seat.
-const ALGORITHM_MIX: [u64; 3] = [
+const ALGORITHM_MIX: [u64; 4] = [
     0x0000_0000_0000_0000,
     0x5D6A_9C1F_37E2_B84D,
     0xA3C5_1E87_F290_6B1C,
+    0x3F84_D5B5_B547_0917,
 ];
 const ROOT_MIX: [u64; 4] = [
     0x0000_0000_0000_0000,
@@ -124,6 +127,7 @@ enum Algorithm {
     Paranoid,
     MaxN,
     Brs,
+    BrsPlus,
 }
 
 impl Algorithm {
@@ -135,6 +139,7 @@ impl Algorithm {
         } {
             "maxn" => Algorithm::MaxN,
             "brs" => Algorithm::Brs,
+            "brsplus" => Algorithm::BrsPlus,
             _ => Algorithm::Paranoid,
         }
     }
@@ -421,6 +426,8 @@ struct Shared<'a> {
 struct Frame<M: Copy + Default> {
     lists: [MoveList<M>; 4],
     scores: [[i32; MAX_MOVES]; 4],
+    /// BRS+: the moves a MIN layer plays in a row (background moves and the reply).
+    sequence: [M; MAX_SEQUENCE],
 }
 
 impl<M: Copy + Default> Frame<M> {
@@ -428,6 +435,7 @@ impl<M: Copy + Default> Frame<M> {
         Frame {
             lists: std::array::from_fn(|_| MoveList::new()),
             scores: [[0; MAX_MOVES]; 4],
+            sequence: [M::default(); MAX_SEQUENCE],
         }
     }
 
@@ -439,6 +447,25 @@ impl<M: Copy + Default> Frame<M> {
 
     fn is_empty(&self) -> bool {
         self.lists.iter().all(|list| list.is_empty())
+    }
+
+    /// The untried move of list `list` with the highest score, marked tried.
+    fn pick_in(&mut self, list: usize) -> Option<usize> {
+        let mut best = TRIED;
+        let mut at = None;
+        for (i, &score) in self.scores[list][..self.lists[list].len()]
+            .iter()
+            .enumerate()
+        {
+            if score > best {
+                best = score;
+                at = Some(i);
+            }
+        }
+        if let Some(i) = at {
+            self.scores[list][i] = TRIED;
+        }
+        at
     }
 
     /// The untried move with the highest score, as (list, index), marked tried.
@@ -486,6 +513,8 @@ struct Worker<'a, G: MultiPlayerGame> {
     history: Vec<i32>,
     pv: Vec<G::Move>,
     pv_len: Vec<usize>,
+    /// BRS+: move generation for background moves.
+    scratch: MoveList<G::Move>,
     nodes: u64,
     flushed: u64,
     seldepth: usize,
@@ -507,6 +536,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
             history: vec![0; 4 * HISTORY_SIZE],
             pv: vec![G::Move::default(); MAX_PLY * MAX_PLY],
             pv_len: vec![0; MAX_PLY + 1],
+            scratch: MoveList::new(),
             nodes: 0,
             flushed: 0,
             seldepth: 0,
@@ -709,7 +739,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
     /// A root-relative node of the chosen algorithm.
     fn child(&mut self, alpha: Value, beta: Value, depth: i32, ply: usize) -> Value {
         match self.shared.algorithm {
-            Algorithm::Brs => self.brs(alpha, beta, depth, ply),
+            Algorithm::Brs | Algorithm::BrsPlus => self.brs(alpha, beta, depth, ply),
             _ => self.paranoid(alpha, beta, depth, ply),
         }
     }
@@ -1021,6 +1051,13 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         }
         let due = self.pos.side_to_move();
         let maximizing = due == self.root;
+        if !maximizing && self.shared.algorithm == Algorithm::BrsPlus {
+            if ply + MAX_SEQUENCE < MAX_PLY - 1 {
+                let tt_move = tt.and_then(|(e, _)| e.move_index).map(usize::from);
+                return self.brs_plus_layer(alpha, beta, depth, ply, key, tt_move);
+            }
+            return self.quiesce(alpha, beta, ply, 0);
+        }
         self.frames[ply].clear();
         if maximizing {
             self.pos
@@ -1094,6 +1131,174 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         }
         self.store(key, best, bounds, depth, best_index, ply);
         best
+    }
+
+    /// A BRS+ MIN layer: each live opponent in turn is the one that replies with
+    /// every move; the others, when the rules give them the move, play their
+    /// first move by static order (most valuable tactical move, else the first
+    /// generated), until the root seat is due again (or, after `MAX_SEQUENCE`
+    /// moves, is handed the turn if the rules allow). An opponent not due before
+    /// the root seat is skipped; a game that ends on the way scores as it ends.
+    fn brs_plus_layer(
+        &mut self,
+        alpha: Value,
+        mut beta: Value,
+        depth: i32,
+        ply: usize,
+        key: u64,
+        tt_move: Option<usize>,
+    ) -> Value {
+        let bounds = (alpha, beta);
+        let mut best = INFINITE;
+        let mut best_index = None;
+        // The TT move's seat replies first.
+        let first = tt_move.map_or(self.pos.side_to_move() as usize, |m| m / SEAT_STRIDE);
+        'candidates: for k in 0..self.seats {
+            let seat = ((first + k) % self.seats) as Seat;
+            if seat == self.root || !self.pos.is_alive(seat) {
+                continue;
+            }
+            // Background moves up to the replier's turn.
+            let mut pre = 0;
+            while pre < MAX_SEQUENCE - 1
+                && self.pos.decided().is_none()
+                && self.pos.side_to_move() != seat
+                && self.pos.side_to_move() != self.root
+            {
+                let Some(mv) = self.background_move() else {
+                    break;
+                };
+                self.pos.make(mv);
+                self.frames[ply].sequence[pre] = mv;
+                pre += 1;
+            }
+            if self.pos.side_to_move() != seat || self.pos.decided().is_some() {
+                let ended = self
+                    .pos
+                    .decided()
+                    .map(|o| place_value(o.result, self.root, self.seats, ply + pre));
+                self.unmake_sequence(ply, pre);
+                if let Some(value) = ended {
+                    if value < best {
+                        best = value;
+                        best_index = None;
+                        self.pv_len[ply] = ply;
+                    }
+                    beta = beta.min(value);
+                    if alpha >= beta {
+                        break 'candidates;
+                    }
+                }
+                continue;
+            }
+            let list = seat as usize;
+            self.frames[ply].lists[list].clear();
+            self.pos.generate_moves(&mut self.frames[ply].lists[list]);
+            if self.frames[ply].lists[list].is_empty() {
+                self.unmake_sequence(ply, pre);
+                continue;
+            }
+            self.score_list(ply, list, seat, tt_move);
+            while let Some(index) = self.frames[ply].pick_in(list) {
+                let mv = self.frames[ply].lists[list][index];
+                self.pos.make(mv);
+                self.frames[ply].sequence[pre] = mv;
+                let mut len = pre + 1;
+                // Background moves until the root seat is due.
+                while len < MAX_SEQUENCE
+                    && self.pos.decided().is_none()
+                    && self.pos.side_to_move() != self.root
+                {
+                    let Some(background) = self.background_move() else {
+                        break;
+                    };
+                    self.pos.make(background);
+                    self.frames[ply].sequence[len] = background;
+                    len += 1;
+                }
+                let passed_back = self.pos.side_to_move() != self.root
+                    && self.pos.decided().is_none()
+                    && self.pos.make_pass(self.root);
+                let value = self.brs(alpha, beta, depth - 1, ply + len);
+                if passed_back {
+                    self.pos.unmake_pass();
+                }
+                self.unmake_sequence_from(ply, pre, len);
+                if self.stop {
+                    self.unmake_sequence(ply, pre);
+                    return 0;
+                }
+                if value < best {
+                    best = value;
+                    best_index = Some(list * SEAT_STRIDE + index);
+                    self.update_pv_sequence(ply, len, !passed_back);
+                }
+                beta = beta.min(value);
+                if alpha >= beta {
+                    self.reward_quiet(ply, seat, mv, depth);
+                    self.unmake_sequence(ply, pre);
+                    break 'candidates;
+                }
+            }
+            self.unmake_sequence(ply, pre);
+        }
+        if best == INFINITE {
+            // No opponent could reply: the static value.
+            return self.static_value();
+        }
+        self.store(key, best, bounds, depth, best_index, ply);
+        best
+    }
+
+    /// The first move by static order for the side to move (for BRS+).
+    fn background_move(&mut self) -> Option<G::Move> {
+        self.pos.generate_moves(&mut self.scratch);
+        let mut best = None;
+        let mut best_score = i32::MIN;
+        for &mv in self.scratch.iter() {
+            let score = if self.pos.is_tactical(mv) {
+                SCORE_TACTICAL + self.pos.gain(mv)
+            } else {
+                0
+            };
+            if score > best_score {
+                best_score = score;
+                best = Some(mv);
+            }
+        }
+        best
+    }
+
+    /// Takes back `sequence[..count]` of `ply`.
+    fn unmake_sequence(&mut self, ply: usize, count: usize) {
+        self.unmake_sequence_from(ply, 0, count);
+    }
+
+    /// Takes back `sequence[from..to]` of `ply`, last first.
+    fn unmake_sequence_from(&mut self, ply: usize, from: usize, to: usize) {
+        for i in (from..to).rev() {
+            let mv = self.frames[ply].sequence[i];
+            self.pos.unmake(mv);
+        }
+    }
+
+    /// The PV of `ply` becomes its sequence of `len` moves, then (when
+    /// `continues`) the line of the node `ply + len`.
+    fn update_pv_sequence(&mut self, ply: usize, len: usize, continues: bool) {
+        let row = ply * MAX_PLY;
+        for i in 0..len {
+            self.pv[row + ply + i] = self.frames[ply].sequence[i];
+        }
+        let end = ply + len;
+        let child_len = if continues {
+            self.pv_len[end].max(end)
+        } else {
+            end
+        };
+        let child = end * MAX_PLY;
+        self.pv
+            .copy_within(child + end..child + child_len, row + end);
+        self.pv_len[ply] = child_len;
     }
 
     // ---- max-n -------------------------------------------------------------

@@ -369,6 +369,99 @@ fn brs_ref(pos: &mut Raid, root: Seat, depth: u32, ply: usize) -> Value {
     best
 }
 
+/// The first move by static order: the tactical move of largest gain, else the
+/// first generated.
+fn background(pos: &Raid) -> Option<RaidMove> {
+    let moves = moves_of(pos);
+    let best_tactical = moves
+        .iter()
+        .filter(|&&mv| pos.is_tactical(mv))
+        .map(|&mv| pos.gain(mv))
+        .max();
+    match best_tactical {
+        Some(gain) => moves
+            .into_iter()
+            .find(|&mv| pos.is_tactical(mv) && pos.gain(mv) == gain),
+        None => moves.first().copied(),
+    }
+}
+
+/// Plays background moves while `go_on` holds (at most `limit` in all); returns
+/// the moves played.
+fn play_background(
+    pos: &mut Raid,
+    line: &mut Vec<RaidMove>,
+    limit: usize,
+    go_on: impl Fn(&Raid) -> bool,
+) {
+    while line.len() < limit && pos.decided().is_none() && go_on(pos) {
+        let Some(mv) = background(pos) else { break };
+        pos.make(mv);
+        line.push(mv);
+    }
+}
+
+fn take_back(pos: &mut Raid, line: &mut Vec<RaidMove>, keep: usize) {
+    while line.len() > keep {
+        pos.unmake(line.pop().unwrap());
+    }
+}
+
+/// BRS+ by its definition: one opponent replies with each of its moves, the
+/// others play background moves in the rules' order.
+fn brs_plus_ref(pos: &mut Raid, root: Seat, depth: u32, ply: usize) -> Value {
+    if ply > 0 {
+        if let Some(value) = terminal(pos, root, ply) {
+            return value;
+        }
+    }
+    if depth == 0 {
+        return quiescence_ref(pos, root, ply, 0);
+    }
+    if pos.side_to_move() == root {
+        let mut best = -INFINITE;
+        for mv in moves_of(pos) {
+            pos.make(mv);
+            best = best.max(brs_plus_ref(pos, root, depth - 1, ply + 1));
+            pos.unmake(mv);
+        }
+        return best;
+    }
+    let mut best = INFINITE;
+    for seat in 0..4 {
+        if seat == root || !pos.is_alive(seat) {
+            continue;
+        }
+        let mut line = Vec::new();
+        play_background(pos, &mut line, MAX_SEQUENCE - 1, |p| {
+            p.side_to_move() != seat && p.side_to_move() != root
+        });
+        if let Some(value) = terminal(pos, root, ply + line.len()) {
+            best = best.min(value);
+        } else if pos.side_to_move() == seat {
+            let pre = line.len();
+            for mv in moves_of(pos) {
+                pos.make(mv);
+                line.push(mv);
+                play_background(pos, &mut line, MAX_SEQUENCE, |p| p.side_to_move() != root);
+                let passed_back =
+                    pos.side_to_move() != root && pos.decided().is_none() && pos.make_pass(root);
+                best = best.min(brs_plus_ref(pos, root, depth - 1, ply + line.len()));
+                if passed_back {
+                    pos.unmake_pass();
+                }
+                take_back(pos, &mut line, pre);
+            }
+        }
+        take_back(pos, &mut line, 0);
+    }
+    if best == INFINITE {
+        pos.evaluate_all()[root as usize]
+    } else {
+        best
+    }
+}
+
 /// Plain max-n: every child, the same leaf vectors and tie-break.
 fn maxn_ref(pos: &mut Raid, depth: u32, ply: usize) -> [Value; 4] {
     if ply > 0 {
@@ -543,6 +636,23 @@ fn brs_agrees_with_its_definition() {
             after.make(result.best.unwrap());
             let value = terminal(&after, root, 1)
                 .unwrap_or_else(|| brs_ref(&mut after, root, depth - 1, 1));
+            assert_eq!(value, expected, "the best move's value, {}", pos.sfen());
+        }
+    }
+}
+
+#[test]
+fn brs_plus_agrees_with_its_definition() {
+    for (depth, count) in [(1, 40), (2, 30), (3, 25), (4, 6)] {
+        for pos in random_positions(150 + depth as u64, count) {
+            let root = pos.side_to_move();
+            let expected = brs_plus_ref(&mut pos.clone(), root, depth, 0);
+            let (result, _) = search(&pos, &Limits::depth(depth), &config("brsplus", 1));
+            assert_eq!(result.score, Score::from_value(expected), "{}", pos.sfen());
+            let mut after = pos.clone();
+            after.make(result.best.unwrap());
+            let value = terminal(&after, root, 1)
+                .unwrap_or_else(|| brs_plus_ref(&mut after, root, depth - 1, 1));
             assert_eq!(value, expected, "the best move's value, {}", pos.sfen());
         }
     }
