@@ -373,6 +373,7 @@ impl<G: MultiPlayerGame> Searcher<G> for MultiSearch {
             nodes: AtomicU64::new(0),
             main_depth: AtomicU32::new(0),
             algorithm,
+            multipv: self.config.multipv.max(1),
             key_mix: ALGORITHM_MIX[algorithm as usize] ^ ROOT_MIX[root as usize & 3],
         };
         let mut main = Worker::new(0, &shared, pos);
@@ -417,6 +418,7 @@ struct Shared<'a> {
     nodes: AtomicU64,
     main_depth: AtomicU32,
     algorithm: Algorithm,
+    multipv: usize,
     /// XORed into every key this search probes or stores.
     key_mix: u64,
 }
@@ -599,24 +601,51 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
                 .store(depth as u32, Ordering::Relaxed);
             self.store_root(depth);
             self.flush_nodes();
-            let best = &self.root_moves[0];
-            let (value, scores) = self.reported(best);
-            report(&SearchInfo {
-                depth: depth as u32,
-                seldepth: self.seldepth as u32,
-                multipv: 1,
-                score: Score::from_value(value),
-                nodes: self.shared.nodes.load(Ordering::Relaxed),
-                time_ms: self.shared.started.elapsed().as_millis() as u64,
-                hashfull: self.shared.tt.hashfull(),
-                pv: best.pv.clone(),
-                scores,
-            });
+            let lines = self.lines();
+            let nodes = self.shared.nodes.load(Ordering::Relaxed);
+            let time_ms = self.shared.started.elapsed().as_millis() as u64;
+            let hashfull = self.shared.tt.hashfull();
+            for (k, line) in self.root_moves[..lines].iter().enumerate() {
+                let (value, scores) = self.reported(line);
+                report(&SearchInfo {
+                    depth: depth as u32,
+                    seldepth: self.seldepth as u32,
+                    multipv: k + 1,
+                    score: Score::from_value(value),
+                    nodes,
+                    time_ms,
+                    hashfull,
+                    pv: line.pv.clone(),
+                    scores,
+                });
+            }
             // A decided first or last place within the searched depth is final.
-            if value.abs() >= MATE_BOUND && MATE - value.abs() <= depth {
+            let (value, _) = self.reported(&self.root_moves[0]);
+            if lines == 1 && value.abs() >= MATE_BOUND && MATE - value.abs() <= depth {
                 break;
             }
         }
+    }
+
+    /// Root lines searched exactly: MultiPV on the main thread, one on helpers.
+    fn lines(&self) -> usize {
+        let wanted = if self.id == 0 { self.shared.multipv } else { 1 };
+        wanted.clamp(1, self.root_moves.len().max(1))
+    }
+
+    /// The `lines`-th best score among the first `searched` root moves
+    /// (`-INFINITE` while fewer are known): below it a root move is of no interest.
+    fn line_bound(&self, searched: usize) -> Value {
+        let lines = self.lines();
+        if searched < lines {
+            return -INFINITE;
+        }
+        let mut scores: Vec<Value> = self.root_moves[..searched]
+            .iter()
+            .map(|m| m.score)
+            .collect();
+        scores.sort_unstable_by(|a, b| b.cmp(a));
+        scores[lines - 1]
     }
 
     /// The root seat's value and, for max-n, the vector as reported.
@@ -679,28 +708,25 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
             if self.stop {
                 break;
             }
-            if k == 0 || value > alpha {
+            if value > alpha || k < self.lines() {
                 self.record_root(k, value, [0; 4]);
-                alpha = alpha.max(value);
+                alpha = self.line_bound(k + 1);
             }
         }
     }
 
     fn maxn_root(&mut self, depth: i32) {
-        let mut best: Option<[Value; 4]> = None;
         for k in 0..self.root_moves.len() {
             let mv = self.root_moves[k].mv;
             self.pos.make(mv);
-            let bound = best.map(|b| (self.root, b[self.root as usize]));
+            // Children the root seat values below the lines it has are cut.
+            let bound = (k >= self.lines()).then(|| (self.root, self.line_bound(k)));
             let shares = self.maxn_child(depth - 1, 1, bound);
             self.pos.unmake(mv);
             if self.stop {
                 break;
             }
             self.record_root(k, shares[self.root as usize], shares);
-            if best.is_none_or(|b| maxn_prefers(&shares, &b, self.root)) {
-                best = Some(shares);
-            }
         }
     }
 

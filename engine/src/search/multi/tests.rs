@@ -729,6 +729,61 @@ fn two_threads_agree_with_one() {
 }
 
 #[test]
+fn multipv_lines_are_the_best_moves_with_exact_values() {
+    for algorithm in ["paranoid", "brs"] {
+        for pos in random_positions(500, 12) {
+            let root = pos.side_to_move();
+            let reference = |after: &mut Raid| match terminal(after, root, 1) {
+                Some(value) => value,
+                None if algorithm == "brs" => brs_ref(after, root, 2, 1),
+                None => paranoid_ref(after, root, 2, 1),
+            };
+            let mut values: Vec<Value> = moves_of(&pos)
+                .into_iter()
+                .map(|mv| {
+                    let mut after = pos.clone();
+                    after.make(mv);
+                    reference(&mut after)
+                })
+                .collect();
+            values.sort_unstable_by(|a, b| b.cmp(a));
+            let mut searcher = <MultiSearch as Searcher<Raid>>::new(&SearchConfig {
+                multipv: 3,
+                ..config(algorithm, 1)
+            });
+            let mut lines = Vec::new();
+            searcher.search(
+                &pos,
+                &Limits::depth(3),
+                &SearchControl::new(false),
+                &mut |info| {
+                    if info.depth == 3 {
+                        lines.push(info.clone());
+                    }
+                },
+            );
+            let expected = values.len().min(3);
+            assert_eq!(lines.len(), expected, "{algorithm} {}", pos.sfen());
+            for (k, line) in lines.iter().enumerate() {
+                assert_eq!(line.multipv, k + 1);
+                assert_eq!(
+                    line.score,
+                    Score::from_value(values[k]),
+                    "{algorithm} line {k}"
+                );
+                let mut after = pos.clone();
+                after.make(line.pv[0]);
+                assert_eq!(reference(&mut after), values[k], "{algorithm} line {k}");
+            }
+            let mut moves: Vec<RaidMove> = lines.iter().map(|l| l.pv[0]).collect();
+            moves.sort_by_key(|m| (m.target, m.damage, m.gather));
+            moves.dedup();
+            assert_eq!(moves.len(), expected);
+        }
+    }
+}
+
+#[test]
 fn pv_replays_legally() {
     for algorithm in ALGORITHMS {
         for pos in random_positions(400, 10) {
