@@ -566,6 +566,25 @@ fn values_of_places_are_ordered_and_bounded() {
     // All four share: neutral.
     assert_eq!(place_value(GameResult::Places([1; 4]), 2, 4, 0), 0);
 
+    // Three seats: the middle place is level, the ends are mates.
+    assert_eq!(place_value(GameResult::Places([2, 1, 3, 0]), 0, 3, 2), 0);
+    assert_eq!(
+        place_value(GameResult::Places([2, 1, 3, 0]), 1, 3, 2),
+        MATE - 2
+    );
+    assert_eq!(
+        place_value(GameResult::Places([2, 1, 3, 0]), 2, 3, 2),
+        -(MATE - 2)
+    );
+    let three = place_shares(GameResult::Places([2, 1, 3, 0]), 3, 2);
+    assert_eq!(three.iter().sum::<Value>(), share_total(3));
+    assert_eq!(share_to_value(three[1], 3), MATE - 2);
+    assert_eq!(share_to_value(three[2], 3), -(MATE - 2));
+    let level = static_shares([50, 50, 50, 0], 3);
+    assert!(level[0] == level[1] && level[1] == level[2] && level[3] == 0);
+    assert_eq!(share_to_value(level[0], 3), 0);
+    assert!(three[1] > static_shares([9_000, -9_000, -9_000, 0], 3)[0]);
+
     // Max-n vectors: non-negative, summing to at most S; a win beats and a last
     // place loses to every static vector.
     let total = share_total(4);
