@@ -80,13 +80,13 @@
 //! ahead) and share only the transposition table; the main thread's result is the
 //! one reported, so extra threads only change which table entries exist.
 
+use super::tables::{hold_answer, SearchTables};
 use super::time::TimeManager;
-use super::tt::{Bound, TranspositionTable, TtEntry};
+use super::tt::{value_from_tt, value_to_tt, Bound, TranspositionTable, TtEntry};
 use super::*;
 use crate::core::movelist::MAX_MOVES;
 use crate::core::{GameResult, Seat};
 use std::sync::atomic::AtomicU32;
-use std::time::Duration;
 
 /// The algorithms offered, in the order the protocol lists them.
 pub const ALGORITHMS: &[&str] = &["paranoid", "maxn", "brs", "brsplus"];
@@ -123,10 +123,8 @@ const GAIN_WEIGHT: i32 = 2 * HISTORY_MAX;
 const TRIED: i32 = i32::MIN;
 /// A BRS move is stored in the TT as `seat * SEAT_STRIDE + index`.
 const SEAT_STRIDE: usize = 1024;
-const HELPER_STACK: usize = 16 << 20;
 /// BRS+: at most this many moves in one MIN layer's sequence.
 const MAX_SEQUENCE: usize = 12;
-const WAIT_POLL: Duration = Duration::from_millis(1);
 /// Key mixes: per algorithm, per root seat.
 const ALGORITHM_MIX: [u64; 4] = [
     0x0000_0000_0000_0000,
@@ -317,55 +315,26 @@ pub fn maxn_prefers(a: &[Value; 4], b: &[Value; 4], mover: Seat) -> bool {
 }
 
 pub struct MultiSearch {
-    config: SearchConfig,
-    tt: Option<TranspositionTable>,
-    pool: Option<rayon::ThreadPool>,
-}
-
-impl MultiSearch {
-    fn build_pool(threads: usize) -> Option<rayon::ThreadPool> {
-        (threads > 1)
-            .then(|| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads - 1)
-                    .stack_size(HELPER_STACK)
-                    .thread_name(|i| format!("yomi-multi-{}", i + 1))
-                    .build()
-                    .ok()
-            })
-            .flatten()
-    }
+    tables: SearchTables,
 }
 
 impl<G: MultiPlayerGame> Searcher<G> for MultiSearch {
     fn new(config: &SearchConfig) -> Self {
         MultiSearch {
-            config: config.clone(),
-            tt: None,
-            pool: Self::build_pool(config.threads),
+            tables: SearchTables::new(config, "multi"),
         }
     }
 
     fn configure(&mut self, config: &SearchConfig) {
-        if config.hash_mb != self.config.hash_mb {
-            self.tt = None;
-        }
-        if config.threads != self.config.threads {
-            self.pool = Self::build_pool(config.threads);
-        }
-        self.config = config.clone();
+        self.tables.configure(config);
     }
 
     fn prepare(&mut self) {
-        if self.tt.is_none() {
-            self.tt = Some(TranspositionTable::new(self.config.hash_mb));
-        }
+        self.tables.prepare();
     }
 
     fn clear(&mut self) {
-        if let Some(tt) = &mut self.tt {
-            tt.clear();
-        }
+        self.tables.clear();
     }
 
     fn search(
@@ -375,15 +344,14 @@ impl<G: MultiPlayerGame> Searcher<G> for MultiSearch {
         control: &SearchControl,
         report: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
-        <Self as Searcher<G>>::prepare(self);
-        let tt = self.tt.as_ref().expect("prepared above");
-        tt.new_search();
-        let algorithm = Algorithm::from_name(self.config.algorithm);
+        let config = self.tables.config().clone();
+        let (tt, pool) = self.tables.for_search();
+        let algorithm = Algorithm::from_name(config.algorithm);
         let root = pos.side_to_move();
         let shared = Shared {
             tt,
             control,
-            time: TimeManager::new(limits, root, self.config.time_margin_ms),
+            time: TimeManager::new(limits, root, config.time_margin_ms),
             node_limit: limits.nodes,
             max_depth: limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH) as i32,
             root_ply: pos.ply(),
@@ -392,15 +360,15 @@ impl<G: MultiPlayerGame> Searcher<G> for MultiSearch {
             nodes: AtomicU64::new(0),
             main_depth: AtomicU32::new(0),
             algorithm,
-            multipv: self.config.multipv.max(1),
+            multipv: config.multipv.max(1),
             key_mix: ALGORITHM_MIX[algorithm as usize] ^ ROOT_MIX[root as usize & 3],
         };
         let mut main = Worker::new(0, &shared, pos);
         if !main.root_moves.is_empty() {
-            match &self.pool {
-                Some(pool) if self.config.threads > 1 => pool.in_place_scope(|scope| {
+            match pool {
+                Some(pool) => pool.in_place_scope(|scope| {
                     let shared = &shared;
-                    for id in 1..self.config.threads {
+                    for id in 1..config.threads {
                         scope.spawn(move |_| Worker::new(id, shared, pos).run_helper());
                     }
                     main.run_main(report);
@@ -412,16 +380,12 @@ impl<G: MultiPlayerGame> Searcher<G> for MultiSearch {
         shared.abort.store(true, Ordering::Relaxed);
         main.flush_nodes();
 
-        // `go infinite` and pondering never answer before `stop` / `ponderhit`.
-        let unlimited = limits.infinite && shared.time.hard_limit().is_none();
-        while !control.stopped() && (control.waiting() || unlimited) {
-            std::thread::sleep(WAIT_POLL);
-        }
+        hold_answer(limits, &shared.time, control);
         main.result()
     }
 
     fn hashfull(&self) -> u32 {
-        self.tt.as_ref().map_or(0, TranspositionTable::hashfull)
+        self.tables.hashfull()
     }
 }
 
@@ -1464,29 +1428,6 @@ fn cutoff(entry: &TtEntry, value: Value, depth: i32, alpha: Value, beta: Value) 
             Bound::Lower => value >= beta,
             Bound::Upper => value <= alpha,
         }
-}
-
-/// Mate scores are stored relative to the node, not the root.
-fn value_to_tt(value: Value, ply: usize) -> i16 {
-    let value = if value >= MATE_BOUND {
-        value + ply as Value
-    } else if value <= -MATE_BOUND {
-        value - ply as Value
-    } else {
-        value
-    };
-    value.clamp(-INFINITE, INFINITE) as i16
-}
-
-fn value_from_tt(value: i16, ply: usize) -> Value {
-    let value = value as Value;
-    if value >= MATE_BOUND {
-        value - ply as Value
-    } else if value <= -MATE_BOUND {
-        value + ply as Value
-    } else {
-        value
-    }
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ use crate::core::{HouseRules, MoveError, OptionSpec, Outcome, ParseError};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::Arc;
+use std::time::Duration;
 
 #[derive(Clone, Debug, Default, PartialEq)]
 struct RaidRules;
