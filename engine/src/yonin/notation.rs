@@ -75,6 +75,9 @@ fn parse_row(row: u8, text: &str, cells: &mut Vec<(Square, Piece, bool)>) -> Res
         }
         col += 1;
     }
+    if col > 9 {
+        return Err(format!("rank {} has more than nine squares", (b'a' + row) as char));
+    }
     if col != 9 {
         return Err(format!(
             "rank {} covers {col} squares, expected 9",
