@@ -26,7 +26,8 @@ pub fn gain(state: &State, mv: YoninMove) -> Value {
     if let Some(from) = mv.from() {
         let captured = state.at(mv.to());
         if !captured.is_none() {
-            gain += BOARD[captured.kind().index()] + HAND[captured.kind().unpromoted().hand_index()];
+            gain +=
+                BOARD[captured.kind().index()] + HAND[captured.kind().unpromoted().hand_index()];
         }
         if mv.promotes() {
             let kind = state.at(from).kind();
@@ -60,7 +61,8 @@ fn king_safety(state: &State, seat: Seat) -> Value {
     for sq in zone {
         let attackers = state.attackers(sq, others).count() as Value;
         attacks += attackers;
-        let blocked = own.has(sq) || state.flipped.has(sq) || state.by_kind[Kind::King.index()].has(sq);
+        let blocked =
+            own.has(sq) || state.flipped.has(sq) || state.by_kind[Kind::King.index()].has(sq);
         if attackers == 0 && !blocked {
             flights += 1;
         }
@@ -95,15 +97,15 @@ pub fn evaluate_all(pos: &Yonin) -> [Value; 4] {
     let mut values = [0 as Value; 4];
     for seat in 0..4u8 {
         values[seat as usize] = if state.is_alive(seat) {
-            let others: Value = alive.iter().filter(|&&s| s != seat).map(|&s| raw[s as usize]).sum();
+            let others: Value = alive
+                .iter()
+                .filter(|&&s| s != seat)
+                .map(|&s| raw[s as usize])
+                .sum();
             let n = (alive.len() as Value - 1).max(1);
             raw[seat as usize] - others / n
         } else {
-            let order = out
-                .as_slice()
-                .iter()
-                .position(|e| e.0 == seat)
-                .unwrap_or(0) as Value;
+            let order = out.as_slice().iter().position(|e| e.0 == seat).unwrap_or(0) as Value;
             ELIMINATED + 1000 * order
         };
     }

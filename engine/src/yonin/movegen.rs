@@ -126,8 +126,9 @@ fn board_moves(
 /// front of a flipped king.
 fn pawn_drop_squares(state: &State, us: Seat) -> Bitboard {
     let mut squares = !LAST_ROW[us as usize];
-    let own_pawns =
-        state.by_kind[Kind::Pawn.index()] & state.by_owner[us as usize] & state.by_facing[us as usize];
+    let own_pawns = state.by_kind[Kind::Pawn.index()]
+        & state.by_owner[us as usize]
+        & state.by_facing[us as usize];
     for pawn in own_pawns {
         squares &= !pawn_line(us, pawn);
     }

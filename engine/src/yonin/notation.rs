@@ -33,10 +33,15 @@ fn seat_digit(c: Option<char>) -> Option<Seat> {
 fn parse_row(row: u8, text: &str, cells: &mut Vec<(Square, Piece, bool)>) -> Result<(), String> {
     let mut chars = text.chars().peekable();
     let mut col = 0u8;
-    let at = |col: u8| format!("rank {}", (b'a' + row) as char).to_string() + &format!(" file {}", 9 - col as i32);
+    let at = |col: u8| {
+        format!("rank {}", (b'a' + row) as char).to_string() + &format!(" file {}", 9 - col as i32)
+    };
     while let Some(c) = chars.next() {
         if col >= 9 {
-            return Err(format!("rank {} has more than nine squares", (b'a' + row) as char));
+            return Err(format!(
+                "rank {} has more than nine squares",
+                (b'a' + row) as char
+            ));
         }
         match c {
             '1'..='9' => {
@@ -46,23 +51,36 @@ fn parse_row(row: u8, text: &str, cells: &mut Vec<(Square, Piece, bool)>) -> Res
             'k' => {
                 let seat = seat_digit(chars.next())
                     .ok_or_else(|| format!("{}: 'k' must be followed by a seat 0-3", at(col)))?;
-                cells.push((Square::new(row, col), Piece::new(Kind::King, seat, seat), true));
+                cells.push((
+                    Square::new(row, col),
+                    Piece::new(Kind::King, seat, seat),
+                    true,
+                ));
             }
             _ => {
                 let promoted = c == '+';
                 let letter = if promoted { chars.next() } else { Some(c) };
-                let base = letter
-                    .and_then(Kind::from_letter)
-                    .ok_or_else(|| format!("{}: '{}' is not a piece letter (K R G S P)", at(col), letter.unwrap_or(' ')))?;
+                let base = letter.and_then(Kind::from_letter).ok_or_else(|| {
+                    format!(
+                        "{}: '{}' is not a piece letter (K R G S P)",
+                        at(col),
+                        letter.unwrap_or(' ')
+                    )
+                })?;
                 if promoted && !base.can_promote() {
                     return Err(format!("{}: {} cannot be promoted", at(col), base.letter()));
                 }
-                let owner = seat_digit(chars.next())
-                    .ok_or_else(|| format!("{}: a piece letter must be followed by its owner 0-3", at(col)))?;
+                let owner = seat_digit(chars.next()).ok_or_else(|| {
+                    format!(
+                        "{}: a piece letter must be followed by its owner 0-3",
+                        at(col)
+                    )
+                })?;
                 let facing = if chars.peek() == Some(&'@') {
                     chars.next();
-                    seat_digit(chars.next())
-                        .ok_or_else(|| format!("{}: '@' must be followed by a facing 0-3", at(col)))?
+                    seat_digit(chars.next()).ok_or_else(|| {
+                        format!("{}: '@' must be followed by a facing 0-3", at(col))
+                    })?
                 } else {
                     owner
                 };
@@ -70,13 +88,20 @@ fn parse_row(row: u8, text: &str, cells: &mut Vec<(Square, Piece, bool)>) -> Res
                 if kind == Kind::King && facing != owner {
                     return Err(format!("{}: a king always faces its owner's way", at(col)));
                 }
-                cells.push((Square::new(row, col), Piece::new(kind, owner, facing), false));
+                cells.push((
+                    Square::new(row, col),
+                    Piece::new(kind, owner, facing),
+                    false,
+                ));
             }
         }
         col += 1;
     }
     if col > 9 {
-        return Err(format!("rank {} has more than nine squares", (b'a' + row) as char));
+        return Err(format!(
+            "rank {} has more than nine squares",
+            (b'a' + row) as char
+        ));
     }
     if col != 9 {
         return Err(format!(
@@ -147,7 +172,10 @@ fn parse(text: &str, rules: &YoninRules) -> Result<Yonin, String> {
 
     let hands: Vec<&str> = fields[1].split('/').collect();
     if hands.len() != 4 {
-        return Err(format!("expected four hands separated by '/', found {}", hands.len()));
+        return Err(format!(
+            "expected four hands separated by '/', found {}",
+            hands.len()
+        ));
     }
     let mut state = State::EMPTY;
     for (seat, hand) in hands.iter().enumerate() {
@@ -171,7 +199,9 @@ fn parse(text: &str, rules: &YoninRules) -> Result<Yonin, String> {
                 _ => (None, None),
             };
             let (Some(seat), Some(by)) = (seat, by) else {
-                return Err(format!("elimination '{entry}': expected seat:by, seats 0-3"));
+                return Err(format!(
+                    "elimination '{entry}': expected seat:by, seats 0-3"
+                ));
             };
             if seat == by {
                 return Err(format!("elimination '{entry}': a seat cannot mate itself"));
@@ -199,7 +229,8 @@ fn parse(text: &str, rules: &YoninRules) -> Result<Yonin, String> {
     let mut recent = Recency::default();
     if fields[4] != "-" {
         for c in fields[4].chars() {
-            let seat = seat_digit(Some(c)).ok_or_else(|| format!("recency '{}': '{c}' is not a seat 0-3", fields[4]))?;
+            let seat = seat_digit(Some(c))
+                .ok_or_else(|| format!("recency '{}': '{c}' is not a seat 0-3", fields[4]))?;
             if recent.as_slice().contains(&seat) {
                 return Err(format!("recency '{}': seat {seat} twice", fields[4]));
             }
@@ -231,7 +262,9 @@ fn parse(text: &str, rules: &YoninRules) -> Result<Yonin, String> {
             return Err(format!("{sq}: a piece of seat {owner}, which is out"));
         }
         if piece.kind() == Kind::Pawn && LAST_ROW[piece.facing() as usize].has(sq) {
-            return Err(format!("{sq}: an unpromoted pawn on the last row of its facing"));
+            return Err(format!(
+                "{sq}: an unpromoted pawn on the last row of its facing"
+            ));
         }
         state.put(sq, piece);
         if flipped {
@@ -242,11 +275,16 @@ fn parse(text: &str, rules: &YoninRules) -> Result<Yonin, String> {
         return Err(format!("seat {seat} has {} kings, expected 1", kings[seat]));
     }
     for (kind, supply) in SUPPLY {
-        let on_board = cells.iter().filter(|c| c.1.kind().unpromoted() == kind).count() as u32;
+        let on_board = cells
+            .iter()
+            .filter(|c| c.1.kind().unpromoted() == kind)
+            .count() as u32;
         let in_hand: u32 = if kind == Kind::King {
             0
         } else {
-            (0..4).map(|s| state.hands[s][kind.hand_index()] as u32).sum()
+            (0..4)
+                .map(|s| state.hands[s][kind.hand_index()] as u32)
+                .sum()
         };
         if on_board + in_hand > supply {
             return Err(format!(
@@ -350,11 +388,7 @@ pub fn sfen(state: &State, due: Seat, out: &Eliminations, recent: &Recency, ply:
 pub fn format_move(mv: YoninMove) -> String {
     match mv.from() {
         Some(from) => format!("{from}{}{}", mv.to(), if mv.promotes() { "+" } else { "" }),
-        None => format!(
-            "{}*{}",
-            mv.dropped().expect("a drop").letter(),
-            mv.to()
-        ),
+        None => format!("{}*{}", mv.dropped().expect("a drop").letter(), mv.to()),
     }
 }
 

@@ -209,9 +209,19 @@ const fn region(f: usize, from_far: u8, rows: u8) -> Bitboard {
 }
 
 /// The three farthest rows in each facing's direction.
-pub static ZONE: [Bitboard; 4] = [region(0, 0, 3), region(1, 0, 3), region(2, 0, 3), region(3, 0, 3)];
+pub static ZONE: [Bitboard; 4] = [
+    region(0, 0, 3),
+    region(1, 0, 3),
+    region(2, 0, 3),
+    region(3, 0, 3),
+];
 /// The farthest row in each facing's direction.
-pub static LAST_ROW: [Bitboard; 4] = [region(0, 0, 1), region(1, 0, 1), region(2, 0, 1), region(3, 0, 1)];
+pub static LAST_ROW: [Bitboard; 4] = [
+    region(0, 0, 1),
+    region(1, 0, 1),
+    region(2, 0, 1),
+    region(3, 0, 1),
+];
 
 /// Rays per direction (toward rank a, rank i, file 9, file 1), excluding the
 /// origin. The first two and the last two differ in index order.
@@ -294,7 +304,7 @@ const COLUMN_0: u128 = {
 /// the rank for seats 1 and 3.
 #[inline]
 pub fn pawn_line(facing: Seat, sq: Square) -> Bitboard {
-    if facing % 2 == 0 {
+    if facing.is_multiple_of(2) {
         Bitboard(COLUMN_0 << sq.col())
     } else {
         Bitboard(0x1FFu128 << (sq.row() as u32 * 9))

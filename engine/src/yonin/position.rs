@@ -55,10 +55,13 @@ impl Recency {
     #[inline]
     pub fn touch(&mut self, seat: Seat) {
         let len = self.len as usize;
-        let at = self.order[..len].iter().position(|&s| s == seat).unwrap_or_else(|| {
-            self.len += 1;
-            len
-        });
+        let at = self.order[..len]
+            .iter()
+            .position(|&s| s == seat)
+            .unwrap_or_else(|| {
+                self.len += 1;
+                len
+            });
         self.order.copy_within(0..at, 1);
         self.order[0] = seat;
     }
@@ -182,7 +185,10 @@ impl Yonin {
             .state
             .attackers(self.state.kings[seat as usize], self.state.others(seat));
         let counter_clockwise = |pick: &dyn Fn(Seat) -> bool| {
-            (1..4).map(|i| (seat + 4 - i) & 3).find(|&s| pick(s)).unwrap_or(seat)
+            (1..4)
+                .map(|i| (seat + 4 - i) & 3)
+                .find(|&s| pick(s))
+                .unwrap_or(seat)
         };
         if !checkers.is_empty() {
             let checks = |s: Seat| !(checkers & self.state.by_owner[s as usize]).is_empty();
@@ -374,7 +380,6 @@ impl Yonin {
     pub fn seats_in_check(&self) -> impl Iterator<Item = Seat> + '_ {
         (0..4).filter(|&s| self.state.in_check(s))
     }
-
 }
 
 impl Game for Yonin {
@@ -554,10 +559,7 @@ impl crate::search::MultiPlayerGame for Yonin {
     }
 
     fn make_pass(&mut self, seat: Seat) -> bool {
-        if self.is_over()
-            || !self.state.is_alive(seat)
-            || self.seats_in_check().next().is_some()
-        {
+        if self.is_over() || !self.state.is_alive(seat) || self.seats_in_check().next().is_some() {
             return false;
         }
         self.push_snapshot(true);

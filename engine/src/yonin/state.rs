@@ -1,7 +1,9 @@
 //! The board and the four hands as a small `Copy` value: pieces with owners and
 //! facings, flipped kings, who is still playing, and the key of all of it.
 
-use super::piece::{piece_attacks, rook_attacks, Kind, Piece, GOLD_STEPS, KING_STEPS, PAWN_STEPS, SILVER_STEPS};
+use super::piece::{
+    piece_attacks, rook_attacks, Kind, Piece, GOLD_STEPS, KING_STEPS, PAWN_STEPS, SILVER_STEPS,
+};
 use crate::core::board9::{Bitboard, Square};
 use crate::core::zobrist::key_table;
 use crate::core::Seat;

@@ -148,9 +148,7 @@ fn start_position_reads_and_writes() {
 
 #[test]
 fn malformed_positions_are_refused_with_a_reason() {
-    let kings = |extra: &str| {
-        format!("4K24/9/9/9/K17K3/9/9/9/4K04 {extra}")
-    };
+    let kings = |extra: &str| format!("4K24/9/9/9/K17K3/9/9/9/4K04 {extra}");
     assert!(Yonin::from_sfen(&kings("-/-/-/- 0 - - 1"), &YoninRules::default()).is_ok());
     for (text, why) in [
         (kings("-/-/-/- 0 - -"), "fields"),
@@ -162,20 +160,56 @@ fn malformed_positions_are_refused_with_a_reason() {
         (kings("-/-/-/- 0 2:1 - 1"), "not flipped"),
         (kings("-/-/-/- 0 - 00 1"), "twice"),
         (kings("9P/8P/-/- 0 - - 1"), "only 16 exist"),
-        ("4K24/9/9/9/K17K3/9/9/9/4K03 -/-/-/- 0 - - 1".into(), "covers 8"),
-        ("4K24/9/9/9/K17K3/9/9/9/4K05 -/-/-/- 0 - - 1".into(), "more than nine"),
+        (
+            "4K24/9/9/9/K17K3/9/9/9/4K03 -/-/-/- 0 - - 1".into(),
+            "covers 8",
+        ),
+        (
+            "4K24/9/9/9/K17K3/9/9/9/4K05 -/-/-/- 0 - - 1".into(),
+            "more than nine",
+        ),
         ("4K24/9/9/9/K17K3/9/9/9/4K4 -/-/-/- 0 - - 1".into(), "owner"),
-        ("4K24/9/9/9/K17K3/9/9/9/4K4@1 -/-/-/- 0 - - 1".into(), "owner"),
-        ("4K24/9/9/9/K17K3/9/9/9/4K0@14 -/-/-/- 0 - - 1".into(), "faces"),
-        ("4K24/9/9/9/K17K3/9/9/9/4X04 -/-/-/- 0 - - 1".into(), "piece letter"),
-        ("4K24/9/9/9/K17K3/9/9/9/4+G04 -/-/-/- 0 - - 1".into(), "cannot be promoted"),
+        (
+            "4K24/9/9/9/K17K3/9/9/9/4K4@1 -/-/-/- 0 - - 1".into(),
+            "owner",
+        ),
+        (
+            "4K24/9/9/9/K17K3/9/9/9/4K0@14 -/-/-/- 0 - - 1".into(),
+            "faces",
+        ),
+        (
+            "4K24/9/9/9/K17K3/9/9/9/4X04 -/-/-/- 0 - - 1".into(),
+            "piece letter",
+        ),
+        (
+            "4K24/9/9/9/K17K3/9/9/9/4+G04 -/-/-/- 0 - - 1".into(),
+            "cannot be promoted",
+        ),
         ("4K24/9/9/9/K17K3/9/9/9/9 -/-/-/- 0 - - 1".into(), "kings"),
-        ("P04K24/9/9/9/K17K3/9/9/9/4K04 -/-/-/- 0 - - 1".into(), "last row"),
-        ("4k24/9/9/9/K17K3/9/9/9/4K04 -/-/-/- 0 - - 1".into(), "not out"),
-        ("4K24/9/9/9/K17K3/9/9/9/4K04/9 -/-/-/- 0 - - 1".into(), "ranks"),
-        ("4k24/9/9/9/K17K3/9/9/9/4K04 -/-/P/- 0 2:1 - 1".into(), "in hand"),
-        ("4k24/9/9/9/K17K3/9/9/9/4K04 -/-/-/- 2 2:1 - 1".into(), "is out"),
-        ("4k24/9/9/9/K17K3/9/9/9/4K04 -/-/-/- 0 2:1,2:1 - 1".into(), "twice"),
+        (
+            "P03K24/9/9/9/K17K3/9/9/9/4K04 -/-/-/- 0 - - 1".into(),
+            "last row",
+        ),
+        (
+            "4k24/9/9/9/K17K3/9/9/9/4K04 -/-/-/- 0 - - 1".into(),
+            "not out",
+        ),
+        (
+            "4K24/9/9/9/K17K3/9/9/9/4K04/9 -/-/-/- 0 - - 1".into(),
+            "ranks",
+        ),
+        (
+            "4k24/9/9/9/K17K3/9/9/9/4K04 -/-/P/- 0 2:1 - 1".into(),
+            "in hand",
+        ),
+        (
+            "4k24/9/9/9/K17K3/9/9/9/4K04 -/-/-/- 2 2:1 - 1".into(),
+            "is out",
+        ),
+        (
+            "4k24/9/9/9/K17K3/9/9/9/4K04 -/-/-/- 0 2:1,2:1 - 1".into(),
+            "twice",
+        ),
     ] {
         let err = Yonin::from_sfen(&text, &YoninRules::default())
             .err()
@@ -197,16 +231,30 @@ fn kings_and(extra: &[(&'static str, &'static str)]) -> Vec<(&'static str, &'sta
 fn check_priority_skips_seats_and_play_continues_from_the_answer() {
     let mut pos = at(&build(&kings_and(&[("6c", "R0")]), "-/-/-/-", 0, "-", "-"));
     play(&mut pos, "6c5c");
-    assert_eq!(pos.side_to_move(), 2, "seat 2 in check answers before seat 1");
+    assert_eq!(
+        pos.side_to_move(),
+        2,
+        "seat 2 in check answers before seat 1"
+    );
     assert_eq!(status(&pos, "check"), "2");
     play(&mut pos, "5a4a");
-    assert_eq!(pos.side_to_move(), 3, "then clockwise from seat 2; seat 1's turn is lost");
+    assert_eq!(
+        pos.side_to_move(),
+        3,
+        "then clockwise from seat 2; seat 1's turn is lost"
+    );
 }
 
 #[test]
 fn two_seats_in_check_answer_nearest_clockwise_first() {
     let mut pos = at(&build(
-        &[("5i", "K0"), ("9e", "K1"), ("4a", "K2"), ("1e", "K3"), ("5h", "R0")],
+        &[
+            ("5i", "K0"),
+            ("9e", "K1"),
+            ("4a", "K2"),
+            ("1e", "K3"),
+            ("5h", "R0"),
+        ],
         "-/-/-/-",
         0,
         "-",
@@ -216,7 +264,11 @@ fn two_seats_in_check_answer_nearest_clockwise_first() {
     assert_eq!(status(&pos, "check"), "1,3");
     assert_eq!(pos.side_to_move(), 1);
     play(&mut pos, "9e9d");
-    assert_eq!(pos.side_to_move(), 3, "seat 3 still in check answers before seat 2");
+    assert_eq!(
+        pos.side_to_move(),
+        3,
+        "seat 3 still in check answers before seat 2"
+    );
     play(&mut pos, "1e1d");
     assert_eq!(pos.side_to_move(), 0);
 }
@@ -235,13 +287,23 @@ fn a_king_left_in_check_cannot_be_captured_nor_any_king_square_entered() {
 #[test]
 fn a_flipped_king_blocks_sliders_attacks_nothing_and_cannot_be_taken() {
     let pos = at(&build(
-        &[("5i", "K0"), ("5e", "k1"), ("5a", "K2"), ("2a", "K3"), ("5g", "R0")],
+        &[
+            ("5i", "K0"),
+            ("5e", "k1"),
+            ("5a", "K2"),
+            ("2a", "K3"),
+            ("5g", "R0"),
+        ],
         "-/-/-/-",
         0,
         "1:2",
         "-",
     ));
-    assert_eq!(legal_from(&pos, "5g5"), ["5g5f", "5g5h"], "stops short of 5e and does not take it");
+    assert_eq!(
+        legal_from(&pos, "5g5"),
+        ["5g5f", "5g5h"],
+        "stops short of 5e and does not take it"
+    );
     // A flipped king next to a square does not attack it; a live king does.
     let pos = at(&build(
         &[("5i", "K0"), ("6g", "k1"), ("5a", "K2"), ("3g", "K3")],
@@ -251,14 +313,26 @@ fn a_flipped_king_blocks_sliders_attacks_nothing_and_cannot_be_taken() {
         "-",
     ));
     let king = legal_from(&pos, "5i");
-    assert!(king.contains(&"5i6h".to_string()), "next to the flipped king: {king:?}");
-    assert!(!king.contains(&"5i4h".to_string()), "next to seat 3's live king");
+    assert!(
+        king.contains(&"5i6h".to_string()),
+        "next to the flipped king: {king:?}"
+    );
+    assert!(
+        !king.contains(&"5i4h".to_string()),
+        "next to seat 3's live king"
+    );
 }
 
 #[test]
 fn two_flipped_kings_of_one_seat_are_refused() {
     let text = build(
-        &[("5i", "K0"), ("5e", "k1"), ("7h", "k1"), ("5a", "K2"), ("1e", "K3")],
+        &[
+            ("5i", "K0"),
+            ("5e", "k1"),
+            ("7h", "k1"),
+            ("5a", "K2"),
+            ("1e", "K3"),
+        ],
         "-/-/-/-",
         0,
         "1:2",
@@ -273,7 +347,14 @@ fn two_flipped_kings_of_one_seat_are_refused() {
 /// by the silver on 2c); seat 2 holds two pawns and a pawn on 3f.
 fn corner_mate() -> Yonin {
     at(&build(
-        &[("5i", "K0"), ("9e", "K1"), ("1a", "K2"), ("1e", "K3"), ("2c", "S0"), ("3f", "P2")],
+        &[
+            ("5i", "K0"),
+            ("9e", "K1"),
+            ("1a", "K2"),
+            ("1e", "K3"),
+            ("2c", "S0"),
+            ("3f", "P2"),
+        ],
         "G/-/2P/-",
         0,
         "-",
@@ -287,11 +368,19 @@ fn checkmate_hands_everything_to_the_checker_and_facings_stay() {
     play(&mut pos, "G*1b");
     assert_eq!(status(&pos, "out"), "2:0");
     assert_eq!(status(&pos, "mates"), "1,0,0,0");
-    assert_eq!(pos.side_to_move(), 3, "play goes on clockwise from the mated seat");
+    assert_eq!(
+        pos.side_to_move(),
+        3,
+        "play goes on clockwise from the mated seat"
+    );
     assert!(!pos.is_alive(2));
     assert!(pos.sfen().contains("k2"), "{}", pos.sfen());
     assert!(pos.sfen().contains("P0@2"), "{}", pos.sfen());
-    assert!(pos.sfen().contains(" 2P/-/-/- "), "the hand passed: {}", pos.sfen());
+    assert!(
+        pos.sfen().contains(" 2P/-/-/- "),
+        "the hand passed: {}",
+        pos.sfen()
+    );
     // Seat 0: king, silver, gold, inherited pawn, two pawns in hand, flipped king.
     assert_eq!(status(&pos, "totals"), "7,1,0,1");
     assert!(pos.outcome().is_none(), "one mate does not end the game");
@@ -315,7 +404,14 @@ fn an_inherited_pawn_never_counts_for_the_new_owners_two_pawn_line() {
 fn mate_without_check_is_credited_to_the_last_mover() {
     // Seat 1 takes seat 2's last squares; seat 2 is not in check but cannot move.
     let mut pos = at(&build(
-        &[("5i", "K0"), ("9e", "K1"), ("1a", "K2"), ("1e", "K3"), ("3h", "R1"), ("1c", "G0")],
+        &[
+            ("5i", "K0"),
+            ("9e", "K1"),
+            ("1a", "K2"),
+            ("1e", "K3"),
+            ("3h", "R1"),
+            ("1c", "G0"),
+        ],
         "-/-/-/-",
         1,
         "-",
@@ -330,7 +426,14 @@ fn mate_without_check_is_credited_to_the_last_mover() {
 #[test]
 fn several_eliminations_after_one_move_end_the_game() {
     let mut pos = at(&build(
-        &[("5i", "K0"), ("9a", "K1"), ("3g", "K2"), ("1a", "K3"), ("5b", "R0"), ("6c", "R0")],
+        &[
+            ("5i", "K0"),
+            ("9a", "K1"),
+            ("3g", "K2"),
+            ("1a", "K3"),
+            ("5b", "R0"),
+            ("6c", "R0"),
+        ],
         "-/-/-/-",
         0,
         "-",
@@ -344,7 +447,14 @@ fn several_eliminations_after_one_move_end_the_game() {
 
 fn second_mate(seat1_hand: &str) -> Yonin {
     at(&build(
-        &[("9i", "K0"), ("9a", "K1"), ("5a", "k2"), ("1e", "K3"), ("5h", "R3"), ("6g", "R3")],
+        &[
+            ("9i", "K0"),
+            ("9a", "K1"),
+            ("5a", "k2"),
+            ("1e", "K3"),
+            ("5h", "R3"),
+            ("6g", "R3"),
+        ],
         &format!("-/{seat1_hand}/-/-"),
         3,
         "2:1",
@@ -356,15 +466,27 @@ fn second_mate(seat1_hand: &str) -> Yonin {
 fn the_second_checkmate_ends_the_game_and_totals_break_ties() {
     // Seat 1 and seat 3 have one mate each; seat 3's total is 4 (king, two rooks,
     // flipped king 0); seat 1's is king + flipped king 2 + its hand.
-    for (hand, expected) in [("2G2S", [3, 1, 4, 2]), ("G", [3, 2, 4, 1]), ("2G", [3, 2, 4, 1])] {
+    for (hand, expected) in [
+        ("2G2S", [3, 1, 4, 2]),
+        ("G", [3, 2, 4, 1]),
+        ("2G", [3, 2, 4, 1]),
+    ] {
         let mut pos = second_mate(hand);
         play(&mut pos, "6g6i");
         assert_eq!(status(&pos, "out"), "2:1,0:3");
-        assert_eq!(places(&pos), (expected, "second-checkmate"), "seat 1 hand {hand}");
+        assert_eq!(
+            places(&pos),
+            (expected, "second-checkmate"),
+            "seat 1 hand {hand}"
+        );
     }
     let mut pos = second_mate("2G");
     play(&mut pos, "6g6i");
-    assert_eq!(status(&pos, "totals"), "0,4,0,4", "equal: the later last mate wins");
+    assert_eq!(
+        status(&pos, "totals"),
+        "0,4,0,4",
+        "equal: the later last mate wins"
+    );
 }
 
 // ---------------------------------------------------------------- credit
@@ -372,7 +494,15 @@ fn the_second_checkmate_ends_the_game_and_totals_break_ties() {
 /// Seat 2 due, mated in the corner by a rook of seat 0 and a rook of seat 1.
 fn double_checked_mate(recent: &str) -> Yonin {
     at(&build(
-        &[("5i", "K0"), ("9e", "K1"), ("1a", "K2"), ("3i", "K3"), ("5a", "R0"), ("1e", "R1"), ("2c", "G0")],
+        &[
+            ("5i", "K0"),
+            ("9e", "K1"),
+            ("1a", "K2"),
+            ("3i", "K3"),
+            ("5a", "R0"),
+            ("1e", "R1"),
+            ("2c", "G0"),
+        ],
         "-/-/-/-",
         2,
         "-",
@@ -388,7 +518,14 @@ fn credit_goes_to_the_checker_who_moved_last() {
     assert_eq!(status(&double_checked_mate("-"), "out"), "2:1");
     // A mate without check and no move yet: nearest live seat counter-clockwise.
     let pos = at(&build(
-        &[("5i", "K0"), ("9e", "K1"), ("1a", "K2"), ("1e", "K3"), ("2h", "R0"), ("1c", "G0")],
+        &[
+            ("5i", "K0"),
+            ("9e", "K1"),
+            ("1a", "K2"),
+            ("1e", "K3"),
+            ("2h", "R0"),
+            ("1c", "G0"),
+        ],
         "-/-/-/-",
         2,
         "-",
@@ -402,16 +539,40 @@ fn credit_goes_to_the_checker_who_moved_last() {
 #[test]
 fn two_pawn_line_follows_the_droppers_facing() {
     // Seat 0 has a pawn on file 5; seat 1 has one on rank e.
-    let pos = at(&build(&kings_and(&[("5g", "P0"), ("7d", "P1")]), "P/P/-/-", 0, "-", "-"));
+    let pos = at(&build(
+        &kings_and(&[("5g", "P0"), ("7d", "P1")]),
+        "P/P/-/-",
+        0,
+        "-",
+        "-",
+    ));
     let drops = legal_from(&pos, "P*");
     assert!(drops.iter().all(|d| !d.starts_with("P*5")), "{drops:?}");
     assert!(drops.contains(&"P*4e".to_string()));
-    let pos = at(&build(&kings_and(&[("5g", "P0"), ("7d", "P1")]), "P/P/-/-", 1, "-", "-"));
+    let pos = at(&build(
+        &kings_and(&[("5g", "P0"), ("7d", "P1")]),
+        "P/P/-/-",
+        1,
+        "-",
+        "-",
+    ));
     let drops = legal_from(&pos, "P*");
-    assert!(drops.iter().all(|d| !d.ends_with('d')), "rank d is blocked: {drops:?}");
-    assert!(drops.contains(&"P*5f".to_string()) && drops.contains(&"P*5g".to_string()) == false);
+    assert!(
+        drops.iter().all(|d| !d.ends_with('d')),
+        "rank d is blocked: {drops:?}"
+    );
+    assert!(
+        drops.contains(&"P*5f".to_string()) && drops.contains(&"P*5c".to_string()),
+        "seat 0's pawn on file 5 does not bind seat 1"
+    );
     // A promoted pawn, or one of another facing, does not block.
-    let pos = at(&build(&kings_and(&[("5g", "+P0"), ("4g", "P0@2")]), "P/-/-/-", 0, "-", "-"));
+    let pos = at(&build(
+        &kings_and(&[("5g", "+P0"), ("4g", "P0@2")]),
+        "P/-/-/-",
+        0,
+        "-",
+        "-",
+    ));
     let drops = legal_from(&pos, "P*");
     assert!(drops.contains(&"P*5e".to_string()) && drops.contains(&"P*4e".to_string()));
 }
@@ -420,11 +581,20 @@ fn two_pawn_line_follows_the_droppers_facing() {
 fn no_pawn_drop_on_the_last_row_of_the_droppers_facing() {
     let last = [('a', 0), ('1', 1), ('i', 2), ('9', 3)];
     for (mark, seat) in last {
-        let hands = (0..4).map(|s| if s == seat { "P" } else { "-" }).collect::<Vec<_>>().join("/");
+        let hands = (0..4)
+            .map(|s| if s == seat { "P" } else { "-" })
+            .collect::<Vec<_>>()
+            .join("/");
         let pos = at(&build(&kings_and(&[]), &hands, seat, "-", "-"));
         let drops = legal_from(&pos, "P*");
         assert!(!drops.is_empty());
-        let on_last = |d: &String| if mark.is_ascii_digit() { d.as_bytes()[2] == mark as u8 } else { d.as_bytes()[3] == mark as u8 };
+        let on_last = |d: &String| {
+            if mark.is_ascii_digit() {
+                d.as_bytes()[2] == mark as u8
+            } else {
+                d.as_bytes()[3] == mark as u8
+            }
+        };
         assert!(!drops.iter().any(on_last), "seat {seat}: {drops:?}");
         // Other pieces may go there.
         assert!(legal_from(&pos, "P*").len() < 81);
@@ -434,7 +604,13 @@ fn no_pawn_drop_on_the_last_row_of_the_droppers_facing() {
 #[test]
 fn no_pawn_drop_in_front_of_a_flipped_king_but_a_pawn_may_move_there() {
     let pos = at(&build(
-        &[("5i", "K0"), ("5a", "k1"), ("9e", "K2"), ("1e", "K3"), ("4c", "P0")],
+        &[
+            ("5i", "K0"),
+            ("5a", "k1"),
+            ("9e", "K2"),
+            ("1e", "K3"),
+            ("4c", "P0"),
+        ],
         "P/-/-/-",
         0,
         "1:2",
@@ -445,7 +621,13 @@ fn no_pawn_drop_in_front_of_a_flipped_king_but_a_pawn_may_move_there() {
     assert!(drops.contains(&"P*5c".to_string()));
     // Seat 3 (facing file 9) may not drop on 4a, in front of 5a from its side.
     let pos = at(&build(
-        &[("5i", "K0"), ("5a", "k1"), ("9e", "K2"), ("1e", "K3"), ("4c", "P0")],
+        &[
+            ("5i", "K0"),
+            ("5a", "k1"),
+            ("9e", "K2"),
+            ("1e", "K3"),
+            ("4c", "P0"),
+        ],
         "-/-/-/P",
         3,
         "1:2",
@@ -454,7 +636,13 @@ fn no_pawn_drop_in_front_of_a_flipped_king_but_a_pawn_may_move_there() {
     let drops = legal_from(&pos, "P*");
     assert!(!drops.contains(&"P*4a".to_string()) && drops.contains(&"P*5b".to_string()));
     let pos = at(&build(
-        &[("5i", "K0"), ("4a", "k1"), ("9e", "K2"), ("1e", "K3"), ("4c", "P0")],
+        &[
+            ("5i", "K0"),
+            ("4a", "k1"),
+            ("9e", "K2"),
+            ("1e", "K3"),
+            ("4c", "P0"),
+        ],
         "-/-/-/-",
         0,
         "1:2",
@@ -466,7 +654,13 @@ fn no_pawn_drop_in_front_of_a_flipped_king_but_a_pawn_may_move_there() {
 /// Seat 2's king in the corner; golds of seat 0 on 3b (covering 2a, 2b) and,
 /// with `protected`, on 1c (guarding 1b).
 fn pawn_mate(protected: bool, extra: &[(&'static str, &'static str)], due: Seat) -> Yonin {
-    let mut pieces = vec![("9i", "K0"), ("9e", "K1"), ("1a", "K2"), ("1e", "K3"), ("3b", "G0")];
+    let mut pieces = vec![
+        ("9i", "K0"),
+        ("9e", "K1"),
+        ("1a", "K2"),
+        ("1e", "K3"),
+        ("3b", "G0"),
+    ];
     if protected {
         pieces.push(("1c", "G0"));
     }
@@ -495,25 +689,55 @@ fn drop_pawn_mate_is_illegal_but_a_pawn_drop_check_is_not() {
 #[test]
 fn promotion_entering_within_and_leaving_the_facing_zone() {
     let pos = at(&build(
-        &kings_and(&[("7d", "S0"), ("3c", "S0"), ("6b", "R0"), ("8b", "P0"), ("2d", "P0")]),
+        &kings_and(&[
+            ("7d", "S0"),
+            ("3c", "S0"),
+            ("6b", "R0"),
+            ("8b", "P0"),
+            ("2d", "P0"),
+        ]),
         "-/-/-/-",
         0,
         "-",
         "-",
     ));
     let silver = legal_from(&pos, "7d");
-    assert!(silver.contains(&"7d7c".to_string()) && silver.contains(&"7d7c+".to_string()), "entering");
-    assert!(silver.contains(&"7d6e".to_string()) && !silver.contains(&"7d6e+".to_string()), "outside");
+    assert!(
+        silver.contains(&"7d7c".to_string()) && silver.contains(&"7d7c+".to_string()),
+        "entering"
+    );
+    assert!(
+        silver.contains(&"7d6e".to_string()) && !silver.contains(&"7d6e+".to_string()),
+        "outside"
+    );
     let silver = legal_from(&pos, "3c");
     for m in ["3c3b", "3c3b+", "3c4d", "3c4d+"] {
-        assert!(silver.contains(&m.to_string()), "{m}: within and leaving: {silver:?}");
+        assert!(
+            silver.contains(&m.to_string()),
+            "{m}: within and leaving: {silver:?}"
+        );
     }
-    assert!(legal_from(&pos, "6b").contains(&"6b6h+".to_string()), "a rook leaving far");
-    assert_eq!(legal_from(&pos, "8b"), ["8b8a+"], "a pawn on its last row must promote");
+    assert!(
+        legal_from(&pos, "6b").contains(&"6b6h+".to_string()),
+        "a rook leaving far"
+    );
+    assert_eq!(
+        legal_from(&pos, "8b"),
+        ["8b8a+"],
+        "a pawn on its last row must promote"
+    );
     assert_eq!(legal_from(&pos, "2d"), ["2d2c", "2d2c+"]);
     // Seat 1 advances toward file 1.
     let pos = at(&build(
-        &[("5i", "K0"), ("9e", "K1"), ("5a", "K2"), ("1i", "K3"), ("2c", "P1"), ("4g", "P1"), ("6f", "P1")],
+        &[
+            ("5i", "K0"),
+            ("9e", "K1"),
+            ("5a", "K2"),
+            ("1i", "K3"),
+            ("2c", "P1"),
+            ("4g", "P1"),
+            ("6f", "P1"),
+        ],
         "-/-/-/-",
         1,
         "-",
@@ -545,7 +769,11 @@ fn the_fourth_occurrence_ends_the_game_by_repetition() {
     assert!(!legal(&pos).is_empty());
     let mut pos = at_with(&build(&kings_and(&[]), "-/P/-/-", 0, "-", "-"), &pairs());
     shuffle(&mut pos, 3);
-    assert_eq!(places(&pos), ([3, 1, 3, 1], "repetition"), "pairs: the larger team total");
+    assert_eq!(
+        places(&pos),
+        ([3, 1, 3, 1], "repetition"),
+        "pairs: the larger team total"
+    );
     let mut pos = at_with(&build(&kings_and(&[]), "-/-/-/-", 0, "-", "-"), &pairs());
     shuffle(&mut pos, 3);
     assert_eq!(places(&pos).0, [1, 1, 1, 1]);
@@ -554,7 +782,13 @@ fn the_fourth_occurrence_ends_the_game_by_repetition() {
 #[test]
 fn a_continuous_checker_may_not_make_the_fourth_occurrence() {
     let mut pos = at(&build(
-        &[("5i", "K0"), ("7g", "K1"), ("5a", "K2"), ("1e", "K3"), ("9c", "R0")],
+        &[
+            ("5i", "K0"),
+            ("7g", "K1"),
+            ("5a", "K2"),
+            ("1e", "K3"),
+            ("9c", "R0"),
+        ],
         "-/-/-/-",
         0,
         "-",
@@ -566,7 +800,10 @@ fn a_continuous_checker_may_not_make_the_fourth_occurrence() {
     }
     assert!(pos.outcome().is_none());
     let moves = legal(&pos);
-    assert!(!moves.contains(&"9b9a".to_string()), "the fourth occurrence by checks");
+    assert!(
+        !moves.contains(&"9b9a".to_string()),
+        "the fourth occurrence by checks"
+    );
     assert!(moves.contains(&"9b9c".to_string()));
     // A quiet move breaks the chain: the checks after it are new.
     let mut other = pos.clone();
@@ -580,7 +817,14 @@ fn a_continuous_checker_may_not_make_the_fourth_occurrence() {
 fn pairs_end_at_the_first_mate_and_partners_share_places() {
     let mut pos = at_with(
         &build(
-            &[("5i", "K0"), ("9a", "K1"), ("3g", "K2"), ("1a", "K3"), ("5b", "R0"), ("6c", "R0")],
+            &[
+                ("5i", "K0"),
+                ("9a", "K1"),
+                ("3g", "K2"),
+                ("1a", "K3"),
+                ("5b", "R0"),
+                ("6c", "R0"),
+            ],
             "-/-/-/-",
             0,
             "-",
@@ -589,7 +833,11 @@ fn pairs_end_at_the_first_mate_and_partners_share_places() {
         &pairs(),
     );
     play(&mut pos, "6c6a");
-    assert_eq!(status(&pos, "out"), "1:0", "the game stops at the first mate");
+    assert_eq!(
+        status(&pos, "out"),
+        "1:0",
+        "the game stops at the first mate"
+    );
     assert_eq!(places(&pos), ([1, 3, 1, 3], "pairs-checkmate"));
     // Partners are ordinary opponents: seat 0 may mate its partner, and loses.
     let mut pos = corner_mate();
@@ -693,14 +941,25 @@ mod naive {
         let (fr, fc) = forward(facing);
         let (sr, sc) = (fc, -fr);
         let rel = |a: i8, b: i8| (a * fr + b * sr, a * fc + b * sc);
-        let all8 = [(1, 0), (1, 1), (1, -1), (0, 1), (0, -1), (-1, 0), (-1, 1), (-1, -1)];
+        let all8 = [
+            (1, 0),
+            (1, 1),
+            (1, -1),
+            (0, 1),
+            (0, -1),
+            (-1, 0),
+            (-1, 1),
+            (-1, -1),
+        ];
         let orth = [(1, 0), (0, 1), (0, -1), (-1, 0)];
         match kind {
             Kind::King => all8.iter().map(|&(a, b)| (rel(a, b), false)).collect(),
-            Kind::Gold | Kind::ProSilver | Kind::Tokin => [(1, 0), (1, 1), (1, -1), (0, 1), (0, -1), (-1, 0)]
-                .iter()
-                .map(|&(a, b)| (rel(a, b), false))
-                .collect(),
+            Kind::Gold | Kind::ProSilver | Kind::Tokin => {
+                [(1, 0), (1, 1), (1, -1), (0, 1), (0, -1), (-1, 0)]
+                    .iter()
+                    .map(|&(a, b)| (rel(a, b), false))
+                    .collect()
+            }
             Kind::Silver => [(1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)]
                 .iter()
                 .map(|&(a, b)| (rel(a, b), false))
@@ -710,7 +969,11 @@ mod naive {
             Kind::Dragon => orth
                 .iter()
                 .map(|&d| (d, true))
-                .chain([(1, 1), (1, -1), (-1, 1), (-1, -1)].iter().map(|&d| (d, false)))
+                .chain(
+                    [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+                        .iter()
+                        .map(|&d| (d, false)),
+                )
                 .collect(),
         }
     }
@@ -737,7 +1000,10 @@ mod naive {
         for r in 0..9 {
             for c in 0..9 {
                 if let Some((_, owner, _)) = board.cells[r as usize][c as usize] {
-                    if owner != seat && board.alive[owner as usize] && reach(board, r, c).contains(&target) {
+                    if owner != seat
+                        && board.alive[owner as usize]
+                        && reach(board, r, c).contains(&target)
+                    {
                         return true;
                     }
                 }
@@ -768,7 +1034,12 @@ mod naive {
         format!("{}{}", 9 - c, (b'a' + r as u8) as char)
     }
 
-    const HAND: [(Kind, char); 4] = [(Kind::Rook, 'R'), (Kind::Gold, 'G'), (Kind::Silver, 'S'), (Kind::Pawn, 'P')];
+    const HAND: [(Kind, char); 4] = [
+        (Kind::Rook, 'R'),
+        (Kind::Gold, 'G'),
+        (Kind::Silver, 'S'),
+        (Kind::Pawn, 'P'),
+    ];
 
     fn promoted(kind: Kind) -> Kind {
         match kind {
@@ -793,7 +1064,9 @@ mod naive {
         let mut out = Vec::new();
         for r in 0..9i8 {
             for c in 0..9i8 {
-                let Some((kind, owner, facing)) = board.cells[r as usize][c as usize] else { continue };
+                let Some((kind, owner, facing)) = board.cells[r as usize][c as usize] else {
+                    continue;
+                };
                 if owner != us {
                     continue;
                 }
@@ -825,7 +1098,12 @@ mod naive {
                             let k = if promote { promoted(kind) } else { kind };
                             after.cells[tr as usize][tc as usize] = Some((k, owner, facing));
                             if !attacked_by_others(&after, us) {
-                                let text = format!("{}{}{}", square(r, c), square(tr, tc), if promote { "+" } else { "" });
+                                let text = format!(
+                                    "{}{}{}",
+                                    square(r, c),
+                                    square(tr, tc),
+                                    if promote { "+" } else { "" }
+                                );
                                 out.push((text, after));
                             }
                         }
@@ -846,9 +1124,19 @@ mod naive {
                         if last_row(us, r, c) {
                             continue;
                         }
-                        let same_line = |rr: i8, cc: i8| if us % 2 == 0 { cc == c } else { rr == r };
+                        let same_line = |rr: i8, cc: i8| {
+                            if us.is_multiple_of(2) {
+                                cc == c
+                            } else {
+                                rr == r
+                            }
+                        };
                         let doubled = (0..9i8).any(|rr| {
-                            (0..9i8).any(|cc| same_line(rr, cc) && board.cells[rr as usize][cc as usize] == Some((Kind::Pawn, us, us)))
+                            (0..9i8).any(|cc| {
+                                same_line(rr, cc)
+                                    && board.cells[rr as usize][cc as usize]
+                                        == Some((Kind::Pawn, us, us))
+                            })
                         });
                         if doubled {
                             continue;
@@ -879,7 +1167,8 @@ mod naive {
 
     fn pawn_mates(after: &Board, us: Seat, r: i8, c: i8) -> bool {
         let (fr, fc) = forward(us);
-        let Some((Kind::King, victim, _)) = after.cells[(r + fr) as usize][(c + fc) as usize] else {
+        let Some((Kind::King, victim, _)) = after.cells[(r + fr) as usize][(c + fc) as usize]
+        else {
             return false;
         };
         if !after.alive[victim as usize] {
@@ -918,7 +1207,12 @@ fn the_fast_generator_agrees_with_the_naive_one_along_random_games() {
                     break;
                 }
                 let fast = legal(&pos);
-                assert_eq!(fast, naive_moves(pos.state(), pos.side_to_move()), "{}", pos.diagram());
+                assert_eq!(
+                    fast,
+                    naive_moves(pos.state(), pos.side_to_move()),
+                    "{}",
+                    pos.diagram()
+                );
                 if fast.is_empty() {
                     break;
                 }
@@ -928,7 +1222,10 @@ fn the_fast_generator_agrees_with_the_naive_one_along_random_games() {
             eliminations += pos.eliminations().len as usize;
         }
     }
-    assert!(eliminations >= 4, "random play reached {eliminations} eliminations");
+    assert!(
+        eliminations >= 4,
+        "random play reached {eliminations} eliminations"
+    );
 }
 
 #[test]
@@ -960,7 +1257,11 @@ fn after_a_move_the_seat_due_and_eliminations_match_a_plain_resolution() {
                 let next = (1..4)
                     .map(|i| (from + i) % 4)
                     .find(|&s| board.alive[s as usize] && naive::attacked_by_others(&board, s))
-                    .or_else(|| (1..4).map(|i| (from + i) % 4).find(|&s| board.alive[s as usize]))
+                    .or_else(|| {
+                        (1..4)
+                            .map(|i| (from + i) % 4)
+                            .find(|&s| board.alive[s as usize])
+                    })
                     .unwrap();
                 if !naive::legal(&board, next).is_empty() {
                     break Some(next);
@@ -971,7 +1272,11 @@ fn after_a_move_the_seat_due_and_eliminations_match_a_plain_resolution() {
                 // kings except through ownership; take it from the fast state.
                 board = naive::Board::of(&{
                     let mut s = *pos.state();
-                    s.alive = board.alive.iter().enumerate().fold(0, |m, (i, &a)| m | (a as u8) << i);
+                    s.alive = board
+                        .alive
+                        .iter()
+                        .enumerate()
+                        .fold(0, |m, (i, &a)| m | (a as u8) << i);
                     s
                 });
                 if eliminated.len() == limit {
@@ -979,7 +1284,10 @@ fn after_a_move_the_seat_due_and_eliminations_match_a_plain_resolution() {
                 }
                 from = next;
             };
-            let now: Vec<Seat> = pos.eliminations().as_slice()[out_before as usize..].iter().map(|e| e.0).collect();
+            let now: Vec<Seat> = pos.eliminations().as_slice()[out_before as usize..]
+                .iter()
+                .map(|e| e.0)
+                .collect();
             assert_eq!(now, eliminated, "{}", pos.diagram());
             if let Some(due) = due {
                 assert_eq!(pos.side_to_move(), due, "{}", pos.diagram());
@@ -1000,12 +1308,18 @@ fn conformance_random_playouts() {
 fn evaluation_is_per_seat_and_favours_material() {
     let pos = Yonin::start(&YoninRules::default());
     let values = pos.evaluate_all();
-    assert!(values.iter().all(|&v| v == values[0]), "symmetric start: {values:?}");
+    assert!(
+        values.iter().all(|&v| v == values[0]),
+        "symmetric start: {values:?}"
+    );
     let mut pos = corner_mate();
     let before = pos.evaluate_all();
     play(&mut pos, "G*1b");
     let after = pos.evaluate_all();
-    assert!(after[0] > before[0], "a mate with inheritance is good for the mater");
+    assert!(
+        after[0] > before[0],
+        "a mate with inheritance is good for the mater"
+    );
     assert!(after[2] < -5_000, "an eliminated seat keeps only its place");
     let _ = Kind::Pawn;
 }
