@@ -5,6 +5,7 @@
 use super::piece::{Kind, KING_STEPS};
 use super::position::Yonin;
 use super::state::{State, YoninMove};
+use crate::core::board9::Bitboard;
 use crate::core::Seat;
 use crate::search::Value;
 
@@ -49,61 +50,84 @@ fn material(state: &State, seat: Seat) -> Value {
     value
 }
 
-/// King safety of a live seat: attacks on the squares around its king, open
-/// flight squares, defenders, and whether it stands in check with few flights.
-fn king_safety(state: &State, seat: Seat) -> Value {
-    let king = state.kings[seat as usize];
-    let others = state.others(seat);
-    let own = state.by_owner[seat as usize];
-    let zone = KING_STEPS[king.index()];
-    let mut attacks = 0;
-    let mut flights = 0;
-    for sq in zone {
-        let attackers = state.attackers(sq, others).count() as Value;
-        attacks += attackers;
-        let blocked =
-            own.has(sq) || state.flipped.has(sq) || state.by_kind[Kind::King.index()].has(sq);
-        if attackers == 0 && !blocked {
-            flights += 1;
+/// The squares each live seat's pieces attack (empty for eliminated seats).
+fn attack_maps(state: &State) -> [Bitboard; 4] {
+    let mut maps = [Bitboard::EMPTY; 4];
+    for seat in 0..4u8 {
+        if state.is_alive(seat) {
+            for sq in state.by_owner[seat as usize] {
+                maps[seat as usize] |= state.attacks_of(state.at(sq), sq);
+            }
         }
     }
+    maps
+}
+
+/// King safety of a live seat: squares around its king attacked by each
+/// opponent, open flight squares, defenders, and whether it stands in check
+/// with few flights. Also returns the seat that would inherit if the king is
+/// nearly mated.
+fn king_safety(state: &State, seat: Seat, maps: &[Bitboard; 4]) -> (Value, Option<Seat>) {
+    let king = state.kings[seat as usize];
+    let own = state.by_owner[seat as usize];
+    let zone = KING_STEPS[king.index()];
+    let mut attacked = Bitboard::EMPTY;
+    let mut pressure = 0;
+    for (other, &map) in maps.iter().enumerate() {
+        if other != seat as usize {
+            pressure += (zone & map).count() as Value;
+            attacked |= map;
+        }
+    }
+    let blockers = own | state.by_kind[Kind::King.index()];
+    let flights = (zone & !attacked & !blockers).count() as Value;
     let defenders = (zone & own).count() as Value;
-    let checkers = state.attackers(king, others).count() as Value;
-    let mut value = 12 * defenders.min(4) - 28 * attacks + 12 * flights.min(4);
-    if checkers > 0 {
-        value -= 120 * checkers;
+    let mut value = 12 * defenders.min(4) - 28 * pressure + 12 * flights.min(4);
+    let mut heir = None;
+    if attacked.has(king) {
+        let checkers = state.attackers(king, state.others(seat));
+        value -= 120 * checkers.count() as Value;
         if flights <= 1 {
             // Near elimination: what it owns would pass to the checker.
             value -= 400;
+            heir = checkers.into_iter().next().map(|sq| state.at(sq).owner());
         }
     }
-    value
+    (value, heir)
 }
 
 pub fn evaluate_all(pos: &Yonin) -> [Value; 4] {
     let state = pos.state();
     let out = pos.eliminations();
     let totals = pos.totals();
+    let maps = attack_maps(state);
     let mut raw = [0 as Value; 4];
     for seat in 0..4u8 {
-        if state.is_alive(seat) {
-            raw[seat as usize] = material(state, seat)
-                + king_safety(state, seat)
-                + PER_MATE * out.mates_by(seat) as Value
-                + PER_PIECE * totals[seat as usize] as Value;
+        if !state.is_alive(seat) {
+            continue;
+        }
+        let material = material(state, seat);
+        let (safety, heir) = king_safety(state, seat, &maps);
+        raw[seat as usize] += material
+            + safety
+            + PER_MATE * out.mates_by(seat) as Value
+            + PER_PIECE * totals[seat as usize] as Value;
+        if let Some(heir) = heir {
+            // A share of the expected inheritance and of the mate itself.
+            raw[heir as usize] += (material + PER_MATE) / 4;
         }
     }
-    let alive: Vec<Seat> = (0..4).filter(|&s| state.is_alive(s)).collect();
+    let alive = state.alive.count_ones() as Value;
+    let sum: Value = (0..4)
+        .filter(|&s| state.is_alive(s as Seat))
+        .map(|s| raw[s])
+        .sum();
     let mut values = [0 as Value; 4];
     for seat in 0..4u8 {
         values[seat as usize] = if state.is_alive(seat) {
-            let others: Value = alive
-                .iter()
-                .filter(|&&s| s != seat)
-                .map(|&s| raw[s as usize])
-                .sum();
-            let n = (alive.len() as Value - 1).max(1);
-            raw[seat as usize] - others / n
+            // Against the average live opponent.
+            let others = sum - raw[seat as usize];
+            raw[seat as usize] - others / (alive - 1).max(1)
         } else {
             let order = out.as_slice().iter().position(|e| e.0 == seat).unwrap_or(0) as Value;
             ELIMINATED + 1000 * order
