@@ -1197,10 +1197,20 @@ const ATTACK: &str = "3G2K2G23/4S24/2R06/9/K16P0K3/3P1@35/2R15S3/9/4K04 GSP/GP/-
 
 #[test]
 fn the_fast_generator_agrees_with_the_naive_one_along_random_games() {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    compare_with_naive(6, 7);
+}
+
+#[test]
+#[ignore = "heavy: many more random games against the naive generator"]
+fn the_fast_generator_agrees_with_the_naive_one_along_many_random_games() {
+    compare_with_naive(150, 8);
+}
+
+fn compare_with_naive(games: usize, seed: u64) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut eliminations = 0;
     for start in [START_SFEN, NEAR_MATES, ATTACK] {
-        for _ in 0..6 {
+        for _ in 0..games {
             let mut pos = at(start);
             for _ in 0..60 {
                 if pos.outcome().is_some_and(|o| o.reason != "repetition") {
