@@ -102,48 +102,77 @@ const FULL: u8 = 0;
 
 struct Collector<'a> {
     moves: &'a mut MoveList<SugorokuMove>,
-    /// The result key and class of each candidate, for merging equal results.
-    keys: [u64; MAX_MOVES],
+    /// The result key (low half) and class of each candidate, to find equal results.
+    keys: [u32; MAX_MOVES],
     classes: [u8; MAX_MOVES],
     origin: &'a Sugoroku,
 }
 
 impl Collector<'_> {
     /// Adds a turn whose result stands in `scratch`, unless an earlier turn of
-    /// the same class leaves the same position.
+    /// the same class leaves the same position (keys sift, boards decide).
+    #[inline]
     fn add(&mut self, scratch: &Sugoroku, mv: SugorokuMove, class: u8) {
-        let key = scratch.key();
-        for i in 0..self.moves.len() {
+        let key = scratch.key() as u32;
+        let n = self.moves.len();
+        for i in 0..n {
             if self.keys[i] == key
                 && self.classes[i] == class
-                && self.result_of(self.moves[i]).same_board(scratch)
+                && self.origin.board_after(self.moves[i].steps()) == *scratch.board()
             {
                 return;
             }
         }
-        self.keys[self.moves.len()] = key;
-        self.classes[self.moves.len()] = class;
+        self.keys[n] = key;
+        self.classes[n] = class;
         self.moves.push(mv);
-    }
-
-    fn result_of(&self, mv: SugorokuMove) -> Sugoroku {
-        let mut pos = *self.origin;
-        for &step in mv.steps() {
-            pos.apply_step(step);
-        }
-        pos
     }
 }
 
-/// Points the side to move may move a stone from, highest first: only the bar
-/// while a stone is on it ([`Sugoroku::target`] skips empty points).
+/// The points the side to move may move a stone from, as a bit set: only the
+/// bar while a stone is on it.
 #[inline]
-fn sources(pos: &Sugoroku) -> std::iter::Rev<std::ops::RangeInclusive<u8>> {
-    if pos.count(pos.side_to_move(), BAR) > 0 {
-        (BAR..=BAR).rev()
-    } else {
-        (1..=BAR - 1).rev()
+fn sources(pos: &Sugoroku) -> u32 {
+    let side = pos.side_to_move();
+    if pos.count(side, BAR) > 0 {
+        return 1 << BAR;
     }
+    let mut set = 0;
+    for point in 1..BAR {
+        if pos.count(side, point) > 0 {
+            set |= 1 << point;
+        }
+    }
+    set
+}
+
+/// The sources after `step` was played from `before`.
+#[inline]
+fn sources_after(pos: &Sugoroku, before: u32, step: Step) -> u32 {
+    if step.from == BAR {
+        // Entered: the rest of the board may move once the bar is empty.
+        return sources(pos);
+    }
+    let mut set = before;
+    if pos.count(pos.side_to_move(), step.from) == 0 {
+        set &= !(1 << step.from);
+    }
+    if step.to != OFF {
+        set |= 1 << step.to;
+    }
+    set
+}
+
+/// Points of a bit set, highest first.
+#[inline]
+fn points_down(mut set: u32) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let point = 31 - set.leading_zeros();
+            set &= !(1 << point);
+            point as u8
+        })
+    })
 }
 
 pub fn generate_turns(pos: &Sugoroku, moves: &mut MoveList<SugorokuMove>) {
@@ -162,8 +191,9 @@ pub fn generate_turns(pos: &Sugoroku, moves: &mut MoveList<SugorokuMove>) {
     let order_count = if dice.is_split() { 2 } else { 1 };
     let mut scratch = *pos;
     let base = SugorokuMove::pass(dice);
+    let first_sources = sources(pos);
     for &[first, second] in &orders[..order_count] {
-        for from in sources(pos) {
+        for from in points_down(first_sources) {
             let Some(to) = scratch.target(from, first) else {
                 continue;
             };
@@ -180,7 +210,7 @@ pub fn generate_turns(pos: &Sugoroku, moves: &mut MoveList<SugorokuMove>) {
                 out.add(&scratch, one, FULL);
             } else {
                 let mut any_second = false;
-                for from2 in sources(&scratch) {
+                for from2 in points_down(sources_after(&scratch, first_sources, step1)) {
                     let Some(to2) = scratch.target(from2, second) else {
                         continue;
                     };
@@ -210,17 +240,20 @@ pub fn generate_turns(pos: &Sugoroku, moves: &mut MoveList<SugorokuMove>) {
         return;
     }
     // Most dice first; then, with one die playable, the larger.
-    let classes = out.classes;
-    let any_full = classes[..out.moves.len()].contains(&FULL);
-    let any_larger = classes[..out.moves.len()].contains(&dice.hi());
-    let keep = if any_full {
+    let count = out.moves.len();
+    let classes = &out.classes[..count];
+    let keep = if classes.contains(&FULL) {
         FULL
-    } else if any_larger {
+    } else if classes.contains(&dice.hi()) {
         dice.hi()
     } else {
         dice.lo()
     };
+    if classes.iter().all(|&c| c == keep) {
+        return;
+    }
     let mut index = 0;
+    let classes = out.classes;
     out.moves.retain(|_| {
         index += 1;
         classes[index - 1] == keep

@@ -346,7 +346,7 @@ fn resolve(pos: &Sugoroku, text: &str) -> Result<Resolved, MoveError> {
     walk(pos, written.as_slice(), &mut error, &mut |after| {
         found = results
             .iter()
-            .find(|(mv, result)| mv.steps().len() == written.len && result.same_board(after))
+            .find(|(mv, result)| mv.steps().len() == written.len && result.board() == after.board())
             .map(|&(mv, _)| mv);
         found.is_some()
     });

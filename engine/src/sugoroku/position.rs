@@ -226,10 +226,27 @@ impl Sugoroku {
         self.rules.closeout == Closeout::Instant && self.home_closed(self.side)
     }
 
-    /// The board part of the key (stones only), for comparing turn results.
+    /// Both sides' stones, each in its own numbering.
     #[inline]
-    pub(super) fn same_board(&self, other: &Sugoroku) -> bool {
-        self.stones == other.stones
+    pub(super) fn board(&self) -> &[[u8; 26]; 2] {
+        &self.stones
+    }
+
+    /// The stones after the side to move plays `steps` (no key, no checks).
+    #[inline]
+    pub(super) fn board_after(&self, steps: &[Step]) -> [[u8; 26]; 2] {
+        let mut board = self.stones;
+        let (us, them) = (self.side as usize, self.side as usize ^ 1);
+        for step in steps {
+            board[us][step.from as usize] -= 1;
+            board[us][step.to as usize] += 1;
+            let landing = mirror(step.to) as usize;
+            if step.to != OFF && board[them][landing] == 1 {
+                board[them][landing] = 0;
+                board[them][BAR as usize] += 1;
+            }
+        }
+        board
     }
 
     /// Plays stone steps of the current turn without finishing it: the steps'

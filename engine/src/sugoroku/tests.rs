@@ -887,3 +887,42 @@ fn evaluation_prefers_the_race_leader_and_stays_in_bounds() {
     let done = played(&setup(&black, &white, 'b', "3", &rules), "9/6");
     assert_eq!(done.evaluate(), -1000);
 }
+
+#[test]
+#[ignore]
+fn zz_timing() {
+    let rules = SugorokuRules::default();
+    let start = Sugoroku::start(&rules);
+    for d in 1..=3 {
+        let t = std::time::Instant::now();
+        let n = perft(&start, d);
+        println!("perft start {d}: {n} in {:?}", t.elapsed());
+    }
+    let t = std::time::Instant::now();
+    let n: u64 = divide(&start, 3).iter().map(|e| e.1).sum();
+    println!("divide start 3: {n} in {:?}", t.elapsed());
+    // generation speed over random positions
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+    let mut positions = Vec::new();
+    let mut pos = start;
+    while positions.len() < 20000 {
+        if pos.outcome().is_some() { pos = start; }
+        if pos.at_chance() { pos.apply_chance(Roll::new(rng.gen_range(1..=6), rng.gen_range(1..=6))); continue; }
+        positions.push(pos);
+        let mut moves = MoveList::new();
+        pos.generate_moves(&mut moves);
+        let mv = moves[rng.gen_range(0..moves.len())];
+        pos.make(mv);
+    }
+    let t = std::time::Instant::now();
+    let mut total = 0;
+    let mut moves = MoveList::new();
+    for _ in 0..10 { for p in &positions { p.generate_moves(&mut moves); total += moves.len(); } }
+    let el = t.elapsed();
+    println!("gen: {} calls, {} turns in {:?}: {:.0} ns/call", positions.len()*10, total, el, el.as_nanos() as f64 / (positions.len()*10) as f64);
+    let t = std::time::Instant::now();
+    let mut s = 0i64;
+    for _ in 0..10 { for p in &positions { s += p.evaluate() as i64; } }
+    let el = t.elapsed();
+    println!("eval: {:.0} ns/call ({s})", el.as_nanos() as f64 / (positions.len()*10) as f64);
+}
