@@ -155,9 +155,7 @@ fn contact(pos: &Sugoroku, side: Seat) -> f32 {
     let hit_chance = weight(shots) as f32 / 36.0;
     score -= hit_chance * worst_loss as f32 / PIPS_PER_TURN * HIT_LOSS_SHARE;
     // Stones on the bar against the opponent's home.
-    let their_home = (1..=HOME)
-        .filter(|&p| pos.count(them, p) >= 2)
-        .count() as f32;
+    let their_home = (1..=HOME).filter(|&p| pos.count(them, p) >= 2).count() as f32;
     let on_bar = pos.count(side, BAR) as f32;
     score -= on_bar * (BAR_BASE + BAR_PER_HOME_POINT * their_home);
     score

@@ -59,8 +59,8 @@ pub fn parse_position(text: &str, rules: &SugorokuRules) -> Result<Sugoroku, Par
             "w" => 1,
             _ => {
                 return Err(err(format!(
-                    "points: point {point} is '{token}', expected 0 or a count and b or w such as 5b"
-                )))
+                "points: point {point} is '{token}', expected 0 or a count and b or w such as 5b"
+            )))
             }
         };
         let count = match count.parse::<u8>() {
@@ -103,18 +103,20 @@ pub fn parse_position(text: &str, rules: &SugorokuRules) -> Result<Sugoroku, Par
     }
     if rules.finish == Finish::AllHome && (pos.count(0, OFF) > 0 || pos.count(1, OFF) > 0) {
         return Err(err(
-            "off: no stone is borne off under the all-home finish".to_string(),
+            "off: no stone is borne off under the all-home finish".to_string()
         ));
     }
     let dice = match fields[4] {
         "-" => Dice::NONE,
         digits => {
             let values: Vec<u8> = digits.bytes().map(|c| c.wrapping_sub(b'0')).collect();
-            Dice::from_digits(&values).filter(|d| !d.is_none()).ok_or_else(|| {
-                err(format!(
-                    "dice '{digits}', expected - or one or two dice 1 to 6 such as 52"
-                ))
-            })?
+            Dice::from_digits(&values)
+                .filter(|d| !d.is_none())
+                .ok_or_else(|| {
+                    err(format!(
+                        "dice '{digits}', expected - or one or two dice 1 to 6 such as 52"
+                    ))
+                })?
         }
     };
     pos.settle().map_err(|reason| err(reason.to_string()))?;
@@ -194,7 +196,9 @@ fn parse_steps(text: &str) -> Result<Steps, MoveError> {
         for p in points {
             let name = p.trim().trim_end_matches('*');
             let point = parse_point(name).ok_or_else(|| {
-                bad(format!("'{p}' is not a point: expected 1 to 24, bar or off"))
+                bad(format!(
+                    "'{p}' is not a point: expected 1 to 24, bar or off"
+                ))
             })?;
             parsed.push(point);
         }
@@ -382,10 +386,7 @@ pub fn parse_turn(pos: &Sugoroku, text: &str) -> Result<SugorokuMove, MoveError>
         Resolved::Whole(mv) => Ok(mv),
         Resolved::Partial(after) => Err(MoveError::new(
             text,
-            format!(
-                "only part of the turn: {} is still to play",
-                after.dice()
-            ),
+            format!("only part of the turn: {} is still to play", after.dice()),
         )),
     }
 }
@@ -433,7 +434,10 @@ pub fn play_text(pos: &mut Sugoroku, text: &str) -> Result<(), MoveError> {
             }
             next.apply_chance(Roll::new(dice.hi(), dice.lo()));
         } else if turn.is_none() {
-            return fail(format!("the dice are already rolled: {} to play", pos.dice()));
+            return fail(format!(
+                "the dice are already rolled: {} to play",
+                pos.dice()
+            ));
         } else if dice != next.dice() {
             return fail(format!(
                 "dice {dice_text} are not the dice to play ({})",

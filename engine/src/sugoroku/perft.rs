@@ -40,7 +40,8 @@ fn count(pos: &mut Sugoroku, depth: u32) -> u64 {
 /// perft(P, d): distinct results at depth 1; deeper, each result that does not
 /// end the game times the 21 rolls of the next side. A chance node sums its rolls.
 pub fn perft(pos: &Sugoroku, depth: u32) -> u64 {
-    count(&mut pos.clone(), depth)
+    let mut pos = *pos;
+    count(&mut pos, depth)
 }
 
 /// The root entries with their counts, in parallel: the 21 rolls (`52`, …) at a
@@ -53,7 +54,7 @@ pub fn divide(pos: &Sugoroku, depth: u32) -> Vec<(String, u64)> {
         return ROLLS
             .par_iter()
             .map(|&(roll, _)| {
-                let mut child = pos.clone();
+                let mut child = *pos;
                 child.apply_chance(roll);
                 (roll.to_string(), count(&mut child, depth))
             })
@@ -64,7 +65,7 @@ pub fn divide(pos: &Sugoroku, depth: u32) -> Vec<(String, u64)> {
     moves
         .par_iter()
         .map(|&mv| {
-            let mut child = pos.clone();
+            let mut child = *pos;
             child.make(mv);
             let n = if depth == 1 {
                 1

@@ -184,11 +184,7 @@ fn naive_turns(n: &Naive, dice: &[u8], rules: &SugorokuRules) -> BTreeSet<(Naive
     if all.is_empty() {
         return BTreeSet::from([(n.clone(), false)]);
     }
-    let most = all
-        .iter()
-        .map(|s| s.1.min(dice.len()))
-        .max()
-        .unwrap();
+    let most = all.iter().map(|s| s.1.min(dice.len())).max().unwrap();
     all.retain(|s| s.1.min(dice.len()) == most);
     if most == 1 && dice.len() == 2 {
         let larger = dice[0].max(dice[1]);
@@ -315,6 +311,7 @@ fn perft_deeper_agrees_with_the_naive_generator() {
         total += naive;
     }
     assert_eq!(perft(&start, 2), total);
+    assert_eq!(total, 63_722, "docs/rules/sugoroku.md");
     for roll in ["21", "66"] {
         let pos = rolled(&start, roll);
         let digits = dice_digits(pos.dice());
@@ -356,7 +353,11 @@ fn a_stone_on_the_bar_enters_first_and_may_then_play_the_other_die() {
     assert!(moves.contains(&pos.format_move(mv)));
     assert!(pos.parse_move("13/10,bar/24").is_err());
     let err = pos.parse_move("13/10,13/12").unwrap_err();
-    assert!(err.reason.contains("bar must enter first"), "{}", err.reason);
+    assert!(
+        err.reason.contains("bar must enter first"),
+        "{}",
+        err.reason
+    );
 }
 
 #[test]
@@ -455,7 +456,13 @@ fn with_one_die_playable_the_larger_is_played() {
     let pos = setup(&black, &[(12, 2), (7, 2), (19, 11)], 'b', "65", &rules);
     assert_eq!(turns(&pos), ["24/19"]);
     // Neither: pass.
-    let pos = setup(&black, &[(12, 2), (7, 2), (6, 2), (19, 9)], 'b', "65", &rules);
+    let pos = setup(
+        &black,
+        &[(12, 2), (7, 2), (6, 2), (19, 9)],
+        'b',
+        "65",
+        &rules,
+    );
     assert_eq!(turns(&pos), ["pass"]);
 }
 
@@ -549,7 +556,16 @@ fn bear_off_by_the_exact_number_from_the_highest_or_inside() {
 fn the_instant_closed_home_wins_after_a_single_stone_move() {
     let instant = house("allhome", "instant");
     // White on the bar; black's 6 has one stone, 8 and 13 hold the rest.
-    let black = [(1, 2), (2, 2), (3, 2), (4, 2), (5, 2), (6, 1), (8, 1), (13, 3)];
+    let black = [
+        (1, 2),
+        (2, 2),
+        (3, 2),
+        (4, 2),
+        (5, 2),
+        (6, 1),
+        (8, 1),
+        (13, 3),
+    ];
     let white = [(25, 1), (13, 14)];
     let pos = setup(&black, &white, 'b', "21", &instant);
     let mv = pos.parse_move("8/6").unwrap();
@@ -707,7 +723,10 @@ fn record_entries_with_dice_and_partial_turns() {
     for second in ["2:8/6", "8/6"] {
         let mut partial = start;
         partial.play_text("52:13/8").unwrap();
-        assert_eq!((partial.dice().to_string(), partial.side_to_move()), ("2".to_string(), 0));
+        assert_eq!(
+            (partial.dice().to_string(), partial.side_to_move()),
+            ("2".to_string(), 0)
+        );
         assert_eq!(partial.ply(), 0);
         partial.play_text(second).unwrap();
         let whole = played(&start, "52:13/8,8/6");
@@ -754,7 +773,10 @@ fn a_cpu_seat_takes_over_mid_turn_from_the_position_notation() {
     let mut pos = start;
     pos.play_text("52:13/8").unwrap();
     let text = pos.sfen();
-    assert!(text.ends_with(" b 2 1"), "{text}");
+    assert_eq!(
+        text,
+        "2w/0/0/0/0/5b/0/4b/0/0/0/5w/4b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 b 2 1"
+    );
     let taken = Sugoroku::from_sfen(&text, &rules).unwrap();
     assert_eq!(taken.key(), pos.key());
     let moves = turns(&taken);
@@ -778,7 +800,10 @@ fn status_and_diagram_say_what_the_board_holds() {
         "dice 52 pips 167,167 bar 0,0 off 0,0 home 5,5"
     );
     let diagram = pos.diagram();
-    assert!(diagram.contains("2b") && diagram.contains("5w"), "{diagram}");
+    assert!(
+        diagram.contains("2b") && diagram.contains("5w"),
+        "{diagram}"
+    );
     assert!(diagram.contains(&pos.sfen()));
 }
 
@@ -789,8 +814,13 @@ fn status_and_diagram_say_what_the_board_holds() {
 fn random_playouts_keep_every_part_consistent_and_games_end() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x5347_5255);
     for rules in all_rules() {
-        for _game in 0..6 {
-            let start = Sugoroku::start(&rules);
+        for game in 0..8 {
+            // Half the games from a home nearly closed, for the closed-home rules.
+            let start = if game % 2 == 0 {
+                Sugoroku::start(&rules)
+            } else {
+                near_closeout(&rules)
+            };
             let mut pos = start;
             let mut history: Vec<(Option<SugorokuMove>, Option<Roll>)> = Vec::new();
             let mut ended = false;
@@ -888,41 +918,71 @@ fn evaluation_prefers_the_race_leader_and_stays_in_bounds() {
     assert_eq!(done.evaluate(), -1000);
 }
 
+/// The same position with the colours swapped: `w` plays `b`'s part.
+fn mirrored(pos: &Sugoroku) -> Sugoroku {
+    let text = pos.sfen();
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    let points: Vec<String> = fields[0]
+        .split('/')
+        .rev()
+        .map(|t| t.replace('b', "x").replace('w', "b").replace('x', "w"))
+        .collect();
+    let swap = |f: &str| {
+        let (a, b) = f.split_once('/').unwrap();
+        format!("{b}/{a}")
+    };
+    let side = if fields[3] == "b" { "w" } else { "b" };
+    let text = format!(
+        "{} {} {} {side} {} {}",
+        points.join("/"),
+        swap(fields[1]),
+        swap(fields[2]),
+        fields[4],
+        fields[5]
+    );
+    Sugoroku::from_sfen(&text, pos.rules()).unwrap()
+}
+
 #[test]
-#[ignore]
-fn zz_timing() {
-    let rules = SugorokuRules::default();
-    let start = Sugoroku::start(&rules);
-    for d in 1..=3 {
-        let t = std::time::Instant::now();
-        let n = perft(&start, d);
-        println!("perft start {d}: {n} in {:?}", t.elapsed());
+fn evaluation_and_turns_do_not_depend_on_the_colour() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    for rules in all_rules() {
+        let mut pos = Sugoroku::start(&rules);
+        for _ in 0..300 {
+            if pos.outcome().is_some() {
+                pos = Sugoroku::start(&rules);
+            }
+            let twin = mirrored(&pos);
+            assert_eq!(twin.evaluate(), pos.evaluate(), "{}", pos.sfen());
+            assert_eq!(turns(&twin), turns(&pos), "{}", pos.sfen());
+            if pos.at_chance() {
+                pos.apply_chance(Roll::new(rng.gen_range(1..=6), rng.gen_range(1..=6)));
+                continue;
+            }
+            let mut moves = MoveList::new();
+            pos.generate_moves(&mut moves);
+            pos.make(moves[rng.gen_range(0..moves.len())]);
+        }
     }
-    let t = std::time::Instant::now();
-    let n: u64 = divide(&start, 3).iter().map(|e| e.1).sum();
-    println!("divide start 3: {n} in {:?}", t.elapsed());
-    // generation speed over random positions
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
-    let mut positions = Vec::new();
-    let mut pos = start;
-    while positions.len() < 20000 {
-        if pos.outcome().is_some() { pos = start; }
-        if pos.at_chance() { pos.apply_chance(Roll::new(rng.gen_range(1..=6), rng.gen_range(1..=6))); continue; }
-        positions.push(pos);
-        let mut moves = MoveList::new();
-        pos.generate_moves(&mut moves);
-        let mv = moves[rng.gen_range(0..moves.len())];
-        pos.make(mv);
-    }
-    let t = std::time::Instant::now();
-    let mut total = 0;
-    let mut moves = MoveList::new();
-    for _ in 0..10 { for p in &positions { p.generate_moves(&mut moves); total += moves.len(); } }
-    let el = t.elapsed();
-    println!("gen: {} calls, {} turns in {:?}: {:.0} ns/call", positions.len()*10, total, el, el.as_nanos() as f64 / (positions.len()*10) as f64);
-    let t = std::time::Instant::now();
-    let mut s = 0i64;
-    for _ in 0..10 { for p in &positions { s += p.evaluate() as i64; } }
-    let el = t.elapsed();
-    println!("eval: {:.0} ns/call ({s})", el.as_nanos() as f64 / (positions.len()*10) as f64);
+}
+
+/// Black's home nearly closed with two white stones on the bar: random play
+/// from here reaches the closed-home wins.
+fn near_closeout(rules: &SugorokuRules) -> Sugoroku {
+    setup(
+        &[
+            (1, 2),
+            (2, 2),
+            (3, 2),
+            (4, 2),
+            (5, 1),
+            (6, 2),
+            (8, 2),
+            (13, 2),
+        ],
+        &[(25, 2), (13, 5), (8, 3), (6, 5)],
+        'b',
+        "-",
+        rules,
+    )
 }
