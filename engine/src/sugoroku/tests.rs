@@ -986,3 +986,48 @@ fn near_closeout(rules: &SugorokuRules) -> Sugoroku {
         rules,
     )
 }
+
+/// The turn a one-ply player picks: the best evaluation for the mover after it.
+fn greedy_turn(pos: &Sugoroku) -> SugorokuMove {
+    let mut moves = MoveList::new();
+    pos.generate_moves(&mut moves);
+    let value = |&mv: &SugorokuMove| {
+        let mut after = *pos;
+        after.make(mv);
+        -after.evaluate()
+    };
+    *moves.iter().max_by_key(|mv| value(mv)).unwrap()
+}
+
+#[test]
+fn a_one_ply_player_on_the_evaluation_beats_a_random_one() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    for rules in [house("allhome", "multiplier"), house("bearoff", "off")] {
+        let games = 60;
+        let mut greedy_points = 0i32;
+        for game in 0..games {
+            let greedy_seat = (game % 2) as Seat;
+            let mut pos = Sugoroku::start(&rules);
+            while pos.outcome().is_none() {
+                if pos.at_chance() {
+                    pos.apply_chance(Roll::new(rng.gen_range(1..=6), rng.gen_range(1..=6)));
+                    continue;
+                }
+                let mv = if pos.side_to_move() == greedy_seat {
+                    greedy_turn(&pos)
+                } else {
+                    let mut moves = MoveList::new();
+                    pos.generate_moves(&mut moves);
+                    moves[rng.gen_range(0..moves.len())]
+                };
+                pos.make(mv);
+            }
+            greedy_points += pos.outcome().unwrap().value_for(greedy_seat);
+        }
+        // A random player wins about half; the evaluation should win most.
+        assert!(
+            greedy_points >= games * 4 / 5,
+            "{rules:?}: {greedy_points} of {games}"
+        );
+    }
+}
