@@ -18,3 +18,4 @@ pub use movegen::{Step, SugorokuMove};
 pub use perft::{divide, perft};
 pub use position::{Sugoroku, BAR, OFF};
 pub use rules::{Closeout, Finish, SugorokuRules};
+mod play;

@@ -17,3 +17,4 @@ pub use piece::Kind;
 pub use position::Yonin;
 pub use rules::YoninRules;
 pub use state::YoninMove;
+mod play;
