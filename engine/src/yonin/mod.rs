@@ -14,7 +14,7 @@ mod tests;
 
 pub use notation::START_SFEN;
 pub use piece::Kind;
-pub use position::Yonin;
+pub use position::{Eliminations, Recency, Yonin};
 pub use rules::YoninRules;
 pub use state::YoninMove;
 mod play;

@@ -125,7 +125,7 @@ impl Yonin {
     }
 
     #[inline]
-    pub fn state(&self) -> &State {
+    pub(super) fn state(&self) -> &State {
         &self.state
     }
     #[inline]

@@ -229,8 +229,7 @@ impl State {
     }
 
     /// `seat` is checkmated: its king is flipped, its other pieces and its hand
-    /// pass to `heir`, board pieces keeping their facing. Returns the squares
-    /// whose owner changed.
+    /// pass to `heir`, board pieces keeping their facing.
     pub fn eliminate(&mut self, seat: Seat, heir: Seat) {
         self.flip_king(seat);
         let king = self.kings[seat as usize].bit();

@@ -780,6 +780,32 @@ fn the_fourth_occurrence_ends_the_game_by_repetition() {
 }
 
 #[test]
+fn repetition_looks_back_to_the_ply_asked_and_the_key_is_rule_25s() {
+    let start = at(&build(&kings_and(&[]), "-/-/-/-", 0, "-", "-"));
+    let mut pos = start.clone();
+    shuffle(&mut pos, 1);
+    assert_eq!(pos.key(), start.key());
+    assert!(pos.repeats_since(0) && !pos.repeats_since(1));
+    // Recency and the move number are not part of the position; the seat due is.
+    let other = at(&build(&kings_and(&[]), "-/-/-/-", 0, "-", "3120").replace(" 1", " 9"));
+    assert_eq!(other.key(), start.key());
+    assert_ne!(
+        at(&build(&kings_and(&[]), "-/-/-/-", 1, "-", "-")).key(),
+        start.key()
+    );
+    // Facing is: an inherited pawn differs from an own one on the same square.
+    let own = at(&build(&kings_and(&[("5e", "P0")]), "-/-/-/-", 0, "-", "-"));
+    let inherited = at(&build(
+        &kings_and(&[("5e", "P0@2")]),
+        "-/-/-/-",
+        0,
+        "-",
+        "-",
+    ));
+    assert_ne!(own.key(), inherited.key());
+}
+
+#[test]
 fn a_continuous_checker_may_not_make_the_fourth_occurrence() {
     let mut pos = at(&build(
         &[
