@@ -3,6 +3,7 @@
 //! The rules as implemented are in docs/rules/sugoroku.md.
 
 mod dice;
+pub mod duel;
 mod eval;
 mod movegen;
 mod notation;

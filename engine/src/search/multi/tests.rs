@@ -855,8 +855,9 @@ fn stop_from_another_thread_returns_promptly() {
         let result = searcher.search(&pos, &Limits::default(), &control, &mut |_| {});
         let returned = Instant::now();
         let stopped = stopper.join().unwrap();
+        // Generous: a loaded machine must not fail it, a search that ignores stop does.
         assert!(
-            returned.duration_since(stopped) < Duration::from_millis(100),
+            returned.duration_since(stopped) < Duration::from_secs(2),
             "{algorithm}"
         );
         assert!(moves_of(&pos).contains(&result.best.unwrap()));

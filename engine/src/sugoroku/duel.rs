@@ -1,0 +1,210 @@
+//! Duplicate-dice duels between Ban-Sugoroku players: how the engine's margin
+//! over the baselines (a random player and a greedy one-turn player) is measured.
+//!
+//! Each pair of games shares one dice stream, seeded from (seed, pair): roll k of
+//! either game is draw k of the stream, and the players swap colours between the
+//! two games, so each plays the dice the other had. Pairs are the independent
+//! units the error bar is computed over.
+
+use super::{Roll, Sugoroku, SugorokuMove, SugorokuRules, ROLLS};
+use crate::core::{Game, GameResult, MoveList, Seat};
+use crate::search::expecti::Expectimax;
+use crate::search::{ChanceGame, Limits, SearchConfig, SearchControl, Searcher};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// A game longer than this many turns is stopped and counted as no points
+/// (random players can wander a long time; real games end far sooner).
+const MAX_TURNS: u32 = 2_000;
+/// Table size for the searching player: small, since duels run many games.
+const DUEL_HASH_MB: usize = 16;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    /// A legal turn uniformly at random.
+    Random,
+    /// The turn with the best pip-count lead right after it (a hit counts as the
+    /// pips it costs the opponent); an immediate win first.
+    Greedy,
+    /// The engine: expectimax to `depth` turns.
+    Search { depth: u32 },
+}
+
+/// Points per game for the first player, with a 95 % interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DuelResult {
+    pub games: u32,
+    /// Mean points per game for the first player (−3 … +3).
+    pub points: f64,
+    /// Half-width of the 95 % interval of `points`, over pairs.
+    pub error95: f64,
+    pub wins: u32,
+}
+
+struct Contestant {
+    player: Player,
+    searcher: Option<Expectimax>,
+}
+
+impl Contestant {
+    fn new(player: Player) -> Self {
+        let searcher = matches!(player, Player::Search { .. }).then(|| {
+            let config = SearchConfig {
+                hash_mb: DUEL_HASH_MB,
+                ..SearchConfig::default()
+            };
+            <Expectimax as Searcher<Sugoroku>>::new(&config)
+        });
+        Contestant { player, searcher }
+    }
+
+    fn choose(&mut self, pos: &Sugoroku, rng: &mut Xoshiro256PlusPlus) -> SugorokuMove {
+        let mut moves = MoveList::new();
+        pos.generate_moves(&mut moves);
+        match (self.player, &mut self.searcher) {
+            (Player::Search { depth }, Some(searcher)) => {
+                let control = SearchControl::new(false);
+                searcher
+                    .search(pos, &Limits::depth(depth), &control, &mut |_| {})
+                    .best
+                    .unwrap_or(moves[0])
+            }
+            (Player::Greedy, _) => *moves
+                .iter()
+                .max_by_key(|&&mv| greedy_score(pos, mv))
+                .expect("a position with dice has a move"),
+            _ => moves[rng.gen_range(0..moves.len())],
+        }
+    }
+}
+
+/// The greedy player's score of `mv` for the mover: wins first, then the pip lead.
+fn greedy_score(pos: &Sugoroku, mv: SugorokuMove) -> i64 {
+    let me = pos.side_to_move();
+    let mut after = *pos;
+    after.make(mv);
+    if let Some(outcome) = after.decided() {
+        return 1_000_000 * outcome.value_for(me) as i64;
+    }
+    after.pips(1 - me) as i64 - after.pips(me) as i64
+}
+
+/// One roll drawn from a dice stream, as the dice land (either order is one roll).
+fn roll(rng: &mut Xoshiro256PlusPlus) -> Roll {
+    let (a, b) = (rng.gen_range(1..=6u8), rng.gen_range(1..=6u8));
+    let (hi, lo) = (a.max(b), a.min(b));
+    ROLLS
+        .iter()
+        .map(|&(roll, _)| roll)
+        .find(|roll| (roll.hi, roll.lo) == (hi, lo))
+        .expect("every pair of dice is one of the 21 rolls")
+}
+
+/// Plays one game; the points for `seats[0]`'s player (who sits at seat `first`).
+fn play(
+    seats: &mut [Contestant; 2],
+    first: Seat,
+    rules: &SugorokuRules,
+    dice: u64,
+    choices: u64,
+) -> i32 {
+    let mut dice = Xoshiro256PlusPlus::seed_from_u64(dice);
+    let mut choices = Xoshiro256PlusPlus::seed_from_u64(choices);
+    for seat in seats.iter_mut() {
+        if let Some(searcher) = &mut seat.searcher {
+            <Expectimax as Searcher<Sugoroku>>::clear(searcher);
+        }
+    }
+    let mut pos = Sugoroku::start(rules);
+    for _ in 0..MAX_TURNS {
+        if let Some(outcome) = pos.decided() {
+            return match outcome.result {
+                GameResult::Win { .. } => outcome.value_for(first),
+                _ => 0,
+            };
+        }
+        pos.apply_chance(roll(&mut dice));
+        let mover = if pos.side_to_move() == first { 0 } else { 1 };
+        let mv = seats[mover].choose(&pos, &mut choices);
+        pos.make(mv);
+    }
+    0
+}
+
+/// `pairs` duplicate pairs of games between `a` and `b`; the result is `a`'s.
+pub fn duel(a: Player, b: Player, pairs: u32, seed: u64, rules: &SugorokuRules) -> DuelResult {
+    let mut seats = [Contestant::new(a), Contestant::new(b)];
+    let mut pair_points = Vec::with_capacity(pairs as usize);
+    let mut wins = 0;
+    for pair in 0..pairs as u64 {
+        let dice = crate::core::zobrist::splitmix64(seed ^ pair.wrapping_mul(0x9E37)).1;
+        let mut total = 0;
+        for first in [0, 1] {
+            let choices = dice ^ (first as u64 + 1);
+            let points = play(&mut seats, first, rules, dice, choices);
+            wins += (points > 0) as u32;
+            total += points;
+        }
+        pair_points.push(total as f64 / 2.0);
+    }
+    let n = pair_points.len().max(1) as f64;
+    let mean = pair_points.iter().sum::<f64>() / n;
+    let variance = pair_points.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    DuelResult {
+        games: 2 * pairs,
+        points: mean,
+        error95: 1.96 * (variance / n).sqrt(),
+        wins,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_duel_is_fair_and_reproducible() {
+        let rules = SugorokuRules::default();
+        let once = duel(Player::Random, Player::Random, 20, 7, &rules);
+        assert_eq!(once, duel(Player::Random, Player::Random, 20, 7, &rules));
+        assert_eq!(once.games, 40);
+        // A player against itself on duplicate dice: within the error bar of 0.
+        let mirror = duel(Player::Greedy, Player::Greedy, 20, 7, &rules);
+        assert_eq!(
+            mirror.points, 0.0,
+            "identical players on shared dice cancel out"
+        );
+    }
+
+    /// The engine against both baselines on 100 duplicate pairs each: a wide
+    /// margin, the whole 95 % interval well above zero.
+    #[test]
+    fn the_engine_beats_the_random_and_the_greedy_player() {
+        let rules = SugorokuRules::default();
+        let engine = Player::Search { depth: 1 };
+        for baseline in [Player::Random, Player::Greedy] {
+            let result = duel(engine, baseline, 100, 1, &rules);
+            assert!(
+                result.points - result.error95 > 0.3,
+                "{baseline:?}: {result:?}"
+            );
+        }
+    }
+
+    /// The figures for the issue note: `cargo test -p yomi-engine --release
+    /// duel_figures -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn duel_figures() {
+        let rules = SugorokuRules::default();
+        for depth in [1, 2] {
+            for baseline in [Player::Random, Player::Greedy] {
+                let r = duel(Player::Search { depth }, baseline, 150, 11, &rules);
+                println!(
+                    "engine depth {depth} vs {baseline:?}: {} games, {:+.3} ± {:.3} points/game, {} wins",
+                    r.games, r.points, r.error95, r.wins
+                );
+            }
+        }
+    }
+}
