@@ -183,6 +183,25 @@ mod tests {
             info_line(&mate),
             "info depth 5 seldepth 9 multipv 1 score mate -3 nodes 20000 nps 20000000 hashfull 7 time 0"
         );
+        let equity = SearchInfo {
+            score: Score::Points(-1_205),
+            pv: vec!["24/18,13/11".to_string()],
+            ..info.clone()
+        };
+        assert_eq!(
+            info_line(&equity),
+            "info depth 5 seldepth 9 multipv 1 score cp -1205 points -1.205 nodes 20000 nps 200000 hashfull 7 time 100 pv 24/18,13/11"
+        );
+        assert!(info_line(&SearchInfo {
+            score: Score::Points(42),
+            ..info.clone()
+        })
+        .contains("score cp 42 points +0.042 "));
+        let vector = SearchInfo {
+            scores: Some([120, -40, -35, -45]),
+            ..info
+        };
+        assert!(info_line(&vector).ends_with("time 100 scores 120 -40 -35 -45 pv 9i9h 1a1b"));
     }
 
     #[test]
