@@ -159,10 +159,24 @@ fn parse_shard(text: &str) -> Result<(u64, u64), String> {
 
 fn config(args: &RunArgs, engine_words: &[Vec<String>]) -> Result<MatchConfig, String> {
     let game = args.game.to_ascii_lowercase();
-    // Fails early for unknown and unimplemented games.
-    yomi_engine::session::new_session(&game)?;
     let seats = yomi_tools::schedule::seats_of_game(&game);
     yomi_tools::schedule::check_engine_count(&game, seats, engine_words.len())?;
+    if args.sprt.is_some() && seats != 2 {
+        return Err(format!(
+            "--sprt is for two-player games; {game} reports a standings table and \
+             engine 0's Elo against the field instead"
+        ));
+    }
+    let dice = yomi_tools::schedule::has_dice(&game);
+    if dice && args.opening_plies.is_some_and(|n| n > 0) {
+        return Err(
+            "sugoroku: --opening-plies must be 0 (random plies would need dice; \
+             the duplicate dice already vary the games; --openings may hold positions)"
+                .into(),
+        );
+    }
+    // Fails early for unknown and unimplemented games.
+    yomi_engine::session::new_session(&game)?;
     let engines = engine_words
         .iter()
         .map(|words| {
@@ -234,14 +248,6 @@ fn config(args: &RunArgs, engine_words: &[Vec<String>]) -> Result<MatchConfig, S
                 .ok_or_else(|| format!("--rule '{r}': expected NAME=VALUE"))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let dice = yomi_tools::schedule::has_dice(&game);
-    if dice && args.opening_plies.is_some_and(|n| n > 0) {
-        return Err(
-            "sugoroku: --opening-plies must be 0 (random plies would need dice; \
-             the duplicate dice already vary the games; --openings may hold positions)"
-                .into(),
-        );
-    }
     let random_plies = args
         .opening_plies
         .unwrap_or(if args.openings.is_some() || dice {
@@ -295,13 +301,6 @@ fn main_result() -> Result<(), String> {
         None => {
             let args = &cli.run;
             let config = config(args, &engine_words)?;
-            if args.sprt.is_some() && yomi_tools::schedule::seats_of_game(&config.game) != 2 {
-                return Err(format!(
-                    "--sprt is for two-player games; {} reports a standings table and \
-                     engine 0's Elo against the field instead",
-                    config.game
-                ));
-            }
             let options = RunOptions {
                 out: args.resume.clone().or_else(|| args.out.clone()),
                 resume: args.resume.is_some(),
