@@ -51,7 +51,7 @@ fn status_word<'a>(words: &[&'a str], key: &str) -> Option<&'a str> {
 
 /// The places and points of a `status()` line that says `over …`: `winner b
 /// points 2`, `draw`, or `places 1,3,2,4` (competition ranking).
-fn parse_over(status: &str, seats: usize) -> Option<Result<(Vec<u32>, u32, String), String>> {
+fn parse_over(status: &str, seats: usize) -> Option<Result<Settled, String>> {
     let over = status.strip_prefix("over ")?;
     let words: Vec<&str> = over.split_whitespace().collect();
     let reason = status_word(&words, "reason").unwrap_or("over").to_string();
@@ -69,7 +69,12 @@ fn parse_over(status: &str, seats: usize) -> Option<Result<(Vec<u32>, u32, Strin
             )),
             _ => Err(format!("referee: winner of '{status}'")),
         },
-        Some(&"draw") => Ok((vec![1; seats], 0, reason)),
+        Some(&"draw") => Ok(Settled {
+            places: vec![1; seats],
+            points: 0,
+            reason,
+            detail: status.to_string(),
+        }),
         Some(&"places") => {
             let places: Vec<u32> = words
                 .get(1)
@@ -79,7 +84,12 @@ fn parse_over(status: &str, seats: usize) -> Option<Result<(Vec<u32>, u32, Strin
                 && places.iter().all(|&p| p >= 1 && p as usize <= seats)
                 && places.contains(&1);
             if valid {
-                Ok((places, 0, reason))
+                Ok(Settled {
+                    places,
+                    points: 0,
+                    reason,
+                    detail: status.to_string(),
+                })
             } else {
                 Err(format!("referee: places of '{status}'"))
             }
@@ -94,12 +104,7 @@ fn parse_over(status: &str, seats: usize) -> Option<Result<(Vec<u32>, u32, Strin
 fn settle(end: End, seats: usize) -> Settled {
     match end {
         End::Over(status) => match parse_over(&status, seats) {
-            Some(Ok((places, points, reason))) => Settled {
-                places,
-                points,
-                reason,
-                detail: status,
-            },
+            Some(Ok(settled)) => settled,
             Some(Err(error)) => Settled {
                 places: vec![1; seats],
                 points: 0,
@@ -596,7 +601,9 @@ mod tests {
     use super::*;
 
     fn over(status: &str, seats: usize) -> (Vec<u32>, u32, String) {
-        parse_over(status, seats).unwrap().unwrap()
+        let settled = parse_over(status, seats).unwrap().unwrap();
+        assert_eq!(settled.detail, status);
+        (settled.places, settled.points, settled.reason)
     }
 
     #[test]

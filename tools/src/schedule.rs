@@ -338,8 +338,8 @@ mod tests {
             assert_ne!(seating[0], seating[1]);
         }
         // Each engine has each seat once over the pairing.
-        for seat in 0..4 {
-            assert_ne!(two[0][seat], two[1][seat]);
+        for (first, second) in two[0].iter().zip(&two[1]) {
+            assert_ne!(first, second);
         }
     }
 
