@@ -60,13 +60,14 @@ fn parse_over(status: &str, seats: usize) -> Option<Result<Settled, String>> {
         .unwrap_or(1);
     let result = match words.first() {
         Some(&"winner") => match words.get(1).and_then(|s| seat_of_name(s)) {
-            Some(winner) if winner < seats => Ok((
-                (0..seats)
+            Some(winner) if winner < seats => Ok(Settled {
+                places: (0..seats)
                     .map(|s| if s == winner { 1 } else { 2 })
                     .collect(),
                 points,
                 reason,
-            )),
+                detail: status.to_string(),
+            }),
             _ => Err(format!("referee: winner of '{status}'")),
         },
         Some(&"draw") => Ok(Settled {
