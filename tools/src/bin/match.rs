@@ -7,6 +7,12 @@
 //!     --engine name=new cmd=./target/release/yomi option.Threads=1 \
 //!     --engine name=old cmd=./yomi-old option.Threads=1 \
 //!     --out results.jsonl --sprt elo0=0 elo1=5
+//! match --game yonin --games 8 --depth 3 --each option.Threads=1 \
+//!     --engine name=paranoid cmd=./target/release/yomi option.SearchAlgorithm=paranoid \
+//!     --engine name=maxn cmd=./target/release/yomi option.SearchAlgorithm=maxn \
+//!     --engine name=brs cmd=./target/release/yomi option.SearchAlgorithm=brs \
+//!     --engine name=brsplus cmd=./target/release/yomi option.SearchAlgorithm=brsplus
+//! match --game sugoroku --games 100 --nodes 5000 --engine … --engine …
 //! match merge shard1.jsonl shard2.jsonl --out all.jsonl
 //! ```
 
