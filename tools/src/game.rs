@@ -20,11 +20,14 @@ enum End {
     /// The referee's final `status` line.
     Over(String),
     /// These seats forfeit (their engine failed or resigned): they share the
-    /// last places, the other seats share the first.
+    /// last places; the others share the first, or at four seats are ranked
+    /// from the referee's `status` of the position (see [`fault_places`]).
     Forfeit {
         seats: Vec<usize>,
         reason: String,
         detail: String,
+        /// The referee's status when the fault happened (empty: none).
+        status: String,
     },
     /// No result from the board (max plies, a referee error): every seat shares
     /// the first place.
@@ -100,6 +103,55 @@ fn parse_over(status: &str, seats: usize) -> Option<Result<Settled, String>> {
     Some(result)
 }
 
+/// Places at four seats when `faulty` forfeits in a position with this status:
+/// the faulting seat 4th; the others as the rules rank an unfinished game (a
+/// repetition end): survivors by (checkmates made, total pieces, later last
+/// checkmate), eliminated seats below them, the later elimination higher.
+/// `None` when the status lacks `out`, `mates` or `totals`.
+fn fault_places(status: &str, faulty: usize) -> Option<Vec<u32>> {
+    let words: Vec<&str> = status.split_whitespace().collect();
+    let numbers = |key: &str| -> Option<Vec<f64>> {
+        let values: Vec<f64> = status_word(&words, key)?
+            .split(',')
+            .map(|v| v.parse().ok())
+            .collect::<Option<_>>()?;
+        (values.len() == 4).then_some(values)
+    };
+    let mates = numbers("mates")?;
+    let totals = numbers("totals")?;
+    // `out 2:1,0:3`: seat 2 mated by 1, then seat 0 by 3; `out -`: none.
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    let list = status_word(&words, "out")?;
+    if list != "-" {
+        for item in list.split(',') {
+            let (seat, by) = item.split_once(':')?;
+            let (seat, by): (usize, usize) = (seat.parse().ok()?, by.parse().ok()?);
+            if seat >= 4 || by >= 4 {
+                return None;
+            }
+            out.push((seat, by));
+        }
+    }
+    // One number per seat, higher is better; then the competition ranking.
+    let key: Vec<f64> = (0..4)
+        .map(|seat| {
+            if seat == faulty {
+                return -2000.0;
+            }
+            if let Some(order) = out.iter().position(|&(s, _)| s == seat) {
+                return -1000.0 + order as f64;
+            }
+            let last_mate = out
+                .iter()
+                .rposition(|&(_, by)| by == seat)
+                .map_or(0.0, |i| i as f64 + 1.0);
+            // Mates, then totals (under 1000 pieces), then the later last mate.
+            mates[seat] * 1e6 + totals[seat] * 10.0 + last_mate
+        })
+        .collect();
+    Some(crate::record::competition_ranking(&key))
+}
+
 /// Scores an end. A forfeit puts the faulting seats last (sharing) and the
 /// others first (sharing); with two players that is a win worth 1 point.
 fn settle(end: End, seats: usize) -> Settled {
@@ -123,17 +175,24 @@ fn settle(end: End, seats: usize) -> Settled {
             seats: faulty,
             reason,
             detail,
+            status,
         } => {
             let last = (seats - faulty.len().min(seats) + 1) as u32;
-            let places: Vec<u32> = (0..seats)
-                .map(|s| {
-                    if faulty.contains(&s) && faulty.len() < seats {
-                        last
-                    } else {
-                        1
-                    }
-                })
-                .collect();
+            let shared = || -> Vec<u32> {
+                (0..seats)
+                    .map(|s| {
+                        if faulty.contains(&s) && faulty.len() < seats {
+                            last
+                        } else {
+                            1
+                        }
+                    })
+                    .collect()
+            };
+            let places = match faulty[..] {
+                [seat] if seats == 4 => fault_places(&status, seat).unwrap_or_else(shared),
+                _ => shared(),
+            };
             let points = u32::from(places.iter().any(|&p| p > 1));
             Settled {
                 places,
@@ -410,10 +469,11 @@ fn play(
 ) -> End {
     let seats = spec.seats.len();
     let name = |e: usize| config.engines[e].name.clone();
-    let forfeit = |seat: usize, reason: &str, detail: String| End::Forfeit {
+    let forfeit = |seat: usize, reason: &str, detail: String, status: &str| End::Forfeit {
         seats: vec![seat],
         reason: reason.to_string(),
         detail,
+        status: status.to_string(),
     };
     let error = |detail: String| End::Drawn {
         reason: "error".into(),
@@ -433,6 +493,7 @@ fn play(
             seats: faulty,
             reason: fault.reason().to_string(),
             detail,
+            status: String::new(),
         };
     }
 
@@ -506,6 +567,7 @@ fn play(
                 seat,
                 fault.reason(),
                 format!("{} at ply {ply}: {}", name(e), fault.detail()),
+                &status,
             );
         }
         let deadline = match allowed {
@@ -537,7 +599,7 @@ fn play(
                     allowed.unwrap_or(0)
                 );
                 log(format!("game {}: timeout: {detail}", spec.id));
-                return forfeit(seat, "timeout", detail);
+                return forfeit(seat, "timeout", detail, &status);
             }
             Err(fault) => {
                 played.times.push(t0.elapsed().as_millis() as u64);
@@ -552,6 +614,7 @@ fn play(
                     seat,
                     fault.reason(),
                     format!("{} at ply {ply}: {}", name(e), fault.detail()),
+                    &status,
                 );
             }
         };
@@ -564,13 +627,18 @@ fn play(
                     name(e),
                 );
                 log(format!("game {}: timeout: {detail}", spec.id));
-                return forfeit(seat, "timeout", detail);
+                return forfeit(seat, "timeout", detail, &status);
             }
             clocks[seat] = charge(&config.tc, clocks[seat], elapsed);
         }
         let mv = best.text;
         if mv == "resign" {
-            return forfeit(seat, "resign", format!("{} resigned at ply {ply}", name(e)));
+            return forfeit(
+                seat,
+                "resign",
+                format!("{} resigned at ply {ply}", name(e)),
+                &status,
+            );
         }
         let mut next = tokens_of(&played.tokens);
         next.push(mv.clone());
@@ -588,7 +656,7 @@ fn play(
                 position.trim_start_matches("position "),
             );
             log(format!("game {}: illegal move: {detail}", spec.id));
-            return forfeit(seat, "illegal-move", detail);
+            return forfeit(seat, "illegal-move", detail, &status);
         }
         played.moves.push(with_dice(&mv));
         played.tokens.push(mv);
@@ -662,6 +730,7 @@ mod tests {
                     seats,
                     reason: "crash".into(),
                     detail: String::new(),
+                    status: String::new(),
                 },
                 n,
             )
@@ -676,6 +745,19 @@ mod tests {
         // Everyone at fault: a draw.
         let all = forfeit(vec![0, 1], 2);
         assert_eq!((all.places, all.points), (vec![1, 1], 0));
+        // At four seats the referee's standing ranks the others: seat 1 mated
+        // seat 3 and leads; seat 0 has more pieces than seat 2; seat 3 is out.
+        let ranked = settle(
+            End::Forfeit {
+                seats: vec![2],
+                reason: "timeout".into(),
+                detail: String::new(),
+                status: "ongoing turn 2 ply 70 check - out 3:1 mates 0,1,0,0 totals 30,40,20,0"
+                    .into(),
+            },
+            4,
+        );
+        assert_eq!(ranked.places, vec![2, 1, 4, 3]);
         let drawn = settle(
             End::Drawn {
                 reason: "max-plies".into(),
@@ -686,6 +768,38 @@ mod tests {
         assert_eq!(drawn.places, vec![1, 1, 1, 1]);
         let bad = settle(End::Over("over places 9,9,9,9 reason x".into()), 4);
         assert_eq!(bad.reason, "error");
+    }
+
+    #[test]
+    fn places_after_a_fault() {
+        // No one out: by mates, then totals; equal on both share.
+        let status = "ongoing turn 0 ply 9 check - out - mates 0,0,0,0 totals 20,21,20,19";
+        assert_eq!(fault_places(status, 0), Some(vec![4, 1, 2, 3]));
+        let status = "ongoing turn 3 ply 9 check - out - mates 0,0,0,0 totals 20,20,20,20";
+        assert_eq!(fault_places(status, 3), Some(vec![1, 1, 1, 4]));
+        // (Two seats out would have ended the game; this made-up status checks
+        // the order only.) Equal mates and totals: the later last mate ranks
+        // higher (seat 2 mated seat 3 after seat 0 mated seat 1); eliminated
+        // seats below the survivors, the later one higher; the faulting seat last.
+        let status = "ongoing turn 0 ply 90 check - out 1:0,3:2 mates 1,0,1,0 totals 40,0,40,0";
+        assert_eq!(fault_places(status, 0), Some(vec![4, 3, 1, 2]));
+        // A status without the fields: no ranking (the runner falls back to
+        // the others sharing first).
+        assert_eq!(fault_places("ongoing turn 0 ply 9", 0), None);
+        assert_eq!(
+            fault_places("ongoing out 7:1 mates 0,0,0,0 totals 1,1,1,1", 0),
+            None
+        );
+        let fallback = settle(
+            End::Forfeit {
+                seats: vec![1],
+                reason: "crash".into(),
+                detail: String::new(),
+                status: "ongoing turn 1 ply 3".into(),
+            },
+            4,
+        );
+        assert_eq!(fallback.places, vec![1, 4, 1, 1]);
     }
 
     #[test]
