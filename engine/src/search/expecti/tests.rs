@@ -1,0 +1,792 @@
+//! Expectimax, Star1 and Star2 against a naive expectimax on a toy dice race.
+
+use super::*;
+use crate::core::options::OptionValue;
+use crate::core::{HouseRules, MoveError, OptionSpec, Outcome, ParseError};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::sync::Arc;
+
+// ---------------------------------------------------------------------------
+// The toy game: a race with hits and blocks, one die of 1–3 (weights 1, 2, 1).
+// Each side has four tokens on its own path: progress 0 (start, off the board),
+// 1–8 (the board, shared: side 0's progress p is square p, side 1's is 9 − p),
+// 9 (home). A turn moves one token by the die (past home it stops at home); a
+// square with two or more opposing tokens is closed, a lone opposing token there
+// is hit back to its start. With no token able to move the turn is a pass. The
+// first to bring three tokens home wins: 2 points when the last one lands home
+// exactly, else 1.
+// ---------------------------------------------------------------------------
+
+const TOKENS: usize = 4;
+const HOME: u8 = 9;
+const NEEDED_HOME: usize = 3;
+const DIE: &[(u8, u32)] = &[(1, 1), (2, 2), (3, 1)];
+const PASS: u8 = u8::MAX;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct RaceRules;
+
+impl HouseRules for RaceRules {
+    fn specs() -> &'static [OptionSpec] {
+        &[]
+    }
+    fn apply(&mut self, spec: &OptionSpec, _: OptionValue) {
+        unreachable!("the race has no option {}", spec.name)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct RaceMove(u8);
+
+impl Default for RaceMove {
+    fn default() -> Self {
+        RaceMove(PASS)
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Undo {
+    from: u8,
+    die: u8,
+    hit: Option<u8>,
+}
+
+#[derive(Clone, Debug)]
+struct Race {
+    tokens: [[u8; TOKENS]; 2],
+    side: Seat,
+    die: Option<u8>,
+    /// Set by the winning move: (winner, points).
+    won: Option<(Seat, u8)>,
+    ply: u32,
+    history: Vec<Undo>,
+}
+
+fn square(side: Seat, progress: u8) -> u8 {
+    if side == 0 {
+        progress
+    } else {
+        HOME - progress
+    }
+}
+
+fn mix(x: u64) -> u64 {
+    // splitmix64's finaliser.
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl Race {
+    fn new(tokens: [[u8; TOKENS]; 2], side: Seat, die: Option<u8>) -> Race {
+        Race {
+            tokens,
+            side,
+            die,
+            won: None,
+            ply: 0,
+            history: Vec::new(),
+        }
+    }
+
+    /// Opposing tokens of `side`'s opponent on board square `sq`, and one of them.
+    fn opponents_on(&self, side: Seat, sq: u8) -> (usize, Option<u8>) {
+        let opponent = 1 - side;
+        let mut count = 0;
+        let mut which = None;
+        for (i, &p) in self.tokens[opponent as usize].iter().enumerate() {
+            if (1..HOME).contains(&p) && square(opponent, p) == sq {
+                count += 1;
+                which = Some(i as u8);
+            }
+        }
+        (count, which)
+    }
+
+    fn home_count(&self, side: Seat) -> usize {
+        self.tokens[side as usize]
+            .iter()
+            .filter(|&&p| p == HOME)
+            .count()
+    }
+
+    /// Steps to home of the `NEEDED_HOME` most advanced tokens.
+    fn race_need(&self, side: Seat) -> i32 {
+        let mut distances = self.tokens[side as usize].map(|p| (HOME - p) as i32);
+        distances.sort_unstable();
+        distances[..NEEDED_HOME].iter().sum()
+    }
+}
+
+impl Game for Race {
+    type Move = RaceMove;
+    type Rules = RaceRules;
+    const NAME: &'static str = "race";
+    const SEATS: usize = 2;
+
+    fn start(_: &RaceRules) -> Self {
+        Race::new([[0; TOKENS]; 2], 0, None)
+    }
+    fn from_sfen(sfen: &str, _: &RaceRules) -> Result<Self, ParseError> {
+        Err(ParseError::new(sfen, "the toy race has no notation"))
+    }
+    fn sfen(&self) -> String {
+        format!("{:?} {} {:?}", self.tokens, self.side, self.die)
+    }
+    fn rules(&self) -> &RaceRules {
+        &RaceRules
+    }
+    fn side_to_move(&self) -> Seat {
+        self.side
+    }
+    fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    fn generate_moves(&self, moves: &mut MoveList<RaceMove>) {
+        moves.clear();
+        let Some(die) = self.die else { return };
+        if self.won.is_some() {
+            return;
+        }
+        let mine = &self.tokens[self.side as usize];
+        for (i, &p) in mine.iter().enumerate() {
+            // Tokens on the same progress make the same move.
+            if p == HOME || mine[..i].contains(&p) {
+                continue;
+            }
+            let to = (p + die).min(HOME);
+            if to < HOME && self.opponents_on(self.side, square(self.side, to)).0 >= 2 {
+                continue;
+            }
+            moves.push(RaceMove(i as u8));
+        }
+        if moves.is_empty() {
+            moves.push(RaceMove(PASS));
+        }
+    }
+
+    fn make(&mut self, mv: RaceMove) {
+        let die = self.die.take().expect("a move needs a roll");
+        let side = self.side as usize;
+        let mut undo = Undo {
+            from: 0,
+            die,
+            hit: None,
+        };
+        if mv.0 != PASS {
+            let from = self.tokens[side][mv.0 as usize];
+            let to = (from + die).min(HOME);
+            undo.from = from;
+            if to < HOME {
+                let (count, which) = self.opponents_on(self.side, square(self.side, to));
+                if count == 1 {
+                    let hit = which.expect("counted one");
+                    self.tokens[1 - side][hit as usize] = 0;
+                    undo.hit = Some(hit);
+                }
+            }
+            self.tokens[side][mv.0 as usize] = to;
+            if to == HOME && self.home_count(self.side) >= NEEDED_HOME {
+                self.won = Some((self.side, if from + die == HOME { 2 } else { 1 }));
+            }
+        }
+        self.history.push(undo);
+        self.side = 1 - self.side;
+        self.ply += 1;
+    }
+
+    fn unmake(&mut self, mv: RaceMove) {
+        let undo = self.history.pop().expect("a move to take back");
+        self.side = 1 - self.side;
+        self.ply -= 1;
+        self.won = None;
+        self.die = Some(undo.die);
+        if mv.0 != PASS {
+            let side = self.side as usize;
+            self.tokens[side][mv.0 as usize] = undo.from;
+            if let Some(hit) = undo.hit {
+                let to = (undo.from + undo.die).min(HOME);
+                self.tokens[1 - side][hit as usize] = HOME - to;
+            }
+        }
+    }
+
+    fn key(&self) -> u64 {
+        self.compute_key()
+    }
+    fn compute_key(&self) -> u64 {
+        // A sum, not a xor: tokens on the same progress must not cancel.
+        let mut key = 0u64;
+        for side in 0..2 {
+            for &p in &self.tokens[side] {
+                key = key.wrapping_add(mix((side * 16 + p as usize) as u64));
+            }
+        }
+        key = key.wrapping_add(mix(100 + self.side as u64));
+        key = key.wrapping_add(mix(200 + self.die.map_or(0, |d| d as u64)));
+        if let Some((winner, points)) = self.won {
+            key = key.wrapping_add(mix(300 + winner as u64 * 4 + points as u64));
+        }
+        key
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.decided()
+    }
+    fn decided(&self) -> Option<Outcome> {
+        self.won.map(|(winner, points)| Outcome {
+            result: crate::core::GameResult::Win { winner, points },
+            reason: "race",
+        })
+    }
+    fn repeats_since(&self, _: u32) -> bool {
+        false
+    }
+    fn format_move(&self, mv: RaceMove) -> String {
+        if mv.0 == PASS {
+            "pass".to_string()
+        } else {
+            format!("t{}", mv.0)
+        }
+    }
+    fn parse_move(&self, text: &str) -> Result<RaceMove, MoveError> {
+        Err(MoveError::new(text, "not used"))
+    }
+    fn diagram(&self) -> String {
+        self.sfen()
+    }
+    fn status_details(&self) -> String {
+        String::new()
+    }
+}
+
+impl ChanceGame for Race {
+    type Chance = u8;
+    const CHANCE_WEIGHT: u32 = 4;
+    const VALUE_BOUND: Value = 2000;
+
+    fn at_chance(&self) -> bool {
+        self.die.is_none() && self.won.is_none()
+    }
+    fn chance_outcomes(&self) -> &'static [(u8, u32)] {
+        DIE
+    }
+    fn apply_chance(&mut self, outcome: u8) {
+        self.die = Some(outcome);
+    }
+    fn undo_chance(&mut self, _: u8) {
+        self.die = None;
+    }
+    fn evaluate(&self) -> Value {
+        let lead = self.race_need(1 - self.side) - self.race_need(self.side);
+        // Moving (or rolling) next is worth about a die. The small odd term from the
+        // key makes means fall between integers, so that rounding is exercised.
+        let noise = (self.key() % 23) as i32 - 11;
+        (lead * 100 + 200 + noise).clamp(-1500, 1500)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// A naive expectimax with the documented conventions.
+// ---------------------------------------------------------------------------
+
+fn legal_moves(pos: &Race) -> Vec<RaceMove> {
+    let mut moves = MoveList::new();
+    pos.generate_moves(&mut moves);
+    moves.to_vec()
+}
+
+/// The value for the side to move: full width, no table, no windows.
+fn naive(pos: &mut Race, depth: u32) -> Value {
+    if let Some(outcome) = pos.decided() {
+        return outcome.value_for(pos.side_to_move()) * 1000;
+    }
+    if depth == 0 {
+        return pos.evaluate();
+    }
+    if pos.at_chance() {
+        let mut sum = 0i64;
+        for &(die, weight) in DIE {
+            pos.apply_chance(die);
+            sum += weight as i64 * naive(pos, depth) as i64;
+            pos.undo_chance(die);
+        }
+        // Nearest, halves up.
+        let total = Race::CHANCE_WEIGHT as i64;
+        return (2 * sum + total).div_euclid(2 * total) as Value;
+    }
+    legal_moves(pos)
+        .into_iter()
+        .map(|mv| naive_after(pos, mv, depth))
+        .max()
+        .expect("a move or a pass")
+}
+
+/// The naive value for the side to move of playing `mv` with `depth` turns.
+fn naive_after(pos: &mut Race, mv: RaceMove, depth: u32) -> Value {
+    pos.make(mv);
+    let value = -naive(pos, depth - 1);
+    pos.unmake(mv);
+    value
+}
+
+/// Positions after random play, each with its die rolled (a decision node).
+fn random_positions(seed: u64, count: usize) -> Vec<Race> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut positions = Vec::new();
+    while positions.len() < count {
+        let mut pos = Race::start(&RaceRules);
+        let turns = rng.gen_range(0..24);
+        for _ in 0..turns {
+            if pos.decided().is_some() {
+                break;
+            }
+            pos.apply_chance(rng.gen_range(1..=3));
+            let moves = legal_moves(&pos);
+            pos.make(moves[rng.gen_range(0..moves.len())]);
+        }
+        if pos.decided().is_none() {
+            pos.apply_chance(rng.gen_range(1..=3));
+            positions.push(pos);
+        }
+    }
+    positions
+}
+
+fn config(threads: usize) -> SearchConfig {
+    SearchConfig {
+        threads,
+        hash_mb: 2,
+        ..SearchConfig::default()
+    }
+}
+
+fn points(score: Score) -> Value {
+    match score {
+        Score::Points(v) => v,
+        other => panic!("expected points, got {other:?}"),
+    }
+}
+
+const ALL: [ChanceAlgorithm; 3] = [
+    ChanceAlgorithm::Expectimax,
+    ChanceAlgorithm::Star1,
+    ChanceAlgorithm::Star2,
+];
+
+// ---------------------------------------------------------------------------
+
+#[test]
+fn toy_make_unmake_restores_the_position() {
+    for pos in random_positions(7, 30) {
+        let mut copy = pos.clone();
+        for mv in legal_moves(&pos) {
+            copy.make(mv);
+            copy.unmake(mv);
+            assert_eq!(copy.tokens, pos.tokens);
+            assert_eq!(copy.key(), pos.key());
+        }
+    }
+}
+
+#[test]
+fn every_algorithm_finds_the_naive_expectimax_value() {
+    let positions = random_positions(1, 100);
+    for depth in 1..=3 {
+        for pos in &positions {
+            let expected = naive(&mut pos.clone(), depth);
+            for algorithm in ALL {
+                let run = run_fixed_depth(pos, depth, algorithm, &config(1));
+                assert_eq!(
+                    run.value,
+                    expected,
+                    "{} depth {depth} at {}",
+                    algorithm.name(),
+                    pos.sfen()
+                );
+                let best = run.best.expect("a move");
+                assert_eq!(
+                    naive_after(&mut pos.clone(), best, depth),
+                    expected,
+                    "{} chose a worse move at depth {depth} at {}",
+                    algorithm.name(),
+                    pos.sfen()
+                );
+            }
+        }
+    }
+}
+
+/// A searcher's inner state over `tt`, to call nodes with any window.
+fn shared_for<'a>(
+    tt: Option<&'a TranspositionTable>,
+    control: &'a SearchControl,
+    algorithm: ChanceAlgorithm,
+) -> Shared<'a, Race> {
+    Shared {
+        tt,
+        control,
+        time: TimeManager::unlimited(),
+        node_limit: None,
+        algorithm,
+        started: Instant::now(),
+        abort: AtomicBool::new(false),
+        nodes: AtomicU64::new(0),
+        root: Mutex::new(Vec::new()),
+        next: AtomicUsize::new(0),
+    }
+}
+
+/// Fail-soft with any window, at chance and decision nodes: inside the window the
+/// exact value, below it an upper bound, above it a lower bound.
+#[test]
+fn nodes_are_fail_soft_with_any_window() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
+    let control = SearchControl::new(false);
+    let tt = TranspositionTable::new(1);
+    let bound = Race::VALUE_BOUND;
+    let mut positions = random_positions(9, 60);
+    // Half of them before the roll: chance nodes.
+    for pos in positions.iter_mut().step_by(2) {
+        pos.die = None;
+    }
+    for pos in &positions {
+        for depth in 1..=3 {
+            let exact = naive(&mut pos.clone(), depth);
+            for algorithm in [ChanceAlgorithm::Star1, ChanceAlgorithm::Star2] {
+                for use_tt in [false, true] {
+                    let shared = shared_for(use_tt.then_some(&tt), &control, algorithm);
+                    let mut worker = Worker::new(&shared, pos, depth);
+                    for round in 0..8 {
+                        // Half anywhere, half just around the value (off-by-ones).
+                        let (alpha, beta) = if round % 2 == 0 {
+                            let alpha = rng.gen_range(-bound - 1..bound);
+                            (alpha, rng.gen_range(alpha + 1..=bound + 1))
+                        } else {
+                            let alpha = (exact + rng.gen_range(-3..=2)).clamp(-bound - 1, bound);
+                            (alpha, (alpha + rng.gen_range(1..=3)).min(bound + 1))
+                        };
+                        let value = worker.node(depth, alpha, beta, 0, false);
+                        let what = format!(
+                            "{} tt {use_tt} depth {depth} window ({alpha}, {beta}) at {}",
+                            algorithm.name(),
+                            pos.sfen()
+                        );
+                        assert!(value.abs() <= bound, "{what}");
+                        if value <= alpha {
+                            assert!(exact <= value, "{what}: {value} not above {exact}");
+                        } else if value >= beta {
+                            assert!(exact >= value, "{what}: {value} not below {exact}");
+                        } else {
+                            assert_eq!(value, exact, "{what}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn pruning_never_visits_more_nodes() {
+    let positions = random_positions(2, 25);
+    for depth in 1..=4 {
+        let mut totals = [0u64; 3];
+        for pos in &positions {
+            for (total, algorithm) in totals.iter_mut().zip(ALL) {
+                *total += run_fixed_depth(pos, depth, algorithm, &config(1)).nodes;
+            }
+        }
+        let [expectimax, star1, star2] = totals;
+        assert!(star1 <= expectimax, "depth {depth}: {totals:?}");
+        assert!(star2 <= star1, "depth {depth}: {totals:?}");
+        if depth >= 2 {
+            assert!(star1 < expectimax, "depth {depth}: Star1 pruned nothing");
+        }
+    }
+}
+
+#[test]
+fn prefers_a_double_win_to_a_single_one() {
+    // A 2 lands the token on 7 home exactly (2 points); the one on 8 overshoots (1).
+    for tokens in [[9, 9, 8, 7], [9, 7, 9, 8]] {
+        let pos = Race::new([tokens, [0, 0, 1, 2]], 0, Some(2));
+        let exact = tokens.iter().position(|&p| p == 7).unwrap() as u8;
+        for depth in 1..=3 {
+            for algorithm in ALL {
+                let run = run_fixed_depth(&pos, depth, algorithm, &config(1));
+                assert_eq!(run.best, Some(RaceMove(exact)), "{}", algorithm.name());
+                assert_eq!(run.value, 2000);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_table_changes_no_value() {
+    for pos in random_positions(3, 20) {
+        for algorithm in ALL {
+            let mut values = Vec::new();
+            for enabled in [true, false] {
+                let mut searcher = <Expectimax as Searcher<Race>>::new(&config(1));
+                searcher.set_algorithm(algorithm);
+                searcher.set_tt_enabled(enabled);
+                let result = searcher.search(
+                    &pos,
+                    &Limits::depth(3),
+                    &SearchControl::new(false),
+                    &mut |_| {},
+                );
+                values.push(points(result.score));
+            }
+            assert_eq!(
+                values[0],
+                values[1],
+                "{} at {}",
+                algorithm.name(),
+                pos.sfen()
+            );
+        }
+    }
+}
+
+#[test]
+fn two_threads_find_the_same_value() {
+    for pos in random_positions(4, 12) {
+        for algorithm in [ChanceAlgorithm::Star1, ChanceAlgorithm::Star2] {
+            let one = run_fixed_depth(&pos, 3, algorithm, &config(1));
+            let two = run_fixed_depth(&pos, 3, algorithm, &config(2));
+            assert_eq!(
+                one.value,
+                two.value,
+                "{} at {}",
+                algorithm.name(),
+                pos.sfen()
+            );
+            let best = two.best.expect("a move");
+            assert_eq!(naive_after(&mut pos.clone(), best, 3), one.value);
+        }
+    }
+}
+
+#[test]
+fn multipv_lines_are_the_best_moves_with_exact_values() {
+    let lines = 3;
+    for pos in random_positions(5, 15) {
+        let mut values: Vec<Value> = legal_moves(&pos)
+            .into_iter()
+            .map(|mv| naive_after(&mut pos.clone(), mv, 2))
+            .collect();
+        values.sort_unstable_by(|a, b| b.cmp(a));
+        values.truncate(lines);
+        let mut searcher = <Expectimax as Searcher<Race>>::new(&SearchConfig {
+            multipv: lines,
+            ..config(1)
+        });
+        let mut reported = Vec::new();
+        searcher.search(
+            &pos,
+            &Limits::depth(2),
+            &SearchControl::new(false),
+            &mut |info| {
+                if info.depth == 2 {
+                    let mv = info.pv[0];
+                    assert_eq!(naive_after(&mut pos.clone(), mv, 2), points(info.score));
+                    reported.push(points(info.score));
+                }
+            },
+        );
+        assert_eq!(reported, values, "at {}", pos.sfen());
+    }
+}
+
+#[test]
+fn reports_every_iteration_with_points() {
+    let pos = random_positions(6, 1).remove(0);
+    let mut searcher = <Expectimax as Searcher<Race>>::new(&config(1));
+    let mut depths = Vec::new();
+    let result = searcher.search(
+        &pos,
+        &Limits::depth(3),
+        &SearchControl::new(false),
+        &mut |info| {
+            assert!(matches!(info.score, Score::Points(_)));
+            assert_eq!(info.scores, None);
+            assert!(!info.pv.is_empty());
+            depths.push(info.depth);
+        },
+    );
+    assert_eq!(depths, [1, 2, 3]);
+    assert_eq!(result.depth, 3);
+    assert!(result.nodes > 0);
+}
+
+#[test]
+fn node_limit_is_respected() {
+    let mut pos = Race::start(&RaceRules);
+    pos.apply_chance(2);
+    for threads in [1, 2] {
+        let limit = 3000;
+        let mut searcher = <Expectimax as Searcher<Race>>::new(&config(threads));
+        let result = searcher.search(
+            &pos,
+            &Limits::nodes(limit),
+            &SearchControl::new(false),
+            &mut |_| {},
+        );
+        assert!(result.best.is_some());
+        assert!(
+            result.nodes <= limit + CHECK_EVERY * threads as u64,
+            "{} nodes",
+            result.nodes
+        );
+    }
+}
+
+#[test]
+fn stop_ends_an_infinite_search_and_nothing_else_does() {
+    let mut pos = Race::start(&RaceRules);
+    pos.apply_chance(3);
+    for (limits, threads) in [
+        // Deep enough never to finish on its own.
+        (
+            Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+            1,
+        ),
+        // Finishes at once, then must wait for `stop`.
+        (
+            Limits {
+                infinite: true,
+                depth: Some(1),
+                ..Limits::default()
+            },
+            2,
+        ),
+    ] {
+        let control = Arc::new(SearchControl::new(false));
+        let stopped = Arc::new(AtomicBool::new(false));
+        let stopper = {
+            let control = Arc::clone(&control);
+            let stopped = Arc::clone(&stopped);
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(100));
+                stopped.store(true, Ordering::SeqCst);
+                control.stop();
+            })
+        };
+        let mut searcher = <Expectimax as Searcher<Race>>::new(&config(threads));
+        let result = searcher.search(&pos, &limits, &control, &mut |_| {});
+        assert!(stopped.load(Ordering::SeqCst), "answered before stop");
+        assert!(result.best.is_some());
+        stopper.join().unwrap();
+    }
+}
+
+#[test]
+fn a_root_waiting_for_the_dice_has_no_move() {
+    let pos = Race::start(&RaceRules);
+    let mut searcher = <Expectimax as Searcher<Race>>::new(&config(1));
+    let result = searcher.search(
+        &pos,
+        &Limits::depth(2),
+        &SearchControl::new(false),
+        &mut |_| {},
+    );
+    assert_eq!(result.best, None);
+    assert_eq!(result.score, Score::Points(pos.evaluate()));
+}
+
+#[test]
+fn algorithms_are_chosen_by_name() {
+    assert_eq!(ALGORITHMS[0], ChanceAlgorithm::default().name());
+    for &name in ALGORITHMS {
+        let algorithm = ChanceAlgorithm::from_name(name).expect("a listed name");
+        assert_eq!(algorithm.name(), name);
+        let mut searcher = <Expectimax as Searcher<Race>>::new(&SearchConfig::default());
+        <Expectimax as Searcher<Race>>::configure(
+            &mut searcher,
+            &SearchConfig {
+                algorithm: name,
+                ..SearchConfig::default()
+            },
+        );
+        assert_eq!(searcher.algorithm(), algorithm);
+    }
+    assert_eq!(ChanceAlgorithm::from_name(""), Some(ChanceAlgorithm::Star2));
+    assert_eq!(ChanceAlgorithm::from_name("minimax"), None);
+}
+
+/// Node counts per algorithm and depth on the toy race (run with `--ignored
+/// --nocapture` to see them).
+#[test]
+#[ignore]
+fn node_counts_by_depth() {
+    let positions = random_positions(2, 200);
+    for depth in 1..=5 {
+        let mut totals = [0u64; 3];
+        for pos in &positions {
+            for (total, algorithm) in totals.iter_mut().zip(ALL) {
+                *total += run_fixed_depth(pos, depth, algorithm, &config(1)).nodes;
+            }
+        }
+        eprintln!(
+            "depth {depth}: expectimax {} star1 {} star2 {}",
+            totals[0], totals[1], totals[2]
+        );
+        assert!(totals[2] <= totals[1] && totals[1] <= totals[0]);
+    }
+}
+
+#[test]
+fn movetime_ends_the_search_with_a_move() {
+    let mut pos = Race::start(&RaceRules);
+    pos.apply_chance(1);
+    let mut searcher = <Expectimax as Searcher<Race>>::new(&SearchConfig {
+        time_margin_ms: 0,
+        ..config(2)
+    });
+    let result = searcher.search(
+        &pos,
+        &Limits::movetime(Duration::from_millis(30)),
+        &SearchControl::new(false),
+        &mut |_| {},
+    );
+    assert!(result.best.is_some());
+    assert!(result.depth >= 1);
+}
+
+#[test]
+fn a_ponder_search_answers_only_after_ponderhit() {
+    let mut pos = Race::start(&RaceRules);
+    pos.apply_chance(2);
+    let control = Arc::new(SearchControl::new(true));
+    let hit = Arc::new(AtomicBool::new(false));
+    let pondering = {
+        let control = Arc::clone(&control);
+        let hit = Arc::clone(&hit);
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            hit.store(true, Ordering::SeqCst);
+            control.ponderhit();
+        })
+    };
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(30)),
+        infinite: true,
+        ..Limits::default()
+    };
+    let mut searcher = <Expectimax as Searcher<Race>>::new(&SearchConfig {
+        time_margin_ms: 0,
+        ..config(1)
+    });
+    let result = searcher.search(&pos, &limits, &control, &mut |_| {});
+    assert!(hit.load(Ordering::SeqCst), "answered while pondering");
+    assert!(result.best.is_some());
+    pondering.join().unwrap();
+}
