@@ -260,6 +260,11 @@ impl Totals {
                 let _ = write!(text, " elo {:+.0}", est.elo);
             }
         }
+        if self.dice {
+            if let Some((mean, _, _)) = self.points_per_game(0) {
+                let _ = write!(text, " points/game {mean:+.2}");
+            }
+        }
         if let Some(sprt) = sprt {
             let _ = write!(text, " llr {:.2}", self.llr(sprt));
         }
@@ -657,6 +662,7 @@ mod tests {
         let (mean_b, _, _) = totals.points_per_game(1).unwrap();
         assert!((mean_b + mean).abs() < 1e-12);
         assert_eq!(totals.pentanomial, [0, 0, 1, 0, 1]);
+        assert!(totals.short(None).ends_with("points/game +1.25"));
         let summary = totals.summary(&["A".into(), "B".into()], None);
         assert!(
             summary.contains("Points per game: A +1.250 +/- ")
