@@ -453,9 +453,11 @@ pub fn new_session(game: &str) -> Result<Box<dyn GameSession>, String> {
     match game.to_ascii_lowercase().as_str() {
         "hasami" => Ok(Box::new(Session::<crate::hasami::Hasami>::new())),
         "annan" => Ok(Box::new(Session::<crate::annan::Annan>::new())),
-        name @ ("yonin" | "sugoroku") => Err(format!("game '{name}' is not implemented yet")),
+        "yonin" => Ok(Box::new(Session::<crate::yonin::Yonin>::new())),
+        "sugoroku" => Ok(Box::new(Session::<crate::sugoroku::Sugoroku>::new())),
         other => Err(format!(
-            "unknown game '{other}' (expected one of {})",
+            "unknown game '{}' (expected one of {})",
+            crate::core::error::truncate(other),
             GAMES.join(", ")
         )),
     }

@@ -333,7 +333,7 @@ impl Protocol {
             Err(e) => {
                 return self
                     .out
-                    .error(&format!("setoption: {VARIANT_OPTION}: {}", echo(&e)))
+                    .error(&format!("setoption: {VARIANT_OPTION}: {e}"))
             }
         };
         if session.game() != self.game {

@@ -37,7 +37,7 @@ pub fn random_playouts<G: Game>(start: &G, games: usize, max_plies: usize, seed:
     }
 }
 
-fn check_node<G: Game>(pos: &G) {
+pub fn check_node<G: Game>(pos: &G) {
     assert_eq!(
         pos.key(),
         pos.compute_key(),

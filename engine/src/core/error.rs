@@ -81,7 +81,7 @@ impl fmt::Display for OptionError {
 impl std::error::Error for OptionError {}
 
 /// Echoed input is cut short so that one bad megabyte does not come back as one.
-fn truncate(s: &str) -> String {
+pub(crate) fn truncate(s: &str) -> String {
     const KEEP: usize = 80;
     if s.len() <= KEEP {
         return s.to_string();

@@ -62,12 +62,12 @@
 //! iteration is thrown away unless it already proved a move better than the first.
 //! `go infinite` and pondering wait for `stop` / `ponderhit` as in alpha-beta.
 
+use super::tables::{hold_answer, SearchTables};
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::*;
 use crate::core::movelist::MAX_MOVES;
 use std::sync::atomic::AtomicUsize;
-use std::time::Duration;
 
 /// Deepest iteration searched, in turns.
 pub const MAX_DEPTH: u32 = 64;
@@ -77,10 +77,6 @@ pub const CHECK_EVERY: u64 = 256;
 /// Mixed into the key of a chance node so that it never shares an entry with a
 /// decision node of the same board.
 const CHANCE_KEY_SALT: u64 = 0x6A09_E667_F3BC_C908;
-/// Stack size for the helper threads.
-const HELPER_STACK: usize = 16 << 20;
-/// How often a finished `go infinite` / ponder search looks for `stop` or `ponderhit`.
-const WAIT_POLL: Duration = Duration::from_millis(1);
 /// Outcomes per chance node the Star2 bounds are preallocated for (21 for two dice).
 const OUTCOMES_RESERVED: usize = 64;
 /// Star2 probes only chance nodes this many turns or more from the horizon: nearer,
@@ -133,29 +129,12 @@ impl ChanceAlgorithm {
 }
 
 pub struct Expectimax {
-    config: SearchConfig,
+    tables: SearchTables,
     algorithm: ChanceAlgorithm,
     use_tt: bool,
-    /// Allocated by `prepare` or the first search.
-    tt: Option<TranspositionTable>,
-    /// Helper threads (`threads - 1` of them); `None` with one thread.
-    pool: Option<rayon::ThreadPool>,
 }
 
 impl Expectimax {
-    fn build_pool(threads: usize) -> Option<rayon::ThreadPool> {
-        (threads > 1)
-            .then(|| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads - 1)
-                    .stack_size(HELPER_STACK)
-                    .thread_name(|i| format!("yomi-expecti-{}", i + 1))
-                    .build()
-                    .ok()
-            })
-            .flatten()
-    }
-
     pub fn algorithm(&self) -> ChanceAlgorithm {
         self.algorithm
     }
@@ -175,35 +154,23 @@ impl Expectimax {
 impl<G: ChanceGame> Searcher<G> for Expectimax {
     fn new(config: &SearchConfig) -> Self {
         Expectimax {
-            config: config.clone(),
+            tables: SearchTables::new(config, "expecti"),
             algorithm: ChanceAlgorithm::from_name(config.algorithm).unwrap_or_default(),
             use_tt: true,
-            tt: None,
-            pool: Self::build_pool(config.threads),
         }
     }
 
     fn configure(&mut self, config: &SearchConfig) {
-        if config.hash_mb != self.config.hash_mb {
-            self.tt = None;
-        }
-        if config.threads != self.config.threads {
-            self.pool = Self::build_pool(config.threads);
-        }
+        self.tables.configure(config);
         self.algorithm = ChanceAlgorithm::from_name(config.algorithm).unwrap_or_default();
-        self.config = config.clone();
     }
 
     fn prepare(&mut self) {
-        if self.tt.is_none() {
-            self.tt = Some(TranspositionTable::new(self.config.hash_mb));
-        }
+        self.tables.prepare();
     }
 
     fn clear(&mut self) {
-        if let Some(tt) = &mut self.tt {
-            tt.clear();
-        }
+        self.tables.clear();
     }
 
     fn search(
@@ -213,16 +180,17 @@ impl<G: ChanceGame> Searcher<G> for Expectimax {
         control: &SearchControl,
         report: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
-        <Self as Searcher<G>>::prepare(self);
-        let tt = self.tt.as_ref().expect("prepared above");
-        tt.new_search();
+        let config = self.tables.config().clone();
+        let algorithm = self.algorithm;
+        let use_tt = self.use_tt;
+        let (tt, pool) = self.tables.for_search();
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let shared = Shared {
-            tt: self.use_tt.then_some(tt),
+            tt: use_tt.then_some(tt),
             control,
-            time: TimeManager::new(limits, pos.side_to_move(), self.config.time_margin_ms),
+            time: TimeManager::new(limits, pos.side_to_move(), config.time_margin_ms),
             node_limit: limits.nodes,
-            algorithm: self.algorithm,
+            algorithm,
             started: Instant::now(),
             abort: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
@@ -246,15 +214,11 @@ impl<G: ChanceGame> Searcher<G> for Expectimax {
                 nodes: 0,
             },
             Some(()) => {
-                let mut helpers: Vec<Worker<G>> = (1..self.config.threads.max(1))
+                let mut helpers: Vec<Worker<G>> = (1..config.threads.max(1))
                     .map(|_| Worker::new(&shared, pos, max_depth))
                     .collect();
-                let lines = self.config.multipv.max(1);
-                let pool = if helpers.is_empty() {
-                    None
-                } else {
-                    self.pool.as_ref()
-                };
+                let lines = config.multipv.max(1);
+                let pool = pool.filter(|_| !helpers.is_empty());
                 run(
                     &mut main,
                     &mut helpers,
@@ -267,11 +231,7 @@ impl<G: ChanceGame> Searcher<G> for Expectimax {
             }
         };
 
-        // `go infinite` and pondering never answer before `stop` / `ponderhit`.
-        let unlimited = limits.infinite && shared.time.hard_limit().is_none();
-        while !control.stopped() && (control.waiting() || unlimited) {
-            std::thread::sleep(WAIT_POLL);
-        }
+        hold_answer(limits, &shared.time, control);
         SearchResult {
             nodes: shared.nodes.load(Ordering::Relaxed),
             ..result
@@ -279,7 +239,7 @@ impl<G: ChanceGame> Searcher<G> for Expectimax {
     }
 
     fn hashfull(&self) -> u32 {
-        self.tt.as_ref().map_or(0, TranspositionTable::hashfull)
+        self.tables.hashfull()
     }
 }
 

@@ -1,1 +1,1434 @@
-//! Multi-player searchers (paranoid, max-n, best-reply) over [`super::MultiPlayerGame`].
+//! Multi-player searchers over [`MultiPlayerGame`]: paranoid, max-n and best-reply
+//! search (BRS), chosen by [`SearchConfig::algorithm`] (names in [`ALGORITHMS`]; an
+//! empty or unknown name means [`DEFAULT_ALGORITHM`]).
+//!
+//! # The algorithms and what they assume
+//! - **paranoid**: the root seat (the side to move at the root) against a
+//!   coalition of all others. A node is MAX when [`Game::side_to_move`] is the
+//!   root seat and MIN otherwise, whatever order the rules give; alpha-beta
+//!   (fail-soft) over root-relative values. Assumes the others play against us.
+//! - **maxn** (Luckhardt & Irani, shallow pruning by Korf): every node returns one
+//!   value per seat and the mover maximises its own. Ties go to the vector greater
+//!   by (mover's value, then the whole vector lexicographically), so the value is
+//!   independent of move order. No quiescence; the TT orders moves only.
+//! - **brs** (Schadd & Winands 2011): MAX layers are the root seat's moves; a MIN
+//!   layer searches the moves of *every* live opponent (handing the turn over with
+//!   [`MultiPlayerGame::make_pass`] to an opponent not due, skipping those the
+//!   rules refuse) and keeps the single best reply; then the turn goes back to the
+//!   root seat with `make_pass(root)` unless the rules already gave it back or a
+//!   seat in check must answer (then that seat moves: a MIN layer of its moves
+//!   only, as the rules force). Alpha-beta on root-relative values.
+//! - **brsplus** (Esser et al. 2013): as BRS, but no passes: in a MIN layer each
+//!   live opponent in turn is the replier; the moves go in the rules' order, the
+//!   replier trying every move and the other opponents, when due, playing their
+//!   first move by *static* order (the tactical move of largest gain, else the
+//!   first generated: static so that a node's value depends on the position
+//!   only), until the root seat is due again (after [`MAX_SEQUENCE`] moves the
+//!   turn is handed back with a pass if the rules allow). An opponent not due
+//!   before the root seat does not reply; a game ending on the way counts.
+//!   Background moves are not counted as nodes.
+//!
+//! Paranoid, BRS and BRS+ share a quiescence over [`MultiPlayerGame::is_tactical`]
+//! moves in the rules' real move order (stand pat for whoever moves, at most
+//! [`QS_MAX_PLIES`] plies deep: in a toy game where a third of the moves are
+//! tactical, 4 plies cost 15 times the nodes of none, 2 plies 4 times).
+//!
+//! Every searcher: iterative deepening, the TT (paranoid and BRS: values and
+//! bounds, cutoffs at equal or greater depth; max-n: move only), ordering by TT
+//! move, tactical moves by `gain`, two killers per ply, history per seat;
+//! MultiPV (the best lines get exact values; max-n cuts below the last line). A
+//! position with no legal move that `decided` called open is scored by
+//! `outcome()`, or else statically.
+//!
+//! # Values
+//! Root-relative values (paranoid, BRS) are centipawns of
+//! `evaluate_all()[root]`; a finished game is valued by the root seat's place
+//! ([`place_value`]): sole 1st = `MATE - ply`, sole last = `-(MATE - ply)`, and
+//! otherwise the average of the flat table `[FLAT_WIN, P, …, -P, -FLAT_WIN]`
+//! over the places a tie shares (4 seats: `[20000, 10000, -10000, -20000]`;
+//! 3 seats: `[20000, 0, -20000]`). A position repeated inside the tree is a
+//! draw-like 0 (max-n: equal shares), not the places the game would give.
+//!
+//! Max-n works on *shares*: every component ≥ `SHARE_FLOOR` (L) and the
+//! components sum to at most `S = seats × SHARE_UNIT`: the bounds Korf's
+//! shallow pruning needs. A node whose mover is sure of `x` leaves the parent's
+//! seat at most `S − x − (seats − 2)·L`; when that is below what the parent's
+//! seat already has, the node is cut. Static values are clamped to
+//! ±`SHARE_CLAMP` and shifted to `uᵢ ∈ [1, 2·SHARE_CLAMP + 1]`; seat `i` gets
+//! `L + 200 + spread·uᵢ / Σu` (4 seats: 2200 … 19000, level 6400; the sum is at
+//! most 25600 of S = 32000). A finished game gives sole 1st `W − ply`
+//! (W = L + ¾(S − seats·L) = 20000), sole last `L + ply`, the middle places
+//! 6000 and 4000 (3 seats: W = 15500, middle 6500), tied places the average, so
+//! every vector sums to S; a win beats, and a last place loses to, every static
+//! share. Pruning therefore fires mostly where some line is decided (a win
+//! elsewhere) or very lopsided: with four seats shallow pruning is weak, as
+//! Sturtevant and Korf found. The reported score and `scores` map a share back:
+//! win or last place as mate distances, otherwise `share − 6400` (0 = level).
+//! `SearchInfo::scores` is `None` for paranoid and BRS (they have one value).
+//!
+//! The transposition table key mixes in the algorithm and the root seat, since
+//! paranoid and BRS values are root-relative.
+//!
+//! # The principal variation
+//! Moves of all seats in the order played. BRS lines stop before a move that
+//! needed a pass (it could not be replayed with [`Game::make`]); BRS+ lines stop
+//! where the turn was handed back by a pass.
+//!
+//! # Parallel search
+//! Lazy SMP as in [`super::alphabeta`]: helper threads on a dedicated rayon pool
+//! of `threads − 1` run the same iterative deepening (odd helpers one depth
+//! ahead) and share only the transposition table; the main thread's result is the
+//! one reported, so extra threads only change which table entries exist.
+
+use super::tables::{hold_answer, SearchTables};
+use super::time::TimeManager;
+use super::tt::{value_from_tt, value_to_tt, Bound, TranspositionTable, TtEntry};
+use super::*;
+use crate::core::movelist::MAX_MOVES;
+use crate::core::{GameResult, Seat};
+use std::sync::atomic::AtomicU32;
+
+/// The algorithms offered, in the order the protocol lists them.
+pub const ALGORITHMS: &[&str] = &["paranoid", "maxn", "brs", "brsplus"];
+pub const DEFAULT_ALGORITHM: &str = "paranoid";
+
+/// Deepest iteration searched.
+pub const MAX_DEPTH: u32 = 64;
+/// Plies from the root the stacks hold (main search plus quiescence).
+const MAX_PLY: usize = 96;
+/// Quiescence searches at most this many plies of tactical moves.
+pub const QS_MAX_PLIES: u32 = 2;
+/// Nodes between looks at the stop flags, the node limit and the clock.
+const CHECK_EVERY: u64 = 2048;
+/// Flat values of the places (root-relative searches): first, last and the
+/// middle ones from `PLACE_MIDDLE` down to `-PLACE_MIDDLE`.
+pub const FLAT_WIN: Value = 20_000;
+pub const PLACE_MIDDLE: Value = 10_000;
+/// Max-n shares: per seat of the total, the floor of a static share, the clamp of
+/// static values.
+pub const SHARE_UNIT: Value = 8_000;
+/// Every component of a max-n vector is at least this.
+pub const SHARE_FLOOR: Value = 2_000;
+/// Static shares start this far above the floor (clear of last place's share).
+const STATIC_FLOOR: Value = 200;
+const SHARE_CLAMP: Value = 3_000;
+/// History: per seat, moves hashed to this many slots.
+const HISTORY_BITS: u32 = 13;
+const HISTORY_SIZE: usize = 1 << HISTORY_BITS;
+const HISTORY_MAX: i32 = 1 << 14;
+const SCORE_TT: i32 = 1 << 30;
+const SCORE_TACTICAL: i32 = 1 << 28;
+const SCORE_KILLER: [i32; 2] = [1 << 27, (1 << 27) - 1];
+const GAIN_WEIGHT: i32 = 2 * HISTORY_MAX;
+const TRIED: i32 = i32::MIN;
+/// A BRS move is stored in the TT as `seat * SEAT_STRIDE + index`.
+const SEAT_STRIDE: usize = 1024;
+/// BRS+: at most this many moves in one MIN layer's sequence.
+const MAX_SEQUENCE: usize = 12;
+/// Key mixes: per algorithm, per root seat.
+const ALGORITHM_MIX: [u64; 4] = [
+    0x0000_0000_0000_0000,
+    0x5D6A_9C1F_37E2_B84D,
+    0xA3C5_1E87_F290_6B1C,
+    0x3F84_D5B5_B547_0917,
+];
+const ROOT_MIX: [u64; 4] = [
+    0x0000_0000_0000_0000,
+    0x9E37_79B9_7F4A_7C15,
+    0xC2B2_AE3D_27D4_EB4F,
+    0x1656_67B1_9E37_79F9,
+];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Algorithm {
+    Paranoid,
+    MaxN,
+    Brs,
+    BrsPlus,
+}
+
+impl Algorithm {
+    fn from_name(name: &str) -> Self {
+        match if name.is_empty() {
+            DEFAULT_ALGORITHM
+        } else {
+            name
+        } {
+            "maxn" => Algorithm::MaxN,
+            "brs" => Algorithm::Brs,
+            "brsplus" => Algorithm::BrsPlus,
+            _ => Algorithm::Paranoid,
+        }
+    }
+}
+
+/// The root-relative value of a finished game for `seat` of `seats`, `ply`
+/// plies from the root (see the module doc).
+pub fn place_value(result: GameResult, seat: Seat, seats: usize, ply: usize) -> Value {
+    let win = MATE - ply as Value;
+    let places = match result {
+        GameResult::Win { winner, .. } => return if winner == seat { win } else { -win },
+        GameResult::Draw => return DRAW,
+        GameResult::Places(places) => places,
+    };
+    let mine = places[seat as usize] as usize;
+    let shared = places[..seats]
+        .iter()
+        .filter(|&&p| p as usize == mine)
+        .count();
+    if shared == 1 && mine == 1 {
+        return win;
+    }
+    if shared == 1 && mine == seats {
+        return -win;
+    }
+    let first = mine.clamp(1, seats) - 1;
+    let last = (first + shared).min(seats);
+    let sum: Value = (first..last).map(|k| flat_place(k, seats)).sum();
+    sum / (last - first).max(1) as Value
+}
+
+/// The flat value of place index `k` (0 = first) among `seats`.
+fn flat_place(k: usize, seats: usize) -> Value {
+    if k == 0 {
+        FLAT_WIN
+    } else if k + 1 >= seats {
+        -FLAT_WIN
+    } else if seats == 3 {
+        0
+    } else {
+        // Middle places 1..=seats-2, linear from +PLACE_MIDDLE to -PLACE_MIDDLE.
+        PLACE_MIDDLE - 2 * PLACE_MIDDLE * (k as Value - 1) / (seats as Value - 3)
+    }
+}
+
+/// The bound on the sum of a max-n vector.
+pub fn share_total(seats: usize) -> Value {
+    seats as Value * SHARE_UNIT
+}
+
+/// What the shares of all seats hold above their floors `SHARE_FLOOR`.
+fn free_total(seats: usize) -> Value {
+    share_total(seats) - seats as Value * SHARE_FLOOR
+}
+
+/// Sole first place's share at `ply` 0 (it loses a point per ply).
+fn win_share(seats: usize) -> Value {
+    SHARE_FLOOR + free_total(seats) * 3 / 4
+}
+
+/// Static shares spread this much above `SHARE_FLOOR + STATIC_FLOOR` (so that
+/// they stay clear of a win's share).
+fn static_spread(seats: usize) -> Value {
+    win_share(seats) - SHARE_FLOOR - STATIC_FLOOR - 1_000
+}
+
+/// The max-n vector of a finished game (module doc); components of seats beyond
+/// `seats` are 0.
+pub fn place_shares(result: GameResult, seats: usize, ply: usize) -> [Value; 4] {
+    let places = match result {
+        GameResult::Places(places) => places,
+        GameResult::Win { winner, .. } => {
+            let mut places = [2; 4];
+            places[winner as usize] = 1;
+            places
+        }
+        GameResult::Draw => [1; 4],
+    };
+    let middle_free = share_total(seats) - win_share(seats) - (seats as Value - 1) * SHARE_FLOOR;
+    // Share of place index k (0 = first).
+    let by_index = |k: usize| -> Value {
+        if k == 0 {
+            win_share(seats) - ply as Value
+        } else if k + 1 >= seats {
+            SHARE_FLOOR + ply as Value
+        } else {
+            // Middle places split `middle_free` with weights seats-1-k.
+            let middle = seats as Value - 2;
+            let weights = middle * (middle + 1) / 2;
+            let weight = (seats - 1 - k) as Value;
+            SHARE_FLOOR + middle_free * weight / weights
+        }
+    };
+    let mut shares = [0; 4];
+    for seat in 0..seats {
+        let mine = places[seat] as usize;
+        let shared = places[..seats]
+            .iter()
+            .filter(|&&p| p as usize == mine)
+            .count();
+        let first = mine.clamp(1, seats) - 1;
+        let last = (first + shared).min(seats);
+        let sum: Value = (first..last).map(by_index).sum();
+        shares[seat] = sum / (last - first).max(1) as Value;
+    }
+    shares
+}
+
+/// Max-n shares from static values (module doc).
+pub fn static_shares(values: [Value; 4], seats: usize) -> [Value; 4] {
+    let mut raw = [0; 4];
+    for seat in 0..seats {
+        raw[seat] = values[seat].clamp(-SHARE_CLAMP, SHARE_CLAMP) + SHARE_CLAMP + 1;
+    }
+    let sum: Value = raw.iter().sum();
+    let spread = static_spread(seats);
+    let mut shares = [0; 4];
+    for seat in 0..seats {
+        shares[seat] = SHARE_FLOOR + STATIC_FLOOR + spread * raw[seat] / sum;
+    }
+    shares
+}
+
+/// The share of every seat in a level position: what a repetition gives in
+/// max-n, and the zero of reported values.
+fn neutral_share(seats: usize) -> Value {
+    SHARE_FLOOR + STATIC_FLOOR + static_spread(seats) / seats as Value
+}
+
+fn neutral_shares(seats: usize) -> [Value; 4] {
+    let mut shares = [0; 4];
+    for share in shares.iter_mut().take(seats) {
+        *share = neutral_share(seats);
+    }
+    shares
+}
+
+/// A share mapped back to a reported value: mate distances for a sole first or
+/// last place, otherwise the share above a level one.
+pub fn share_to_value(share: Value, seats: usize) -> Value {
+    let win = win_share(seats);
+    if share > win - MAX_PLY as Value {
+        MATE - (win - share)
+    } else if share < SHARE_FLOOR + MAX_PLY as Value {
+        -(MATE - (share - SHARE_FLOOR))
+    } else {
+        share - neutral_share(seats)
+    }
+}
+
+/// Whether max-n prefers `a` to `b` for `mover`: its own value, then the whole
+/// vector (a fixed tie-break that makes the result independent of move order).
+#[inline]
+pub fn maxn_prefers(a: &[Value; 4], b: &[Value; 4], mover: Seat) -> bool {
+    (a[mover as usize], a) > (b[mover as usize], b)
+}
+
+pub struct MultiSearch {
+    tables: SearchTables,
+}
+
+impl<G: MultiPlayerGame> Searcher<G> for MultiSearch {
+    fn new(config: &SearchConfig) -> Self {
+        MultiSearch {
+            tables: SearchTables::new(config, "multi"),
+        }
+    }
+
+    fn configure(&mut self, config: &SearchConfig) {
+        self.tables.configure(config);
+    }
+
+    fn prepare(&mut self) {
+        self.tables.prepare();
+    }
+
+    fn clear(&mut self) {
+        self.tables.clear();
+    }
+
+    fn search(
+        &mut self,
+        pos: &G,
+        limits: &Limits,
+        control: &SearchControl,
+        report: &mut dyn FnMut(&SearchInfo<G::Move>),
+    ) -> SearchResult<G::Move> {
+        let config = self.tables.config().clone();
+        let (tt, pool) = self.tables.for_search();
+        let algorithm = Algorithm::from_name(config.algorithm);
+        let root = pos.side_to_move();
+        let shared = Shared {
+            tt,
+            control,
+            time: TimeManager::new(limits, root, config.time_margin_ms),
+            node_limit: limits.nodes,
+            max_depth: limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH) as i32,
+            root_ply: pos.ply(),
+            started: Instant::now(),
+            abort: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            main_depth: AtomicU32::new(0),
+            algorithm,
+            multipv: config.multipv.max(1),
+            key_mix: ALGORITHM_MIX[algorithm as usize] ^ ROOT_MIX[root as usize & 3],
+        };
+        let mut main = Worker::new(0, &shared, pos);
+        if !main.root_moves.is_empty() {
+            match pool {
+                Some(pool) => pool.in_place_scope(|scope| {
+                    let shared = &shared;
+                    for id in 1..config.threads {
+                        scope.spawn(move |_| Worker::new(id, shared, pos).run_helper());
+                    }
+                    main.run_main(report);
+                    shared.abort.store(true, Ordering::Relaxed);
+                }),
+                _ => main.run_main(report),
+            }
+        }
+        shared.abort.store(true, Ordering::Relaxed);
+        main.flush_nodes();
+
+        hold_answer(limits, &shared.time, control);
+        main.result()
+    }
+
+    fn hashfull(&self) -> u32 {
+        self.tables.hashfull()
+    }
+}
+
+struct Shared<'a> {
+    tt: &'a TranspositionTable,
+    control: &'a SearchControl,
+    time: TimeManager,
+    node_limit: Option<u64>,
+    max_depth: i32,
+    root_ply: u32,
+    started: Instant,
+    abort: AtomicBool,
+    nodes: AtomicU64,
+    main_depth: AtomicU32,
+    algorithm: Algorithm,
+    multipv: usize,
+    /// XORed into every key this search probes or stores.
+    key_mix: u64,
+}
+
+/// Per-ply scratch space: one move list per seat (BRS MIN layers hold the
+/// moves of every opponent; the other searches use list 0).
+struct Frame<M: Copy + Default> {
+    lists: [MoveList<M>; 4],
+    scores: [[i32; MAX_MOVES]; 4],
+    /// BRS+: the moves a MIN layer plays in a row (background moves and the reply).
+    sequence: [M; MAX_SEQUENCE],
+}
+
+impl<M: Copy + Default> Frame<M> {
+    fn new() -> Self {
+        Frame {
+            lists: std::array::from_fn(|_| MoveList::new()),
+            scores: [[0; MAX_MOVES]; 4],
+            sequence: [M::default(); MAX_SEQUENCE],
+        }
+    }
+
+    fn clear(&mut self) {
+        for list in &mut self.lists {
+            list.clear();
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.lists.iter().all(|list| list.is_empty())
+    }
+
+    /// The untried move of list `list` with the highest score, marked tried.
+    fn pick_in(&mut self, list: usize) -> Option<usize> {
+        let mut best = TRIED;
+        let mut at = None;
+        for (i, &score) in self.scores[list][..self.lists[list].len()]
+            .iter()
+            .enumerate()
+        {
+            if score > best {
+                best = score;
+                at = Some(i);
+            }
+        }
+        if let Some(i) = at {
+            self.scores[list][i] = TRIED;
+        }
+        at
+    }
+
+    /// The untried move with the highest score, as (list, index), marked tried.
+    #[inline]
+    fn pick(&mut self) -> Option<(usize, usize)> {
+        let mut best = TRIED;
+        let mut at = None;
+        for (list, moves) in self.lists.iter().enumerate() {
+            for (i, &score) in self.scores[list][..moves.len()].iter().enumerate() {
+                if score > best {
+                    best = score;
+                    at = Some((list, i));
+                }
+            }
+        }
+        if let Some((list, i)) = at {
+            self.scores[list][i] = TRIED;
+        }
+        at
+    }
+}
+
+struct RootMove<M> {
+    mv: M,
+    index: u16,
+    /// This iteration's root-relative value (max-n: the root seat's share);
+    /// `-INFINITE` until searched or when it failed low.
+    score: Value,
+    previous_score: Value,
+    /// Max-n: the vector of shares.
+    shares: [Value; 4],
+    pv: Vec<M>,
+}
+
+struct Worker<'a, G: MultiPlayerGame> {
+    id: usize,
+    shared: &'a Shared<'a>,
+    pos: G,
+    root: Seat,
+    seats: usize,
+    root_moves: Vec<RootMove<G::Move>>,
+    frames: Vec<Frame<G::Move>>,
+    killers: Vec<[G::Move; 2]>,
+    /// `[seat][hashed move]`.
+    history: Vec<i32>,
+    pv: Vec<G::Move>,
+    pv_len: Vec<usize>,
+    /// BRS+: move generation for background moves.
+    scratch: MoveList<G::Move>,
+    nodes: u64,
+    flushed: u64,
+    seldepth: usize,
+    completed_depth: u32,
+    stop: bool,
+}
+
+impl<'a, G: MultiPlayerGame> Worker<'a, G> {
+    fn new(id: usize, shared: &'a Shared<'a>, root: &G) -> Self {
+        let mut worker = Worker {
+            id,
+            shared,
+            pos: root.clone(),
+            root: root.side_to_move(),
+            seats: G::SEATS.clamp(1, 4),
+            root_moves: Vec::new(),
+            frames: (0..MAX_PLY).map(|_| Frame::new()).collect(),
+            killers: vec![[G::Move::default(); 2]; MAX_PLY],
+            history: vec![0; 4 * HISTORY_SIZE],
+            pv: vec![G::Move::default(); MAX_PLY * MAX_PLY],
+            pv_len: vec![0; MAX_PLY + 1],
+            scratch: MoveList::new(),
+            nodes: 0,
+            flushed: 0,
+            seldepth: 0,
+            completed_depth: 0,
+            stop: false,
+        };
+        worker.order_root_moves();
+        worker
+    }
+
+    fn key(&self) -> u64 {
+        self.pos.key() ^ self.shared.key_mix
+    }
+
+    /// The first order, also the fallback answer: the TT move, then by the
+    /// one-ply static value for the root seat (a move that ends the game well first).
+    fn order_root_moves(&mut self) {
+        let mut moves = MoveList::new();
+        self.pos.generate_moves(&mut moves);
+        let tt_index = self.shared.tt.probe(self.key()).and_then(|e| e.move_index);
+        let mut rated = Vec::with_capacity(moves.len());
+        for (index, &mv) in moves.iter().enumerate() {
+            self.pos.make(mv);
+            let value = match self.terminal_value(1) {
+                Some(value) => value,
+                None => self.static_value(),
+            };
+            self.pos.unmake(mv);
+            rated.push((tt_index == Some(index as u16), value, index));
+        }
+        rated.sort_by_key(|&(first, value, _)| std::cmp::Reverse((first, value)));
+        self.root_moves = rated
+            .into_iter()
+            .map(|(_, _, index)| RootMove {
+                mv: moves[index],
+                index: index as u16,
+                score: -INFINITE,
+                previous_score: -INFINITE,
+                shares: [0; 4],
+                pv: Vec::with_capacity(MAX_PLY),
+            })
+            .collect();
+    }
+
+    fn run_main(&mut self, report: &mut dyn FnMut(&SearchInfo<G::Move>)) {
+        for depth in 1..=self.shared.max_depth {
+            if self.should_stop()
+                || (depth > 1 && self.shared.time.soft_expired(self.shared.control))
+            {
+                break;
+            }
+            self.seldepth = 0;
+            self.iterate(depth);
+            if self.stop {
+                break;
+            }
+            self.completed_depth = depth as u32;
+            self.shared
+                .main_depth
+                .store(depth as u32, Ordering::Relaxed);
+            self.store_root(depth);
+            self.flush_nodes();
+            let lines = self.lines();
+            let nodes = self.shared.nodes.load(Ordering::Relaxed);
+            let time_ms = self.shared.started.elapsed().as_millis() as u64;
+            let hashfull = self.shared.tt.hashfull();
+            for (k, line) in self.root_moves[..lines].iter().enumerate() {
+                let (value, scores) = self.reported(line);
+                report(&SearchInfo {
+                    depth: depth as u32,
+                    seldepth: self.seldepth as u32,
+                    multipv: k + 1,
+                    score: Score::from_value(value),
+                    nodes,
+                    time_ms,
+                    hashfull,
+                    pv: line.pv.clone(),
+                    scores,
+                });
+            }
+            // A decided first or last place within the searched depth is final.
+            let (value, _) = self.reported(&self.root_moves[0]);
+            if lines == 1 && value.abs() >= MATE_BOUND && MATE - value.abs() <= depth {
+                break;
+            }
+        }
+    }
+
+    /// Root lines searched exactly: MultiPV on the main thread, one on helpers.
+    fn lines(&self) -> usize {
+        let wanted = if self.id == 0 { self.shared.multipv } else { 1 };
+        wanted.clamp(1, self.root_moves.len().max(1))
+    }
+
+    /// The `lines`-th best score among the first `searched` root moves
+    /// (`-INFINITE` while fewer are known): below it a root move is of no interest.
+    fn line_bound(&self, searched: usize) -> Value {
+        let lines = self.lines();
+        if searched < lines {
+            return -INFINITE;
+        }
+        let mut scores: Vec<Value> = self.root_moves[..searched]
+            .iter()
+            .map(|m| m.score)
+            .collect();
+        scores.sort_unstable_by(|a, b| b.cmp(a));
+        scores[lines - 1]
+    }
+
+    /// The root seat's value and, for max-n, the vector as reported.
+    fn reported(&self, line: &RootMove<G::Move>) -> (Value, Option<[Value; 4]>) {
+        match self.shared.algorithm {
+            Algorithm::MaxN => {
+                let mut scores = [0; 4];
+                for (score, &share) in scores.iter_mut().zip(&line.shares).take(self.seats) {
+                    *score = share_to_value(share, self.seats);
+                }
+                (scores[self.root as usize], Some(scores))
+            }
+            _ => (line.score, None),
+        }
+    }
+
+    fn run_helper(&mut self) {
+        let mut depth = 1 + (self.id % 2) as i32;
+        while depth <= self.shared.max_depth && !self.should_stop() {
+            self.iterate(depth);
+            if self.stop {
+                break;
+            }
+            let main_depth = self.shared.main_depth.load(Ordering::Relaxed) as i32;
+            depth = (depth + 1).max(main_depth + 1 + (self.id % 2) as i32);
+        }
+        self.flush_nodes();
+    }
+
+    fn should_stop(&self) -> bool {
+        self.stop || self.shared.control.stopped() || self.shared.abort.load(Ordering::Relaxed)
+    }
+
+    fn iterate(&mut self, depth: i32) {
+        for root_move in &mut self.root_moves {
+            root_move.previous_score = root_move.score;
+            root_move.score = -INFINITE;
+        }
+        match self.shared.algorithm {
+            Algorithm::MaxN => self.maxn_root(depth),
+            _ => self.alphabeta_root(depth),
+        }
+        // Stable: moves that tie keep the previous order.
+        if self.shared.algorithm == Algorithm::MaxN {
+            self.root_moves
+                .sort_by_key(|m| std::cmp::Reverse((m.score, m.shares)));
+        } else {
+            self.root_moves.sort_by_key(|m| std::cmp::Reverse(m.score));
+        }
+    }
+
+    /// Paranoid and BRS at the root: the root seat maximises over a full window.
+    fn alphabeta_root(&mut self, depth: i32) {
+        let mut alpha = -INFINITE;
+        for k in 0..self.root_moves.len() {
+            let mv = self.root_moves[k].mv;
+            self.pos.make(mv);
+            let value = self.child(alpha, INFINITE, depth - 1, 1);
+            self.pos.unmake(mv);
+            if self.stop {
+                break;
+            }
+            if value > alpha || k < self.lines() {
+                self.record_root(k, value, [0; 4]);
+                alpha = self.line_bound(k + 1);
+            }
+        }
+    }
+
+    fn maxn_root(&mut self, depth: i32) {
+        for k in 0..self.root_moves.len() {
+            let mv = self.root_moves[k].mv;
+            self.pos.make(mv);
+            // Children the root seat values below the lines it has are cut.
+            let bound = (k >= self.lines()).then(|| (self.root, self.line_bound(k)));
+            let shares = self.maxn_child(depth - 1, 1, bound);
+            self.pos.unmake(mv);
+            if self.stop {
+                break;
+            }
+            self.record_root(k, shares[self.root as usize], shares);
+        }
+    }
+
+    fn record_root(&mut self, k: usize, score: Value, shares: [Value; 4]) {
+        let root_move = &mut self.root_moves[k];
+        root_move.score = score;
+        root_move.shares = shares;
+        root_move.pv.clear();
+        root_move.pv.push(root_move.mv);
+        root_move
+            .pv
+            .extend_from_slice(&self.pv[MAX_PLY + 1..MAX_PLY + self.pv_len[1]]);
+    }
+
+    fn store_root(&self, depth: i32) {
+        let best = &self.root_moves[0];
+        let value = match self.shared.algorithm {
+            Algorithm::MaxN => 0,
+            _ => value_to_tt(best.score, 0),
+        };
+        self.shared.tt.store(
+            self.key(),
+            TtEntry {
+                move_index: Some(best.index),
+                value,
+                depth: depth as u8,
+                bound: if self.shared.algorithm == Algorithm::MaxN {
+                    Bound::Upper
+                } else {
+                    Bound::Exact
+                },
+            },
+        );
+    }
+
+    /// A root-relative node of the chosen algorithm.
+    fn child(&mut self, alpha: Value, beta: Value, depth: i32, ply: usize) -> Value {
+        match self.shared.algorithm {
+            Algorithm::Brs | Algorithm::BrsPlus => self.brs(alpha, beta, depth, ply),
+            _ => self.paranoid(alpha, beta, depth, ply),
+        }
+    }
+
+    // ---- shared node bookkeeping -------------------------------------------
+
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
+            self.poll();
+        }
+    }
+
+    fn flush_nodes(&mut self) -> u64 {
+        let delta = self.nodes - self.flushed;
+        self.flushed = self.nodes;
+        self.shared.control.add_nodes(delta);
+        self.shared.nodes.fetch_add(delta, Ordering::Relaxed) + delta
+    }
+
+    fn poll(&mut self) {
+        let total = self.flush_nodes();
+        if self.shared.control.stopped() || self.shared.abort.load(Ordering::Relaxed) {
+            self.stop = true;
+        } else if self.id == 0
+            && (self.shared.node_limit.is_some_and(|limit| total >= limit)
+                || self.shared.time.hard_expired(self.shared.control))
+        {
+            self.shared.abort.store(true, Ordering::Relaxed);
+            self.stop = true;
+        }
+    }
+
+    /// Counts the node and empties its PV; `true` when the search must unwind.
+    #[inline]
+    fn enter(&mut self, ply: usize) -> bool {
+        self.pv_len[ply] = ply;
+        self.seldepth = self.seldepth.max(ply);
+        self.count_node();
+        self.stop
+    }
+
+    /// The root-relative value of a finished game or an in-tree repetition.
+    #[inline]
+    fn terminal_value(&self, ply: usize) -> Option<Value> {
+        if let Some(outcome) = self.pos.decided() {
+            return Some(place_value(outcome.result, self.root, self.seats, ply));
+        }
+        self.pos.repeats_since(self.shared.root_ply).then_some(DRAW)
+    }
+
+    fn terminal_shares(&self, ply: usize) -> Option<[Value; 4]> {
+        if let Some(outcome) = self.pos.decided() {
+            return Some(place_shares(outcome.result, self.seats, ply));
+        }
+        self.pos
+            .repeats_since(self.shared.root_ply)
+            .then(|| neutral_shares(self.seats))
+    }
+
+    #[inline]
+    fn static_value(&self) -> Value {
+        self.pos.evaluate_all()[self.root as usize]
+    }
+
+    /// No legal move although `decided` said play goes on: the game's own
+    /// `outcome`, or else the static value.
+    fn no_move_value(&self, ply: usize) -> Value {
+        match self.pos.outcome() {
+            Some(outcome) => place_value(outcome.result, self.root, self.seats, ply),
+            None => self.static_value(),
+        }
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: G::Move, continues: bool) {
+        let child_len = if continues {
+            self.pv_len[ply + 1].max(ply + 1)
+        } else {
+            ply + 1
+        };
+        let (row, child) = (ply * MAX_PLY, (ply + 1) * MAX_PLY);
+        self.pv[row + ply] = mv;
+        self.pv
+            .copy_within(child + ply + 1..child + child_len, row + ply + 1);
+        self.pv_len[ply] = child_len;
+    }
+
+    // ---- move ordering -----------------------------------------------------
+
+    #[inline]
+    fn history_slot(seat: Seat, mv: G::Move) -> usize {
+        (seat as usize & 3) * HISTORY_SIZE + (fxhash::hash64(&mv) >> (64 - HISTORY_BITS)) as usize
+    }
+
+    fn update_history(&mut self, seat: Seat, mv: G::Move, bonus: i32) {
+        let slot = &mut self.history[Self::history_slot(seat, mv)];
+        *slot += bonus - *slot * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// Ordering scores for list `list` of `ply`, whose moves belong to `seat`.
+    fn score_list(&mut self, ply: usize, list: usize, seat: Seat, tt_move: Option<usize>) {
+        let killers = self.killers[ply];
+        let frame = &mut self.frames[ply];
+        for i in 0..frame.lists[list].len() {
+            let mv = frame.lists[list][i];
+            let history = self.history[Self::history_slot(seat, mv)];
+            frame.scores[list][i] = if tt_move == Some(list * SEAT_STRIDE + i) {
+                SCORE_TT
+            } else if self.pos.is_tactical(mv) {
+                SCORE_TACTICAL + self.pos.gain(mv) * GAIN_WEIGHT + history
+            } else if mv == killers[0] {
+                SCORE_KILLER[0]
+            } else if mv == killers[1] {
+                SCORE_KILLER[1]
+            } else {
+                history
+            };
+        }
+    }
+
+    /// A quiet move refuted the node.
+    fn reward_quiet(&mut self, ply: usize, seat: Seat, mv: G::Move, depth: i32) {
+        if self.pos.is_tactical(mv) {
+            return;
+        }
+        let killers = &mut self.killers[ply];
+        if killers[0] != mv {
+            killers[1] = killers[0];
+            killers[0] = mv;
+        }
+        self.update_history(seat, mv, (depth * depth).min(HISTORY_MAX / 2));
+    }
+
+    fn probe(&self, key: u64, ply: usize) -> Option<(TtEntry, Value)> {
+        self.shared
+            .tt
+            .probe(key)
+            .map(|e| (e, value_from_tt(e.value, ply)))
+    }
+
+    fn store(
+        &self,
+        key: u64,
+        best: Value,
+        bounds: (Value, Value),
+        depth: i32,
+        index: Option<usize>,
+        ply: usize,
+    ) {
+        let bound = if best >= bounds.1 {
+            Bound::Lower
+        } else if best <= bounds.0 {
+            Bound::Upper
+        } else {
+            Bound::Exact
+        };
+        self.shared.tt.store(
+            key,
+            TtEntry {
+                move_index: index.map(|i| i as u16),
+                value: value_to_tt(best, ply),
+                depth: depth.clamp(0, 255) as u8,
+                bound,
+            },
+        );
+    }
+
+    // ---- paranoid ----------------------------------------------------------
+
+    /// Paranoid alpha-beta, fail-soft, root-relative: MAX where the root seat moves.
+    fn paranoid(&mut self, mut alpha: Value, mut beta: Value, depth: i32, ply: usize) -> Value {
+        if self.enter(ply) {
+            return 0;
+        }
+        if let Some(value) = self.terminal_value(ply) {
+            return value;
+        }
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.quiesce(alpha, beta, ply, 0);
+        }
+        let key = self.key();
+        let tt = self.probe(key, ply);
+        if let Some((entry, value)) = tt {
+            if cutoff(&entry, value, depth, alpha, beta) {
+                return value;
+            }
+        }
+        let frame = &mut self.frames[ply];
+        frame.clear();
+        self.pos.generate_moves(&mut frame.lists[0]);
+        let count = frame.lists[0].len();
+        if count == 0 {
+            return self.no_move_value(ply);
+        }
+        let tt_move = tt
+            .and_then(|(e, _)| e.move_index)
+            .map(usize::from)
+            .filter(|&i| i < count);
+        let mover = self.pos.side_to_move();
+        self.score_list(ply, 0, mover, tt_move);
+        let maximizing = mover == self.root;
+        let bounds = (alpha, beta);
+        let mut best = if maximizing { -INFINITE } else { INFINITE };
+        let mut best_index = None;
+        while let Some((_, index)) = self.frames[ply].pick() {
+            let mv = self.frames[ply].lists[0][index];
+            self.pos.make(mv);
+            let value = self.paranoid(alpha, beta, depth - 1, ply + 1);
+            self.pos.unmake(mv);
+            if self.stop {
+                return 0;
+            }
+            if (maximizing && value > best) || (!maximizing && value < best) {
+                best = value;
+                best_index = Some(index);
+                self.update_pv(ply, mv, true);
+            }
+            if maximizing {
+                alpha = alpha.max(value);
+            } else {
+                beta = beta.min(value);
+            }
+            if alpha >= beta {
+                self.reward_quiet(ply, mover, mv, depth);
+                break;
+            }
+        }
+        self.store(key, best, bounds, depth, best_index, ply);
+        best
+    }
+
+    /// Tactical moves in the real move order; whoever moves may stand pat.
+    fn quiesce(&mut self, mut alpha: Value, mut beta: Value, ply: usize, qply: u32) -> Value {
+        let stand = self.static_value();
+        if qply >= QS_MAX_PLIES || ply >= MAX_PLY - 1 {
+            return stand;
+        }
+        let maximizing = self.pos.side_to_move() == self.root;
+        let mut best = stand;
+        if maximizing {
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        } else {
+            if best <= alpha {
+                return best;
+            }
+            beta = beta.min(best);
+        }
+        let frame = &mut self.frames[ply];
+        frame.clear();
+        self.pos.generate_moves(&mut frame.lists[0]);
+        let pos = &self.pos;
+        frame.lists[0].retain(|mv| pos.is_tactical(mv));
+        for i in 0..frame.lists[0].len() {
+            frame.scores[0][i] = self.pos.gain(frame.lists[0][i]);
+        }
+        while let Some((_, index)) = self.frames[ply].pick() {
+            let mv = self.frames[ply].lists[0][index];
+            self.pos.make(mv);
+            let value = if self.enter(ply + 1) {
+                0
+            } else {
+                match self.terminal_value(ply + 1) {
+                    Some(value) => value,
+                    None => self.quiesce(alpha, beta, ply + 1, qply + 1),
+                }
+            };
+            self.pos.unmake(mv);
+            if self.stop {
+                return 0;
+            }
+            if maximizing {
+                best = best.max(value);
+                alpha = alpha.max(value);
+            } else {
+                best = best.min(value);
+                beta = beta.min(value);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    // ---- best-reply search -------------------------------------------------
+
+    /// BRS, fail-soft, root-relative: the root seat's moves at MAX nodes; at MIN
+    /// layers every opponent's moves, the best single reply kept.
+    fn brs(&mut self, mut alpha: Value, mut beta: Value, depth: i32, ply: usize) -> Value {
+        if self.enter(ply) {
+            return 0;
+        }
+        if let Some(value) = self.terminal_value(ply) {
+            return value;
+        }
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.quiesce(alpha, beta, ply, 0);
+        }
+        let key = self.key();
+        let tt = self.probe(key, ply);
+        if let Some((entry, value)) = tt {
+            if cutoff(&entry, value, depth, alpha, beta) {
+                return value;
+            }
+        }
+        let due = self.pos.side_to_move();
+        let maximizing = due == self.root;
+        if !maximizing && self.shared.algorithm == Algorithm::BrsPlus {
+            if ply + MAX_SEQUENCE < MAX_PLY - 1 {
+                let tt_move = tt.and_then(|(e, _)| e.move_index).map(usize::from);
+                return self.brs_plus_layer(alpha, beta, depth, ply, key, tt_move);
+            }
+            return self.quiesce(alpha, beta, ply, 0);
+        }
+        self.frames[ply].clear();
+        if maximizing {
+            self.pos
+                .generate_moves(&mut self.frames[ply].lists[due as usize]);
+        } else {
+            for seat in 0..self.seats as Seat {
+                if seat == self.root || !self.pos.is_alive(seat) {
+                    continue;
+                }
+                if seat == due {
+                    self.pos
+                        .generate_moves(&mut self.frames[ply].lists[seat as usize]);
+                } else if self.pos.make_pass(seat) {
+                    self.pos
+                        .generate_moves(&mut self.frames[ply].lists[seat as usize]);
+                    self.pos.unmake_pass();
+                }
+            }
+        }
+        if self.frames[ply].is_empty() {
+            return self.no_move_value(ply);
+        }
+        let tt_move = tt.and_then(|(e, _)| e.move_index).map(usize::from);
+        for seat in 0..self.seats {
+            self.score_list(ply, seat, seat as Seat, tt_move);
+        }
+        let bounds = (alpha, beta);
+        let mut best = if maximizing { -INFINITE } else { INFINITE };
+        let mut best_index = None;
+        while let Some((list, index)) = self.frames[ply].pick() {
+            let mv = self.frames[ply].lists[list][index];
+            let seat = list as Seat;
+            let passed_in = seat != due;
+            if passed_in {
+                let handed = self.pos.make_pass(seat);
+                debug_assert!(handed, "make_pass({seat}) worked during generation");
+            }
+            self.pos.make(mv);
+            let passed_back = !maximizing
+                && self.pos.side_to_move() != self.root
+                && self.pos.make_pass(self.root);
+            let value = self.brs(alpha, beta, depth - 1, ply + 1);
+            if passed_back {
+                self.pos.unmake_pass();
+            }
+            self.pos.unmake(mv);
+            if passed_in {
+                self.pos.unmake_pass();
+            }
+            if self.stop {
+                return 0;
+            }
+            if (maximizing && value > best) || (!maximizing && value < best) {
+                best = value;
+                best_index = Some(list * SEAT_STRIDE + index);
+                if passed_in {
+                    self.pv_len[ply] = ply;
+                } else {
+                    self.update_pv(ply, mv, !passed_back);
+                }
+            }
+            if maximizing {
+                alpha = alpha.max(value);
+            } else {
+                beta = beta.min(value);
+            }
+            if alpha >= beta {
+                self.reward_quiet(ply, seat, mv, depth);
+                break;
+            }
+        }
+        self.store(key, best, bounds, depth, best_index, ply);
+        best
+    }
+
+    /// A BRS+ MIN layer: each live opponent in turn is the one that replies with
+    /// every move; the others, when the rules give them the move, play their
+    /// first move by static order (most valuable tactical move, else the first
+    /// generated), until the root seat is due again (or, after `MAX_SEQUENCE`
+    /// moves, is handed the turn if the rules allow). An opponent not due before
+    /// the root seat is skipped; a game that ends on the way scores as it ends.
+    fn brs_plus_layer(
+        &mut self,
+        alpha: Value,
+        mut beta: Value,
+        depth: i32,
+        ply: usize,
+        key: u64,
+        tt_move: Option<usize>,
+    ) -> Value {
+        let bounds = (alpha, beta);
+        let mut best = INFINITE;
+        let mut best_index = None;
+        // The TT move's seat replies first.
+        let first = tt_move.map_or(self.pos.side_to_move() as usize, |m| m / SEAT_STRIDE);
+        'candidates: for k in 0..self.seats {
+            let seat = ((first + k) % self.seats) as Seat;
+            if seat == self.root || !self.pos.is_alive(seat) {
+                continue;
+            }
+            // Background moves up to the replier's turn.
+            let mut pre = 0;
+            while pre < MAX_SEQUENCE - 1
+                && self.pos.decided().is_none()
+                && self.pos.side_to_move() != seat
+                && self.pos.side_to_move() != self.root
+            {
+                let Some(mv) = self.background_move() else {
+                    break;
+                };
+                self.pos.make(mv);
+                self.frames[ply].sequence[pre] = mv;
+                pre += 1;
+            }
+            if self.pos.side_to_move() != seat || self.pos.decided().is_some() {
+                let ended = self
+                    .pos
+                    .decided()
+                    .map(|o| place_value(o.result, self.root, self.seats, ply + pre));
+                self.unmake_sequence(ply, pre);
+                if let Some(value) = ended {
+                    if value < best {
+                        best = value;
+                        best_index = None;
+                        self.pv_len[ply] = ply;
+                    }
+                    beta = beta.min(value);
+                    if alpha >= beta {
+                        break 'candidates;
+                    }
+                }
+                continue;
+            }
+            let list = seat as usize;
+            self.frames[ply].lists[list].clear();
+            self.pos.generate_moves(&mut self.frames[ply].lists[list]);
+            if self.frames[ply].lists[list].is_empty() {
+                self.unmake_sequence(ply, pre);
+                continue;
+            }
+            self.score_list(ply, list, seat, tt_move);
+            while let Some(index) = self.frames[ply].pick_in(list) {
+                let mv = self.frames[ply].lists[list][index];
+                self.pos.make(mv);
+                self.frames[ply].sequence[pre] = mv;
+                let mut len = pre + 1;
+                // Background moves until the root seat is due.
+                while len < MAX_SEQUENCE
+                    && self.pos.decided().is_none()
+                    && self.pos.side_to_move() != self.root
+                {
+                    let Some(background) = self.background_move() else {
+                        break;
+                    };
+                    self.pos.make(background);
+                    self.frames[ply].sequence[len] = background;
+                    len += 1;
+                }
+                let passed_back = self.pos.side_to_move() != self.root
+                    && self.pos.decided().is_none()
+                    && self.pos.make_pass(self.root);
+                let value = self.brs(alpha, beta, depth - 1, ply + len);
+                if passed_back {
+                    self.pos.unmake_pass();
+                }
+                self.unmake_sequence_from(ply, pre, len);
+                if self.stop {
+                    self.unmake_sequence(ply, pre);
+                    return 0;
+                }
+                if value < best {
+                    best = value;
+                    best_index = Some(list * SEAT_STRIDE + index);
+                    self.update_pv_sequence(ply, len, !passed_back);
+                }
+                beta = beta.min(value);
+                if alpha >= beta {
+                    self.reward_quiet(ply, seat, mv, depth);
+                    self.unmake_sequence(ply, pre);
+                    break 'candidates;
+                }
+            }
+            self.unmake_sequence(ply, pre);
+        }
+        if best == INFINITE {
+            // No opponent could reply: the static value.
+            return self.static_value();
+        }
+        self.store(key, best, bounds, depth, best_index, ply);
+        best
+    }
+
+    /// The first move by static order for the side to move (for BRS+).
+    fn background_move(&mut self) -> Option<G::Move> {
+        self.pos.generate_moves(&mut self.scratch);
+        let mut best = None;
+        let mut best_score = i32::MIN;
+        for &mv in self.scratch.iter() {
+            let score = if self.pos.is_tactical(mv) {
+                SCORE_TACTICAL + self.pos.gain(mv)
+            } else {
+                0
+            };
+            if score > best_score {
+                best_score = score;
+                best = Some(mv);
+            }
+        }
+        best
+    }
+
+    /// Takes back `sequence[..count]` of `ply`.
+    fn unmake_sequence(&mut self, ply: usize, count: usize) {
+        self.unmake_sequence_from(ply, 0, count);
+    }
+
+    /// Takes back `sequence[from..to]` of `ply`, last first.
+    fn unmake_sequence_from(&mut self, ply: usize, from: usize, to: usize) {
+        for i in (from..to).rev() {
+            let mv = self.frames[ply].sequence[i];
+            self.pos.unmake(mv);
+        }
+    }
+
+    /// The PV of `ply` becomes its sequence of `len` moves, then (when
+    /// `continues`) the line of the node `ply + len`.
+    fn update_pv_sequence(&mut self, ply: usize, len: usize, continues: bool) {
+        let row = ply * MAX_PLY;
+        for i in 0..len {
+            self.pv[row + ply + i] = self.frames[ply].sequence[i];
+        }
+        let end = ply + len;
+        let child_len = if continues {
+            self.pv_len[end].max(end)
+        } else {
+            end
+        };
+        let child = end * MAX_PLY;
+        self.pv
+            .copy_within(child + end..child + child_len, row + end);
+        self.pv_len[ply] = child_len;
+    }
+
+    // ---- max-n -------------------------------------------------------------
+
+    /// Max-n with shallow pruning. `parent` is the seat moving at the parent and
+    /// the share it already has: once this node's mover is sure of more than
+    /// `S − that`, the parent's seat cannot gain here and the node is cut.
+    fn maxn_child(&mut self, depth: i32, ply: usize, parent: Option<(Seat, Value)>) -> [Value; 4] {
+        if self.enter(ply) {
+            return [0; 4];
+        }
+        if let Some(shares) = self.terminal_shares(ply) {
+            return shares;
+        }
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return static_shares(self.pos.evaluate_all(), self.seats);
+        }
+        let key = self.key();
+        let tt_move = self.shared.tt.probe(key).and_then(|e| e.move_index);
+        let frame = &mut self.frames[ply];
+        frame.clear();
+        self.pos.generate_moves(&mut frame.lists[0]);
+        let count = frame.lists[0].len();
+        if count == 0 {
+            return match self.pos.outcome() {
+                Some(outcome) => place_shares(outcome.result, self.seats, ply),
+                None => static_shares(self.pos.evaluate_all(), self.seats),
+            };
+        }
+        let tt_move = tt_move.map(usize::from).filter(|&i| i < count);
+        let mover = self.pos.side_to_move();
+        self.score_list(ply, 0, mover, tt_move);
+        // The parent's seat gets at most what the others' floors leave.
+        let left = share_total(self.seats) - (self.seats as Value - 2) * SHARE_FLOOR;
+        let mut best: Option<[Value; 4]> = None;
+        let mut best_index = None;
+        while let Some((_, index)) = self.frames[ply].pick() {
+            let mv = self.frames[ply].lists[0][index];
+            self.pos.make(mv);
+            let bound = best.map(|b| (mover, b[mover as usize]));
+            let shares = self.maxn_child(depth - 1, ply + 1, bound);
+            self.pos.unmake(mv);
+            if self.stop {
+                return [0; 4];
+            }
+            if best.is_none_or(|b| maxn_prefers(&shares, &b, mover)) {
+                best = Some(shares);
+                best_index = Some(index);
+                self.update_pv(ply, mv, true);
+            }
+            let mine = best.map_or(0, |b| b[mover as usize]);
+            if let Some((seat, has)) = parent {
+                // Strict: a vector the parent's seat values at exactly `has`
+                // could still win the parent's tie-break.
+                if seat != mover && left - mine < has {
+                    self.reward_quiet(ply, mover, mv, depth);
+                    break;
+                }
+            }
+        }
+        self.shared.tt.store(
+            key,
+            TtEntry {
+                move_index: best_index.map(|i| i as u16),
+                value: 0,
+                depth: depth.clamp(0, 255) as u8,
+                bound: Bound::Upper,
+            },
+        );
+        best.expect("at least one move searched")
+    }
+
+    /// The answer: the best root move of the last iteration (or a better one
+    /// proven in an interrupted one); before any, the first of the initial order.
+    fn result(&self) -> SearchResult<G::Move> {
+        let nodes = self.shared.nodes.load(Ordering::Relaxed);
+        let Some(best) = self.root_moves.first() else {
+            let score = match self.pos.outcome() {
+                Some(outcome) => place_value(outcome.result, self.root, self.seats, 0),
+                None => -MATE,
+            };
+            return SearchResult {
+                best: None,
+                ponder: None,
+                score: Score::from_value(score),
+                depth: 0,
+                nodes,
+            };
+        };
+        let value = if self.completed_depth == 0 {
+            DRAW
+        } else {
+            let (value, _) = self.reported(best);
+            if best.score > -INFINITE {
+                value
+            } else if self.shared.algorithm == Algorithm::MaxN {
+                share_to_value(best.previous_score, self.seats)
+            } else {
+                best.previous_score
+            }
+        };
+        let ponder = best.pv.get(1).copied();
+        SearchResult {
+            best: Some(best.mv),
+            ponder,
+            score: Score::from_value(value),
+            depth: self.completed_depth,
+            nodes,
+        }
+    }
+}
+
+#[inline]
+fn cutoff(entry: &TtEntry, value: Value, depth: i32, alpha: Value, beta: Value) -> bool {
+    entry.depth as i32 >= depth
+        && match entry.bound {
+            Bound::Exact => true,
+            Bound::Lower => value >= beta,
+            Bound::Upper => value <= alpha,
+        }
+}
+
+#[cfg(test)]
+mod tests;

@@ -18,6 +18,7 @@
 //! list, so callers must check it against the list length; a colliding entry then
 //! still names a legal move, just perhaps a poor one.
 
+use super::{Value, INFINITE, MATE_BOUND};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// Entries per bucket: four 16-byte entries fill one 64-byte cache line.
@@ -30,6 +31,30 @@ const GENERATION_MASK: u8 = 0x3F;
 const HASHFULL_SAMPLE: usize = 1000;
 /// In replacement, one generation of age weighs as much as this many plies of depth.
 const AGE_WEIGHT: i32 = 4;
+
+/// Mate scores are stored relative to the node, not the root.
+pub fn value_to_tt(value: Value, ply: usize) -> i16 {
+    let value = if value >= MATE_BOUND {
+        value + ply as Value
+    } else if value <= -MATE_BOUND {
+        value - ply as Value
+    } else {
+        value
+    };
+    value.clamp(-INFINITE, INFINITE) as i16
+}
+
+/// The inverse of [`value_to_tt`] at the probing node's `ply`.
+pub fn value_from_tt(value: i16, ply: usize) -> Value {
+    let value = value as Value;
+    if value >= MATE_BOUND {
+        value - ply as Value
+    } else if value <= -MATE_BOUND {
+        value + ply as Value
+    } else {
+        value
+    }
+}
 
 /// What a stored value is known to be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

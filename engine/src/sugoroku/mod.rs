@@ -1,1 +1,21 @@
-//! Ban-Sugoroku: old Japanese backgammon with two dice.
+//! Ban-Sugoroku: old Japanese backgammon with two dice, a double played as two
+//! moves, and a win as soon as all fifteen stones are home (or borne off).
+//! The rules as implemented are in docs/rules/sugoroku.md.
+
+mod dice;
+mod eval;
+mod movegen;
+mod notation;
+mod perft;
+mod position;
+mod rules;
+
+#[cfg(test)]
+mod tests;
+
+pub use dice::{Dice, Roll, ROLLS};
+pub use movegen::{Step, SugorokuMove};
+pub use perft::{divide, perft};
+pub use position::{Sugoroku, BAR, OFF};
+pub use rules::{Closeout, Finish, SugorokuRules};
+mod play;

@@ -6,6 +6,7 @@ use crate::core::{HouseRules, MoveError, OptionSpec, Outcome, ParseError};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::Arc;
+use std::time::Duration;
 
 // ---------------------------------------------------------------------------
 // The toy game: a race with hits and blocks, one die of 1–3 (weights 1, 2, 1).

@@ -1,0 +1,97 @@
+//! What every searcher keeps between searches: its settings, the transposition
+//! table (allocated at `isready` or the first search, so that creating a
+//! searcher stays cheap) and a pool of `threads − 1` helper threads, so that
+//! every helper really runs next to the calling thread.
+
+use super::time::TimeManager;
+use super::tt::TranspositionTable;
+use super::{Limits, SearchConfig, SearchControl};
+use std::time::Duration;
+
+/// Stack size for helper threads (search recursion is shallow; this is ample).
+const HELPER_STACK: usize = 16 << 20;
+/// How often a finished `go infinite` / ponder search looks for `stop` or `ponderhit`.
+const WAIT_POLL: Duration = Duration::from_millis(1);
+
+pub struct SearchTables {
+    config: SearchConfig,
+    tt: Option<TranspositionTable>,
+    pool: Option<rayon::ThreadPool>,
+    /// Names the helper threads (`yomi-<name>-1`, …).
+    name: &'static str,
+}
+
+impl SearchTables {
+    pub fn new(config: &SearchConfig, name: &'static str) -> Self {
+        SearchTables {
+            config: config.clone(),
+            tt: None,
+            pool: build_pool(config.threads, name),
+            name,
+        }
+    }
+
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// New settings: the table is dropped when its size changes, the pool
+    /// rebuilt when the thread count does.
+    pub fn configure(&mut self, config: &SearchConfig) {
+        if config.hash_mb != self.config.hash_mb {
+            self.tt = None;
+        }
+        if config.threads != self.config.threads {
+            self.pool = build_pool(config.threads, self.name);
+        }
+        self.config = config.clone();
+    }
+
+    pub fn prepare(&mut self) {
+        if self.tt.is_none() {
+            self.tt = Some(TranspositionTable::new(self.config.hash_mb));
+        }
+    }
+
+    pub fn clear(&mut self) {
+        if let Some(tt) = &mut self.tt {
+            tt.clear();
+        }
+    }
+
+    /// The table, ready for a new search, and the helper pool (`None` with one
+    /// thread).
+    pub fn for_search(&mut self) -> (&TranspositionTable, Option<&rayon::ThreadPool>) {
+        self.prepare();
+        let tt = self.tt.as_ref().expect("prepared above");
+        tt.new_search();
+        let pool = self.pool.as_ref().filter(|_| self.config.threads > 1);
+        (tt, pool)
+    }
+
+    pub fn hashfull(&self) -> u32 {
+        self.tt.as_ref().map_or(0, TranspositionTable::hashfull)
+    }
+}
+
+fn build_pool(threads: usize, name: &'static str) -> Option<rayon::ThreadPool> {
+    (threads > 1)
+        .then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads - 1)
+                .stack_size(HELPER_STACK)
+                .thread_name(move |i| format!("yomi-{name}-{}", i + 1))
+                .build()
+                .ok()
+        })
+        .flatten()
+}
+
+/// `go infinite` and pondering never answer before `stop` / `ponderhit`: a
+/// search that finished early waits here.
+pub fn hold_answer(limits: &Limits, time: &TimeManager, control: &SearchControl) {
+    let unlimited = limits.infinite && time.hard_limit().is_none();
+    while !control.stopped() && (control.waiting() || unlimited) {
+        std::thread::sleep(WAIT_POLL);
+    }
+}

@@ -1,0 +1,211 @@
+//! A hand-made evaluation in expected points (thousandths) for the side to move.
+//!
+//! The race decides most of it: each side's remaining turns from its pip count
+//! and stones still outside, and a winning chance from the difference. Contact
+//! terms shift that chance as if they were turns gained or lost: exposed blots
+//! (by the rolls of 36 that hit them), made points and primes, home-board points,
+//! stones on the bar. The closed home adds the chance of a 2-point win under the
+//! multiplier rule. No allocation: it runs at every leaf.
+
+use super::dice::ROLLS;
+use super::position::{mirror, Sugoroku, BAR, HOME, OFF};
+use super::rules::{Closeout, Finish};
+use crate::core::{Game, Seat};
+use crate::search::Value;
+
+/// Pips a turn moves on average: two dice, a double is two moves as well.
+const PIPS_PER_TURN: f32 = 7.0;
+/// Pips lost on average to overshooting the target with the last move of a stone.
+const WASTE_PER_STONE: f32 = 2.0;
+/// The spread of a race's length, in turns, per square root of the turns left.
+const RACE_SPREAD: f32 = 0.42;
+const RACE_SPREAD_MIN: f32 = 0.5;
+/// Turns' worth of a point made in the opponent's way (outside the home).
+const MADE_POINT: f32 = 0.12;
+/// Turns' worth of each home point made (blocks entry, grows toward the closed home).
+const HOME_POINT: f32 = 0.2;
+/// Extra per point of a prime longer than two.
+const PRIME_STEP: f32 = 0.25;
+/// Turns' worth of a stone on the bar, per opponent home point made, plus a base.
+const BAR_BASE: f32 = 0.4;
+const BAR_PER_HOME_POINT: f32 = 0.25;
+/// How much of the pips a hit blot loses counts, as turns (contact games are
+/// less certain than the pip loss suggests).
+const HIT_LOSS_SHARE: f32 = 0.7;
+/// The chance that a closed home against a stone on the bar ends in a 2-point
+/// win, by home points made (0..=6), before the closeout: grows steeply.
+const CLOSEOUT_CHANCE: [f32; 7] = [0.0, 0.0, 0.02, 0.05, 0.12, 0.3, 0.9];
+
+/// The rolls (a 21-bit set over [`ROLLS`]) that hit at each distance mask
+/// (bit k − 1: an opponent stone k points away, k = 1..=12), ignoring blocks.
+static HITTING_ROLLS: [u32; 1 << 12] = hitting_rolls();
+
+const fn hitting_rolls() -> [u32; 1 << 12] {
+    let mut table = [0u32; 1 << 12];
+    let mut mask = 0;
+    while mask < 1 << 12 {
+        let mut set = 0u32;
+        let mut i = 0;
+        while i < 21 {
+            let (roll, _) = ROLLS[i];
+            if at(mask, roll.hi) || at(mask, roll.lo) || at(mask, roll.hi + roll.lo) {
+                set |= 1 << i;
+            }
+            i += 1;
+        }
+        table[mask] = set;
+        mask += 1;
+    }
+    table
+}
+
+/// Whether the distance mask has a stone `k` points away.
+const fn at(mask: usize, k: u8) -> bool {
+    k >= 1 && k <= 12 && mask >> (k - 1) & 1 != 0
+}
+
+/// The weight out of 36 of a set of rolls.
+#[inline]
+fn weight(set: u32) -> u32 {
+    const DOUBLES: u32 = {
+        let mut set = 0;
+        let mut i = 0;
+        while i < 21 {
+            if ROLLS[i].0.is_double() {
+                set |= 1 << i;
+            }
+            i += 1;
+        }
+        set
+    };
+    2 * (set & !DOUBLES).count_ones() + (set & DOUBLES).count_ones()
+}
+
+/// Turns `side` needs to finish if nothing stood in the way.
+fn race_turns(pos: &Sugoroku, side: Seat) -> f32 {
+    let target = match pos.rules().finish {
+        Finish::AllHome => HOME as u32,
+        Finish::BearOff => OFF as u32,
+    };
+    let (mut pips, mut stones) = (0u32, 0u32);
+    for point in target as u8 + 1..=BAR {
+        let n = pos.count(side, point) as u32;
+        pips += n * (point as u32 - target);
+        stones += n;
+    }
+    let by_pips = (pips as f32 + WASTE_PER_STONE * stones as f32) / PIPS_PER_TURN;
+    by_pips.max(stones as f32 / 2.0)
+}
+
+/// Contact terms for `side` in turns gained (positive is good for `side`).
+fn contact(pos: &Sugoroku, side: Seat) -> f32 {
+    let them = side ^ 1;
+    // The opponent's stones in `side`'s numbering: bit r set when a stone stands on
+    // `side`'s point r (bit 0 for the opponent's bar), moving up toward 24.
+    let mut theirs = 0u32;
+    if pos.count(them, BAR) > 0 {
+        theirs |= 1;
+    }
+    let mut made = 0u32;
+    for point in 1..=24u8 {
+        if pos.count(them, mirror(point)) > 0 {
+            theirs |= 1 << point;
+        }
+        if pos.count(side, point) >= 2 {
+            made |= 1 << point;
+        }
+    }
+    let mut score = 0.0;
+    let home_points = (made >> 1 & 0x3F).count_ones();
+    score += HOME_POINT * home_points as f32;
+    // Points outside the home count while opponent stones are still behind them.
+    let behind = theirs.trailing_zeros();
+    let outside = made & !0x7F & !((1u32 << behind) - 1);
+    score += MADE_POINT * outside.count_ones() as f32;
+    let mut run = made;
+    let mut prime = 0;
+    while run != 0 {
+        run &= run >> 1;
+        prime += 1;
+    }
+    if prime > 2 {
+        score += PRIME_STEP * (prime - 2) as f32;
+    }
+    // Blots: the rolls that hit at least one, weighted by what the worst loses.
+    let mut shots = 0u32;
+    let mut worst_loss = 0u32;
+    for point in 1..=24u8 {
+        if pos.count(side, point) != 1 {
+            continue;
+        }
+        let low = point.saturating_sub(12) as u32;
+        let window = theirs >> low & ((1u32 << (point as u32 - low)) - 1);
+        if window == 0 {
+            continue;
+        }
+        // Distance k = point − r: reverse the window so that bit k − 1 is r = point − k.
+        let width = point as u32 - low;
+        let mask = window.reverse_bits() >> (32 - width);
+        let rolls = HITTING_ROLLS[mask as usize & 0xFFF];
+        if rolls != 0 {
+            shots |= rolls;
+            worst_loss = worst_loss.max(25 - point as u32);
+        }
+    }
+    let hit_chance = weight(shots) as f32 / 36.0;
+    score -= hit_chance * worst_loss as f32 / PIPS_PER_TURN * HIT_LOSS_SHARE;
+    // Stones on the bar against the opponent's home.
+    let their_home = (1..=HOME).filter(|&p| pos.count(them, p) >= 2).count() as f32;
+    let on_bar = pos.count(side, BAR) as f32;
+    score -= on_bar * (BAR_BASE + BAR_PER_HOME_POINT * their_home);
+    score
+}
+
+/// The chance that `side` ends with a closed home against a stone on the bar.
+fn closeout_chance(pos: &Sugoroku, side: Seat) -> f32 {
+    if pos.count(side ^ 1, BAR) == 0 {
+        return 0.0;
+    }
+    let points = (1..=HOME).filter(|&p| pos.count(side, p) >= 2).count();
+    CLOSEOUT_CHANCE[points]
+}
+
+pub fn evaluate(pos: &Sugoroku) -> Value {
+    let me = pos.side_to_move();
+    if let Some(outcome) = pos.outcome() {
+        return outcome.value_for(me) * 1000;
+    }
+    let them = me ^ 1;
+    let mut mine = race_turns(pos, me);
+    let theirs = race_turns(pos, them);
+    // On roll, the side to move gains half a turn; with dice rolled, it gains
+    // what they are worth and the opponent is next to roll.
+    let dice = pos.dice();
+    let tempo = if dice.is_none() {
+        0.5
+    } else {
+        let pips = match dice.count() {
+            2 if dice.hi() == dice.lo() => 2 * dice.hi() as u32,
+            _ => dice.hi() as u32 + dice.lo() as u32,
+        };
+        mine -= pips as f32 / PIPS_PER_TURN;
+        -0.5
+    };
+    let lead = theirs - mine + tempo + contact(pos, me) - contact(pos, them);
+    let spread = (RACE_SPREAD * (mine.max(0.0) + theirs).sqrt()).max(RACE_SPREAD_MIN);
+    // A logistic curve close to the normal distribution of the race's length.
+    let win = 1.0 / (1.0 + (-1.7 * lead / spread).exp());
+    let mut points = 2.0 * win - 1.0;
+    match pos.rules().closeout {
+        Closeout::Multiplier if pos.rules().finish == Finish::AllHome => {
+            points += win * closeout_chance(pos, me) - (1.0 - win) * closeout_chance(pos, them);
+        }
+        Closeout::Instant => {
+            // A near-closed home against a stone on the bar is close to a win.
+            points += (1.0 - win) * closeout_chance(pos, me) * 0.5
+                - win * closeout_chance(pos, them) * 0.5;
+        }
+        _ => {}
+    }
+    ((points * 1000.0) as Value).clamp(-3000, 3000)
+}

@@ -1,0 +1,40 @@
+//! Ban-Sugoroku as the session plays it: expectimax over the dice, perft over
+//! the rolls, and no search before the side to move has rolled.
+
+use super::Sugoroku;
+use crate::core::{Game, OptionSpec};
+use crate::search::expecti::{self, Expectimax};
+use crate::search::ChanceGame;
+use crate::session::{Playable, SEARCH_ALGORITHM};
+
+const SEARCH_OPTIONS: &[OptionSpec] = &[OptionSpec::combo(
+    SEARCH_ALGORITHM,
+    expecti::ALGORITHMS[0],
+    expecti::ALGORITHMS,
+)];
+
+impl Playable for Sugoroku {
+    type Searcher = Expectimax;
+
+    const BENCH_POSITIONS: &'static [&'static str] = &[
+        "2w/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 b 52 1",
+        "0/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/1w/0/2b 0/1 0/0 b 55 12",
+    ];
+    const BENCH_DEPTH: u32 = 2;
+
+    fn search_options() -> &'static [OptionSpec] {
+        SEARCH_OPTIONS
+    }
+
+    fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        super::divide(self, depth)
+    }
+
+    fn search_refusal(&self) -> Option<String> {
+        (self.at_chance() && self.decided().is_none()).then(|| {
+            "the side to move has not rolled yet: give the roll as the last entry \
+             of the moves list (position … moves … 52)"
+                .to_string()
+        })
+    }
+}

@@ -1,0 +1,137 @@
+//! Static evaluation for the multi-player searchers: per seat, material with
+//! hands, king safety against each opponent, the threat of elimination and the
+//! rule-17 total, each seat from its own point of view.
+
+use super::piece::{Kind, KING_STEPS};
+use super::position::Yonin;
+use super::state::{State, YoninMove};
+use crate::core::board9::Bitboard;
+use crate::core::Seat;
+use crate::search::Value;
+
+/// Board values by kind (the king counts only through safety and totals).
+const BOARD: [Value; 8] = [0, 900, 500, 420, 100, 1150, 500, 480];
+/// In hand a piece is worth a little more: it can go anywhere.
+const HAND: [Value; 4] = [1000, 560, 480, 115];
+/// Each piece counts toward the rule-17 total, the places tie-break.
+const PER_PIECE: Value = 8;
+/// A checkmate made is a step up the places.
+const PER_MATE: Value = 2500;
+/// An eliminated seat keeps only its place; later eliminations rank higher.
+const ELIMINATED: Value = -12_000;
+
+/// The material `mv` wins at once: the captured piece (to the hand) and the
+/// promotion.
+pub fn gain(state: &State, mv: YoninMove) -> Value {
+    let mut gain = 0;
+    if let Some(from) = mv.from() {
+        let captured = state.at(mv.to());
+        if !captured.is_none() {
+            gain +=
+                BOARD[captured.kind().index()] + HAND[captured.kind().unpromoted().hand_index()];
+        }
+        if mv.promotes() {
+            let kind = state.at(from).kind();
+            gain += BOARD[kind.promoted().index()] - BOARD[kind.index()];
+        }
+    }
+    gain
+}
+
+fn material(state: &State, seat: Seat) -> Value {
+    let own = state.by_owner[seat as usize];
+    let mut value = 0;
+    for kind in Kind::ALL {
+        value += BOARD[kind.index()] * (own & state.by_kind[kind.index()]).count() as Value;
+    }
+    for (h, &n) in state.hands[seat as usize].iter().enumerate() {
+        value += HAND[h] * n as Value;
+    }
+    value
+}
+
+/// The squares each live seat's pieces attack (empty for eliminated seats).
+fn attack_maps(state: &State) -> [Bitboard; 4] {
+    let mut maps = [Bitboard::EMPTY; 4];
+    for seat in 0..4u8 {
+        if state.is_alive(seat) {
+            for sq in state.by_owner[seat as usize] {
+                maps[seat as usize] |= state.attacks_of(state.at(sq), sq);
+            }
+        }
+    }
+    maps
+}
+
+/// King safety of a live seat: squares around its king attacked by each
+/// opponent, open flight squares, defenders, and whether it stands in check
+/// with few flights. Also returns the seat that would inherit if the king is
+/// nearly mated.
+fn king_safety(state: &State, seat: Seat, maps: &[Bitboard; 4]) -> (Value, Option<Seat>) {
+    let king = state.kings[seat as usize];
+    let own = state.by_owner[seat as usize];
+    let zone = KING_STEPS[king.index()];
+    let mut attacked = Bitboard::EMPTY;
+    let mut pressure = 0;
+    for (other, &map) in maps.iter().enumerate() {
+        if other != seat as usize {
+            pressure += (zone & map).count() as Value;
+            attacked |= map;
+        }
+    }
+    let blockers = own | state.by_kind[Kind::King.index()];
+    let flights = (zone & !attacked & !blockers).count() as Value;
+    let defenders = (zone & own).count() as Value;
+    let mut value = 12 * defenders.min(4) - 28 * pressure + 12 * flights.min(4);
+    let mut heir = None;
+    if attacked.has(king) {
+        let checkers = state.attackers(king, state.others(seat));
+        value -= 120 * checkers.count() as Value;
+        if flights <= 1 {
+            // Near elimination: what it owns would pass to the checker.
+            value -= 400;
+            heir = checkers.into_iter().next().map(|sq| state.at(sq).owner());
+        }
+    }
+    (value, heir)
+}
+
+pub fn evaluate_all(pos: &Yonin) -> [Value; 4] {
+    let state = pos.state();
+    let out = pos.eliminations();
+    let totals = pos.totals();
+    let maps = attack_maps(state);
+    let mut raw = [0 as Value; 4];
+    for seat in 0..4u8 {
+        if !state.is_alive(seat) {
+            continue;
+        }
+        let material = material(state, seat);
+        let (safety, heir) = king_safety(state, seat, &maps);
+        raw[seat as usize] += material
+            + safety
+            + PER_MATE * out.mates_by(seat) as Value
+            + PER_PIECE * totals[seat as usize] as Value;
+        if let Some(heir) = heir {
+            // A share of the expected inheritance and of the mate itself.
+            raw[heir as usize] += (material + PER_MATE) / 4;
+        }
+    }
+    let alive = state.alive.count_ones() as Value;
+    let sum: Value = (0..4)
+        .filter(|&s| state.is_alive(s as Seat))
+        .map(|s| raw[s])
+        .sum();
+    let mut values = [0 as Value; 4];
+    for seat in 0..4u8 {
+        values[seat as usize] = if state.is_alive(seat) {
+            // Against the average live opponent.
+            let others = sum - raw[seat as usize];
+            raw[seat as usize] - others / (alive - 1).max(1)
+        } else {
+            let order = out.as_slice().iter().position(|e| e.0 == seat).unwrap_or(0) as Value;
+            ELIMINATED + 1000 * order
+        };
+    }
+    values
+}

@@ -1,0 +1,576 @@
+//! The Yonin position: the state, the seat due, eliminations and their order,
+//! who moved when, the key and the history that make and unmake walk.
+
+use super::movegen::{for_each_legal, has_legal_move, next_due};
+use super::rules::YoninRules;
+use super::state::{State, YoninMove};
+use crate::core::game::GameResult;
+use crate::core::zobrist::key_table;
+use crate::core::{Game, MoveError, MoveList, Outcome, ParseError, Seat};
+
+static SIDE_KEYS: [u64; 4] = key_table(0x594F_4E49_4E03);
+
+/// Eliminations in order: (seat, credited seat).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Eliminations {
+    pub list: [(Seat, Seat); 4],
+    pub len: u8,
+}
+
+impl Eliminations {
+    #[inline]
+    pub fn as_slice(&self) -> &[(Seat, Seat)] {
+        &self.list[..self.len as usize]
+    }
+    #[inline]
+    pub fn push(&mut self, seat: Seat, by: Seat) {
+        self.list[self.len as usize] = (seat, by);
+        self.len += 1;
+    }
+    /// Checkmates made by `seat`.
+    pub fn mates_by(&self, seat: Seat) -> u32 {
+        self.as_slice().iter().filter(|e| e.1 == seat).count() as u32
+    }
+    /// 1 + the index of `seat`'s last checkmate, 0 when it made none.
+    pub fn last_mate_by(&self, seat: Seat) -> usize {
+        self.as_slice()
+            .iter()
+            .rposition(|e| e.1 == seat)
+            .map_or(0, |i| i + 1)
+    }
+}
+
+/// The seats in the order they last moved, most recent first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Recency {
+    pub order: [Seat; 4],
+    pub len: u8,
+}
+
+impl Recency {
+    #[inline]
+    pub fn as_slice(&self) -> &[Seat] {
+        &self.order[..self.len as usize]
+    }
+    #[inline]
+    pub fn touch(&mut self, seat: Seat) {
+        let len = self.len as usize;
+        let at = self.order[..len]
+            .iter()
+            .position(|&s| s == seat)
+            .unwrap_or_else(|| {
+                self.len += 1;
+                len
+            });
+        self.order.copy_within(0..at, 1);
+        self.order[0] = seat;
+    }
+}
+
+/// Everything make changes, saved before each move or pass.
+#[derive(Clone, Copy, Debug)]
+struct Snapshot {
+    state: State,
+    due: Seat,
+    out: Eliminations,
+    recent: Recency,
+    key: u64,
+    /// What was done from this position: a move (or a pass) by `mover`.
+    mover: Seat,
+    pass: bool,
+    /// Rule 15: the move left a piece of the mover attacking another live king.
+    gave_check: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Yonin {
+    state: State,
+    due: Seat,
+    out: Eliminations,
+    recent: Recency,
+    key: u64,
+    base_ply: u32,
+    passes: u32,
+    history: Vec<Snapshot>,
+    rules: YoninRules,
+}
+
+impl Yonin {
+    /// A position from its parts; eliminations the seat due owes (no legal move)
+    /// are resolved at once, as after a move.
+    pub(super) fn from_parts(
+        state: State,
+        due: Seat,
+        out: Eliminations,
+        recent: Recency,
+        ply: u32,
+        rules: &YoninRules,
+    ) -> Yonin {
+        let mut pos = Yonin {
+            state,
+            due,
+            out,
+            recent,
+            key: 0,
+            base_ply: ply,
+            passes: 0,
+            history: Vec::with_capacity(512),
+            rules: rules.clone(),
+        };
+        pos.key = pos.compute_key();
+        if !pos.is_over() && !has_legal_move(&pos.state, due) {
+            pos.eliminate_due_and_resolve();
+        }
+        pos
+    }
+
+    #[inline]
+    pub(super) fn state(&self) -> &State {
+        &self.state
+    }
+    #[inline]
+    pub fn eliminations(&self) -> &Eliminations {
+        &self.out
+    }
+    #[inline]
+    pub fn recency(&self) -> &Recency {
+        &self.recent
+    }
+
+    /// Whether the game has ended by checkmates.
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.out.len as usize >= self.rules.mates_to_end()
+    }
+
+    /// Rule 17 totals of all four seats.
+    pub fn totals(&self) -> [u32; 4] {
+        std::array::from_fn(|s| self.state.total(s as Seat, self.out.mates_by(s as Seat)))
+    }
+
+    #[inline]
+    fn set_due(&mut self, seat: Seat) {
+        self.key ^= SIDE_KEYS[self.due as usize] ^ SIDE_KEYS[seat as usize];
+        self.due = seat;
+    }
+
+    /// After `mover` moved: finds who is due, eliminating while that seat has no
+    /// legal move (rules 6, 7, 20).
+    fn resolve(&mut self, mover: Seat) {
+        let next = next_due(&self.state, mover);
+        self.set_due(next);
+        if !self.due_can_move() {
+            self.eliminate_due_and_resolve();
+        }
+    }
+
+    fn eliminate_due_and_resolve(&mut self) {
+        loop {
+            let mated = self.due;
+            let heir = self.credit(mated);
+            self.state.eliminate(mated, heir);
+            self.key = self.state.key ^ SIDE_KEYS[self.due as usize];
+            self.out.push(mated, heir);
+            let next = next_due(&self.state, mated);
+            self.set_due(next);
+            if self.is_over() || self.due_can_move() {
+                return;
+            }
+        }
+    }
+
+    /// Rules 7 and 16: who is credited with mating `seat`.
+    fn credit(&self, seat: Seat) -> Seat {
+        let checkers = self
+            .state
+            .attackers(self.state.kings[seat as usize], self.state.others(seat));
+        let counter_clockwise = |pick: &dyn Fn(Seat) -> bool| {
+            (1..4)
+                .map(|i| (seat + 4 - i) & 3)
+                .find(|&s| pick(s))
+                .unwrap_or(seat)
+        };
+        if !checkers.is_empty() {
+            let checks = |s: Seat| !(checkers & self.state.by_owner[s as usize]).is_empty();
+            return self
+                .recent
+                .as_slice()
+                .iter()
+                .copied()
+                .find(|&s| checks(s))
+                .unwrap_or_else(|| counter_clockwise(&checks));
+        }
+        self.recent
+            .as_slice()
+            .iter()
+            .copied()
+            .find(|&s| self.state.is_alive(s))
+            .unwrap_or_else(|| counter_clockwise(&|s| self.state.is_alive(s)))
+    }
+
+    /// Whether history index `j` (the position before move `j`) stood as a
+    /// real position, not one reached by a pass.
+    #[inline]
+    fn counts(&self, j: usize) -> bool {
+        j == 0 || !self.history[j - 1].pass
+    }
+
+    #[inline]
+    fn key_at(&self, j: usize) -> u64 {
+        if j == self.history.len() {
+            self.key
+        } else {
+            self.history[j].key
+        }
+    }
+
+    /// History indices of earlier real occurrences of the current position.
+    fn earlier_occurrences(&self) -> impl Iterator<Item = usize> + '_ {
+        let now = self.history.len();
+        let real = self.counts(now);
+        (0..now).filter(move |&j| real && self.history[j].key == self.key && self.counts(j))
+    }
+
+    /// How often the current position has stood, this time included.
+    pub fn occurrences(&self) -> usize {
+        1 + self.earlier_occurrences().count()
+    }
+
+    /// Where the window of `seat`'s unbroken checks starts: the position after
+    /// its last move that gave no check (or the oldest position).
+    fn check_window(&self, seat: Seat) -> usize {
+        self.history
+            .iter()
+            .rposition(|s| !s.pass && s.mover == seat && !s.gave_check)
+            .map_or(0, |j| j + 1)
+    }
+
+    /// Whether some position in `seat`'s check window already stood three times,
+    /// so that a move of `seat` might make a fourth occurrence (rules 10, 19).
+    fn perpetual_possible(&self, seat: Seat) -> bool {
+        let start = self.check_window(seat);
+        let end = self.history.len();
+        if end < start + 8 {
+            // Three earlier occurrences need at least eight plies between them.
+            return false;
+        }
+        (start..=end).any(|i| {
+            self.counts(i)
+                && (i + 1..=end)
+                    .filter(|&j| self.counts(j) && self.key_at(j) == self.key_at(i))
+                    .count()
+                    >= 2
+        })
+    }
+
+    /// Rules 10, 19: the move just made (by `mover`) gave check, made the fourth
+    /// occurrence, and every move of `mover` since the first occurrence gave check.
+    fn last_move_forbidden(&self, mover: Seat) -> bool {
+        let last = self.history.last().expect("a move was made");
+        if !last.gave_check {
+            return false;
+        }
+        let mut earlier = self.earlier_occurrences();
+        let Some(first) = earlier.next() else {
+            return false;
+        };
+        if 1 + earlier.count() != 3 {
+            return false;
+        }
+        self.history[first..]
+            .iter()
+            .all(|s| s.pass || s.mover != mover || s.gave_check)
+    }
+
+    /// Whether the seat due has a legal move, the continuous-check rule included.
+    fn due_can_move(&mut self) -> bool {
+        let seat = self.due;
+        if !self.perpetual_possible(seat) {
+            return has_legal_move(&self.state, seat);
+        }
+        let mut moves = MoveList::new();
+        for_each_legal(&self.state, seat, &mut |mv| {
+            moves.push(mv);
+            false
+        });
+        moves.iter().any(|&mv| !self.forbidden(mv))
+    }
+
+    /// Whether the continuous-check rule forbids `mv` for the seat due.
+    fn forbidden(&mut self, mv: YoninMove) -> bool {
+        let mover = self.due;
+        self.make(mv);
+        let forbidden = self.last_move_forbidden(mover);
+        self.unmake(mv);
+        forbidden
+    }
+
+    fn push_snapshot(&mut self, pass: bool) {
+        self.history.push(Snapshot {
+            state: self.state,
+            due: self.due,
+            out: self.out,
+            recent: self.recent,
+            key: self.key,
+            mover: self.due,
+            pass,
+            gave_check: false,
+        });
+    }
+
+    fn restore(&mut self) -> Snapshot {
+        let snap = self.history.pop().expect("unmake without a move");
+        self.state = snap.state;
+        self.due = snap.due;
+        self.out = snap.out;
+        self.recent = snap.recent;
+        self.key = snap.key;
+        snap
+    }
+
+    /// Places when the game ends without the deciding checkmates (repetition,
+    /// move limit) or with them (rules 10, 17, 22).
+    fn places(&self) -> [u8; 4] {
+        let totals = self.totals();
+        if self.rules.pairs {
+            let team = |t: usize| totals[t] + totals[t + 2];
+            let losers = match self.out.as_slice().first() {
+                Some(&(seat, _)) => Some(seat as usize & 1),
+                None if team(0) > team(1) => Some(1),
+                None if team(1) > team(0) => Some(0),
+                None => None,
+            };
+            return std::array::from_fn(|s| match losers {
+                Some(l) if s & 1 == l => 3,
+                _ => 1,
+            });
+        }
+        let rank_key = |s: Seat| {
+            (
+                self.out.mates_by(s),
+                totals[s as usize],
+                self.out.last_mate_by(s),
+            )
+        };
+        let survivors: Vec<Seat> = (0..4).filter(|&s| self.state.is_alive(s)).collect();
+        let mut places = [0u8; 4];
+        for &s in &survivors {
+            let better = survivors
+                .iter()
+                .filter(|&&o| rank_key(o) > rank_key(s))
+                .count();
+            places[s as usize] = 1 + better as u8;
+        }
+        let out = self.out.as_slice();
+        for (i, &(seat, _)) in out.iter().enumerate() {
+            // Later eliminations rank higher.
+            places[seat as usize] = (survivors.len() + out.len() - i) as u8;
+        }
+        places
+    }
+
+    fn judged(&self, reason: &'static str) -> Outcome {
+        Outcome {
+            result: GameResult::Places(self.places()),
+            reason,
+        }
+    }
+
+    /// The seats in check now.
+    pub fn seats_in_check(&self) -> impl Iterator<Item = Seat> + '_ {
+        (0..4).filter(|&s| self.state.in_check(s))
+    }
+}
+
+impl Game for Yonin {
+    type Move = YoninMove;
+    type Rules = YoninRules;
+
+    const NAME: &'static str = "yonin";
+    const SEATS: usize = 4;
+
+    fn start(rules: &YoninRules) -> Self {
+        let mut text = super::notation::START_SFEN.to_string();
+        // The seat field is the third; a setting fixes it (rule 12).
+        text = text.replacen(" 0 - - 1", &format!(" {} - - 1", rules.first_seat), 1);
+        Yonin::from_sfen(&text, rules).expect("the start position is valid")
+    }
+
+    fn from_sfen(sfen: &str, rules: &YoninRules) -> Result<Self, ParseError> {
+        super::notation::parse_sfen(sfen, rules)
+    }
+
+    fn sfen(&self) -> String {
+        super::notation::sfen(&self.state, self.due, &self.out, &self.recent, self.ply())
+    }
+
+    fn rules(&self) -> &YoninRules {
+        &self.rules
+    }
+
+    #[inline]
+    fn side_to_move(&self) -> Seat {
+        self.due
+    }
+
+    #[inline]
+    fn ply(&self) -> u32 {
+        self.base_ply + self.history.len() as u32 - self.passes
+    }
+
+    fn generate_moves(&self, moves: &mut MoveList<YoninMove>) {
+        moves.clear();
+        if self.is_over() {
+            return;
+        }
+        for_each_legal(&self.state, self.due, &mut |mv| {
+            moves.push(mv);
+            false
+        });
+        if self.perpetual_possible(self.due) {
+            let mut scratch = self.clone();
+            moves.retain(|mv| !scratch.forbidden(mv));
+        }
+    }
+
+    fn make(&mut self, mv: YoninMove) {
+        self.push_snapshot(false);
+        let mover = self.due;
+        self.state.apply(mv, mover);
+        self.key = self.state.key ^ SIDE_KEYS[mover as usize];
+        let mine = self.state.by_owner[mover as usize];
+        let gave_check = (0..4).any(|s| {
+            s != mover
+                && self.state.is_alive(s)
+                && !self
+                    .state
+                    .attackers(self.state.kings[s as usize], mine)
+                    .is_empty()
+        });
+        self.history.last_mut().expect("just pushed").gave_check = gave_check;
+        self.recent.touch(mover);
+        self.resolve(mover);
+        debug_assert_eq!(self.key, self.compute_key());
+    }
+
+    fn unmake(&mut self, mv: YoninMove) {
+        let snap = self.restore();
+        debug_assert!(!snap.pass, "unmake {mv:?} after a pass");
+    }
+
+    #[inline]
+    fn key(&self) -> u64 {
+        self.key
+    }
+
+    fn compute_key(&self) -> u64 {
+        self.state.compute_key() ^ SIDE_KEYS[self.due as usize]
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.decided()
+    }
+
+    fn decided(&self) -> Option<Outcome> {
+        if self.is_over() {
+            let reason = if self.rules.pairs {
+                "pairs-checkmate"
+            } else {
+                "second-checkmate"
+            };
+            return Some(self.judged(reason));
+        }
+        if self.history.len() >= 8 && self.occurrences() >= 4 {
+            return Some(self.judged("repetition"));
+        }
+        (self.rules.move_limit > 0 && self.ply() >= self.rules.move_limit)
+            .then(|| self.judged("move-limit"))
+    }
+
+    fn repeats_since(&self, since_ply: u32) -> bool {
+        let oldest = since_ply.saturating_sub(self.base_ply) as usize;
+        self.earlier_occurrences().any(|j| j >= oldest)
+    }
+
+    fn format_move(&self, mv: YoninMove) -> String {
+        super::notation::format_move(mv)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<YoninMove, MoveError> {
+        let mv = super::notation::parse_move(text)?;
+        let mut moves = MoveList::new();
+        self.generate_moves(&mut moves);
+        if moves.contains(&mv) {
+            Ok(mv)
+        } else if moves.is_empty() {
+            Err(MoveError::new(text, "the game is over"))
+        } else {
+            Err(MoveError::new(text, "not a legal move here"))
+        }
+    }
+
+    fn diagram(&self) -> String {
+        super::notation::diagram(self)
+    }
+
+    fn status_details(&self) -> String {
+        let list = |items: Vec<String>| {
+            if items.is_empty() {
+                "-".to_string()
+            } else {
+                items.join(",")
+            }
+        };
+        let check = list(self.seats_in_check().map(|s| s.to_string()).collect());
+        let out = list(
+            self.out
+                .as_slice()
+                .iter()
+                .map(|(s, by)| format!("{s}:{by}"))
+                .collect(),
+        );
+        let mates: Vec<String> = (0..4).map(|s| self.out.mates_by(s).to_string()).collect();
+        let totals: Vec<String> = self.totals().iter().map(|t| t.to_string()).collect();
+        format!(
+            "check {check} out {out} mates {} totals {}",
+            mates.join(","),
+            totals.join(",")
+        )
+    }
+}
+
+impl crate::search::MultiPlayerGame for Yonin {
+    fn evaluate_all(&self) -> [crate::search::Value; 4] {
+        super::eval::evaluate_all(self)
+    }
+
+    #[inline]
+    fn is_alive(&self, seat: Seat) -> bool {
+        self.state.is_alive(seat)
+    }
+
+    #[inline]
+    fn is_tactical(&self, mv: YoninMove) -> bool {
+        mv.promotes() || mv.from().is_some() && !self.state.at(mv.to()).is_none()
+    }
+
+    fn gain(&self, mv: YoninMove) -> crate::search::Value {
+        super::eval::gain(&self.state, mv)
+    }
+
+    fn make_pass(&mut self, seat: Seat) -> bool {
+        if self.is_over() || !self.state.is_alive(seat) || self.seats_in_check().next().is_some() {
+            return false;
+        }
+        self.push_snapshot(true);
+        self.passes += 1;
+        self.set_due(seat);
+        true
+    }
+
+    fn unmake_pass(&mut self) {
+        let snap = self.restore();
+        debug_assert!(snap.pass, "unmake_pass after a move");
+        self.passes -= 1;
+    }
+}

@@ -1,0 +1,283 @@
+//! The board and the four hands as a small `Copy` value: pieces with owners and
+//! facings, flipped kings, who is still playing, and the key of all of it.
+
+use super::piece::{
+    piece_attacks, rook_attacks, Kind, Piece, GOLD_STEPS, KING_STEPS, PAWN_STEPS, SILVER_STEPS,
+};
+use crate::core::board9::{Bitboard, Square};
+use crate::core::zobrist::key_table;
+use crate::core::Seat;
+
+/// A move: a board move (from, to, promotion) or a drop (kind, to).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct YoninMove(u16);
+
+const DROP_BASE: u16 = 81;
+
+impl YoninMove {
+    #[inline]
+    pub fn board(from: Square, to: Square, promote: bool) -> Self {
+        YoninMove(to.0 as u16 | (from.0 as u16) << 7 | (promote as u16) << 14)
+    }
+    #[inline]
+    pub fn drop(kind: Kind, to: Square) -> Self {
+        YoninMove(to.0 as u16 | (DROP_BASE + kind as u16) << 7)
+    }
+    #[inline]
+    pub fn to(self) -> Square {
+        Square((self.0 & 0x7F) as u8)
+    }
+    /// The origin square of a board move.
+    #[inline]
+    pub fn from(self) -> Option<Square> {
+        let from = self.0 >> 7 & 0x7F;
+        (from < DROP_BASE).then_some(Square(from as u8))
+    }
+    /// The kind dropped, for a drop.
+    #[inline]
+    pub fn dropped(self) -> Option<Kind> {
+        let from = self.0 >> 7 & 0x7F;
+        (from >= DROP_BASE).then(|| Kind::from_index((from - DROP_BASE) as usize))
+    }
+    #[inline]
+    pub fn promotes(self) -> bool {
+        self.0 >> 14 & 1 != 0
+    }
+}
+
+/// Per piece code and square; the empty code is keyed 0.
+static PIECE_KEYS: [u64; Piece::CODES * 81] = {
+    let mut keys = key_table(0x594F_4E49_4E00);
+    let mut sq = 0;
+    while sq < 81 {
+        keys[sq] = 0;
+        sq += 1;
+    }
+    keys
+};
+/// Per seat, hand kind and count (at most 16 pawns exist).
+static HAND_KEYS: [u64; 4 * 4 * 17] = key_table(0x594F_4E49_4E01);
+/// Per seat whose king lies flipped.
+static FLIP_KEYS: [u64; 4] = key_table(0x594F_4E49_4E02);
+
+#[inline]
+fn piece_key(piece: Piece, sq: Square) -> u64 {
+    PIECE_KEYS[piece.code() * 81 + sq.index()]
+}
+
+#[inline]
+fn hand_key(seat: Seat, hand: usize, count: u8) -> u64 {
+    HAND_KEYS[(seat as usize * 4 + hand) * 17 + count as usize]
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct State {
+    pub cells: [Piece; 81],
+    pub occupied: Bitboard,
+    /// Every piece a seat owns, its king (live or flipped) included.
+    pub by_owner: [Bitboard; 4],
+    pub by_facing: [Bitboard; 4],
+    pub by_kind: [Bitboard; 8],
+    pub flipped: Bitboard,
+    /// Counts of rook, gold, silver, pawn per seat.
+    pub hands: [[u8; 4]; 4],
+    pub kings: [Square; 4],
+    /// Bit per seat still playing.
+    pub alive: u8,
+    /// Pieces, hands and flipped kings (the seat to move is the position's).
+    pub key: u64,
+}
+
+impl State {
+    pub const EMPTY: State = State {
+        cells: [Piece::NONE; 81],
+        occupied: Bitboard::EMPTY,
+        by_owner: [Bitboard::EMPTY; 4],
+        by_facing: [Bitboard::EMPTY; 4],
+        by_kind: [Bitboard::EMPTY; 8],
+        flipped: Bitboard::EMPTY,
+        hands: [[0; 4]; 4],
+        kings: [Square(0); 4],
+        alive: 0b1111,
+        key: 0,
+    };
+
+    #[inline]
+    pub fn at(&self, sq: Square) -> Piece {
+        self.cells[sq.index()]
+    }
+
+    #[inline]
+    pub fn is_alive(&self, seat: Seat) -> bool {
+        self.alive >> seat & 1 != 0
+    }
+
+    #[inline]
+    fn toggle(&mut self, sq: Square, piece: Piece) {
+        let bit = sq.bit();
+        self.occupied ^= bit;
+        self.by_owner[piece.owner() as usize] ^= bit;
+        self.by_facing[piece.facing() as usize] ^= bit;
+        self.by_kind[piece.kind().index()] ^= bit;
+        self.key ^= piece_key(piece, sq);
+    }
+
+    /// Puts `piece` on the empty square `sq`.
+    #[inline]
+    pub fn put(&mut self, sq: Square, piece: Piece) {
+        debug_assert!(self.at(sq).is_none());
+        self.cells[sq.index()] = piece;
+        self.toggle(sq, piece);
+        if piece.kind() == Kind::King {
+            self.kings[piece.owner() as usize] = sq;
+        }
+    }
+
+    #[inline]
+    pub fn remove(&mut self, sq: Square) -> Piece {
+        let piece = self.at(sq);
+        self.cells[sq.index()] = Piece::NONE;
+        self.toggle(sq, piece);
+        piece
+    }
+
+    #[inline]
+    pub fn set_hand(&mut self, seat: Seat, hand: usize, count: u8) {
+        let old = &mut self.hands[seat as usize][hand];
+        self.key ^= hand_key(seat, hand, *old) ^ hand_key(seat, hand, count);
+        *old = count;
+    }
+
+    /// Turns `seat`'s king over: the seat is out.
+    pub fn flip_king(&mut self, seat: Seat) {
+        self.alive &= !(1 << seat);
+        self.flipped |= self.kings[seat as usize].bit();
+        self.key ^= FLIP_KEYS[seat as usize];
+    }
+
+    /// The pieces of every live seat but `seat`.
+    #[inline]
+    pub fn others(&self, seat: Seat) -> Bitboard {
+        let mut bb = Bitboard::EMPTY;
+        for s in 0..4u8 {
+            if s != seat && self.is_alive(s) {
+                bb |= self.by_owner[s as usize];
+            }
+        }
+        bb
+    }
+
+    /// The pieces among `by` that attack `target`.
+    #[inline]
+    pub fn attackers(&self, target: Square, by: Bitboard) -> Bitboard {
+        let t = target.index();
+        let k = &self.by_kind;
+        let golds = k[Kind::Gold.index()] | k[Kind::ProSilver.index()] | k[Kind::Tokin.index()];
+        let silvers = k[Kind::Silver.index()];
+        let pawns = k[Kind::Pawn.index()];
+        let dragons = k[Kind::Dragon.index()];
+        let mut attackers = Bitboard::EMPTY;
+        for f in 0..4 {
+            // A piece facing f attacks t from where the opposite facing steps to.
+            let o = (f + 2) & 3;
+            attackers |= (GOLD_STEPS[o][t] & golds
+                | SILVER_STEPS[o][t] & silvers
+                | PAWN_STEPS[o][t] & pawns)
+                & self.by_facing[f];
+        }
+        attackers |= KING_STEPS[t] & (k[Kind::King.index()] | dragons);
+        attackers |= rook_attacks(target, self.occupied) & (k[Kind::Rook.index()] | dragons);
+        attackers & by
+    }
+
+    /// Whether `seat`'s king is attacked by a live seat (asked of live seats).
+    #[inline]
+    pub fn king_attacked(&self, seat: Seat) -> bool {
+        !self
+            .attackers(self.kings[seat as usize], self.others(seat))
+            .is_empty()
+    }
+
+    #[inline]
+    pub fn in_check(&self, seat: Seat) -> bool {
+        self.is_alive(seat) && self.king_attacked(seat)
+    }
+
+    /// Plays `mv` for `us`.
+    #[inline]
+    pub fn apply(&mut self, mv: YoninMove, us: Seat) {
+        let to = mv.to();
+        let Some(from) = mv.from() else {
+            let kind = mv.dropped().expect("a move is a board move or a drop");
+            let h = kind.hand_index();
+            self.set_hand(us, h, self.hands[us as usize][h] - 1);
+            self.put(to, Piece::new(kind, us, us));
+            return;
+        };
+        if !self.at(to).is_none() {
+            let captured = self.remove(to);
+            let h = captured.kind().unpromoted().hand_index();
+            self.set_hand(us, h, self.hands[us as usize][h] + 1);
+        }
+        let piece = self.remove(from);
+        let piece = if mv.promotes() {
+            piece.with_kind(piece.kind().promoted())
+        } else {
+            piece
+        };
+        self.put(to, piece);
+    }
+
+    /// `seat` is checkmated: its king is flipped, its other pieces and its hand
+    /// pass to `heir`, board pieces keeping their facing.
+    pub fn eliminate(&mut self, seat: Seat, heir: Seat) {
+        self.flip_king(seat);
+        let king = self.kings[seat as usize].bit();
+        for sq in self.by_owner[seat as usize] & !king {
+            let piece = self.remove(sq);
+            self.put(sq, piece.with_owner(heir));
+        }
+        for h in 0..4 {
+            let n = self.hands[seat as usize][h];
+            if n > 0 {
+                self.set_hand(seat, h, 0);
+                self.set_hand(heir, h, self.hands[heir as usize][h] + n);
+            }
+        }
+    }
+
+    /// The key from scratch (pieces, hands, flipped kings).
+    pub fn compute_key(&self) -> u64 {
+        let mut key = 0;
+        for sq in self.occupied {
+            key ^= piece_key(self.at(sq), sq);
+        }
+        for seat in 0..4u8 {
+            for h in 0..4 {
+                key ^= hand_key(seat, h, 0) ^ hand_key(seat, h, self.hands[seat as usize][h]);
+            }
+            if !self.is_alive(seat) {
+                key ^= FLIP_KEYS[seat as usize];
+            }
+        }
+        key
+    }
+
+    /// The squares `piece` on `sq` attacks here.
+    #[inline]
+    pub fn attacks_of(&self, piece: Piece, sq: Square) -> Bitboard {
+        piece_attacks(piece, sq, self.occupied)
+    }
+
+    /// Rule 17: own board pieces (king included), the hand and the flipped kings
+    /// of the seats this one mated (`mated` is their number).
+    pub fn total(&self, seat: Seat, mated: u32) -> u32 {
+        let board = if self.is_alive(seat) {
+            self.by_owner[seat as usize].count()
+        } else {
+            0
+        };
+        let hand: u32 = self.hands[seat as usize].iter().map(|&n| n as u32).sum();
+        board + hand + mated
+    }
+}
