@@ -67,9 +67,10 @@ impl Standing {
 }
 
 /// The units a mean is taken over: the pairing means when every pairing is
-/// complete (seats and dice balanced inside each), else the single games.
+/// complete (seats and dice balanced inside each) and there are two or more,
+/// else the single games.
 fn units(pairs: &BTreeMap<u64, Vec<f64>>, per_pair: u64) -> (Vec<f64>, &'static str) {
-    let complete = !pairs.is_empty() && pairs.values().all(|v| v.len() as u64 == per_pair);
+    let complete = pairs.len() >= 2 && pairs.values().all(|v| v.len() as u64 == per_pair);
     if complete && per_pair > 1 {
         let means = pairs
             .values()
@@ -610,10 +611,18 @@ mod tests {
         assert_eq!(words[1..7], ["5", "3.20", "0", "0", "4", "1"], "{row}");
         // The Elo is the logistic of the score, and positive for a winner.
         assert!((est.elo - crate::stats::elo_of_score(a.score())).abs() < 1e-9);
-        // Complete pairings only: the unit is the pairing.
-        let complete = Totals::of(&records[..4], 4, 4);
-        assert_eq!(complete.field_elo().unwrap().1, "pairings");
-        assert!(!complete.field_elo().unwrap().0.elo.is_finite());
+        // One complete pairing is not enough for a spread: still games.
+        let one = Totals::of(&records[..4], 4, 4);
+        assert_eq!(one.field_elo().unwrap().1, "games");
+        assert!(!one.field_elo().unwrap().0.elo.is_finite());
+        // Two complete pairings: the unit is the pairing.
+        let mut two = records[..4].to_vec();
+        for (k, seats) in rotations.iter().enumerate() {
+            two.push(yonin(4 + k as u64, 1, seats.clone(), vec![2, 1, 3, 4], 4));
+        }
+        let (est, unit, n) = Totals::of(&two, 4, 4).field_elo().unwrap();
+        assert_eq!((unit, n), ("pairings", 2));
+        assert!(est.elo.is_finite() && est.error > 0.0, "{est:?}");
     }
 
     #[test]
