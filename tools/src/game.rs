@@ -193,7 +193,8 @@ fn settle(end: End, seats: usize) -> Settled {
                 [seat] if seats == 4 => fault_places(&status, seat).unwrap_or_else(shared),
                 _ => shared(),
             };
-            let points = u32::from(places.iter().any(|&p| p > 1));
+            // Two players: a 1-point win; four seats have no points.
+            let points = u32::from(seats == 2 && places.iter().any(|&p| p > 1));
             Settled {
                 places,
                 points,
@@ -739,7 +740,8 @@ mod tests {
         let two = forfeit(vec![1], 2);
         assert_eq!((two.places, two.points), (vec![1, 2], 1));
         // Four seats: the faulting seat 4th, the others share 1st.
-        assert_eq!(forfeit(vec![2], 4).places, vec![1, 1, 4, 1]);
+        let four = forfeit(vec![2], 4);
+        assert_eq!((four.places, four.points), (vec![1, 1, 4, 1], 0));
         // An engine with two seats that cannot start: both share 3rd.
         assert_eq!(forfeit(vec![1, 3], 4).places, vec![1, 3, 1, 3]);
         // Everyone at fault: a draw.
