@@ -880,4 +880,21 @@ fn sugoroku_duplicate_dice() {
     assert_ne!(records[0].dice_seed, records[2].dice_seed);
     assert!(stdout.contains("Points per game: A "), "{stdout}");
     assert!(stdout.contains("Pentanomial"), "{stdout}");
+
+    // Resumed from the first three games, the run ends with the same totals.
+    let content = std::fs::read_to_string(&out).unwrap();
+    let cut: Vec<&str> = content.lines().take(4).collect();
+    let resumed = dir.join("resumed.jsonl");
+    std::fs::write(&resumed, cut.join("\n") + "\n").unwrap();
+    let at = args.iter().position(|a| a == "--out").unwrap();
+    args[at] = "--resume".into();
+    args[at + 1] = resumed.to_string_lossy().into_owned();
+    let (again, _) = ok(&args);
+    assert_eq!(records_in(&resumed).len(), 6);
+    for prefix in ["Score of", "Points per game"] {
+        assert_eq!(
+            line_starting(&again, prefix),
+            line_starting(&stdout, prefix)
+        );
+    }
 }
