@@ -1,5 +1,6 @@
-//! Perft speed for every implemented game: leaves per second with bulk counting
-//! (the last ply counted, not made) and making every move. Prints figures only.
+//! Perft speed for every game: leaves per second with bulk counting (the last
+//! ply counted, not made) and making every move; for sugoroku, distinct turns
+//! generated per second over all rolls. Prints figures only.
 //!
 //! Run: `cargo bench --bench perft` (add `-- --quick` for a shorter run).
 
@@ -8,6 +9,8 @@ use yomi_engine::annan::{Annan, AnnanRules};
 use yomi_engine::core::Game;
 use yomi_engine::hasami::{Hasami, HasamiRules};
 use yomi_engine::perft::{perft, perft_full};
+use yomi_engine::sugoroku::{self, Sugoroku, SugorokuRules};
+use yomi_engine::yonin::{Yonin, YoninRules};
 
 fn measure<G: Game>(label: &str, pos: &G, depth: u32, bulk: bool) {
     let mut pos = pos.clone();
@@ -48,4 +51,44 @@ fn main() {
     )
     .unwrap();
     measure("annan midgame, bulk", &annan_mid, 4, true);
+
+    let yonin = Yonin::start(&YoninRules::default());
+    let depth = if quick { 5 } else { 6 };
+    measure("yonin start, bulk", &yonin, depth, true);
+    measure("yonin start, make all", &yonin, depth, false);
+    let yonin_mid = Yonin::from_sfen(
+        "3G2K24/2S11R2P2G22/4P2S23/G11P12S31P3G3/K12R11P31K31/G1P11P02S3P3G3/2S11P04/P21S11R0P0S02/2S0G0K01G0R31 -/P/-/- 0 - 3210 41",
+        &YoninRules::default(),
+    )
+    .unwrap();
+    measure(
+        "yonin midgame, bulk",
+        &yonin_mid,
+        if quick { 3 } else { 4 },
+        true,
+    );
+
+    // Sugoroku: a node is a position with its dice; each level sums the 21 rolls.
+    let rules = SugorokuRules::default();
+    for (label, sfen, depth) in [
+        (
+            "sugoroku start, all rolls",
+            "2w/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 b - 1",
+            if quick { 2 } else { 3 },
+        ),
+        (
+            "sugoroku contact, all rolls",
+            "0/2b/2b/2b/1w/3b/0/2b/0/0/1w/4w/2b/0/0/0/3w/0/5w/0/0/1w/2b/0 0/0 0/0 b - 20",
+            if quick { 2 } else { 3 },
+        ),
+    ] {
+        let pos = Sugoroku::from_sfen(sfen, &rules).unwrap();
+        let started = Instant::now();
+        let leaves = sugoroku::perft(&pos, depth);
+        let secs = started.elapsed().as_secs_f64();
+        println!(
+            "{label:<28} depth {depth}  leaves {leaves:>14}  {secs:>7.3} s  {:>8.1} M turns/s",
+            leaves as f64 / secs / 1e6
+        );
+    }
 }

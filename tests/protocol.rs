@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{assert_one_error, Engine, PROMPT, START_SFEN};
+use common::{assert_legal_search, assert_one_error, bestmove, Engine, PROMPT, START_SFEN};
 use std::time::{Duration, Instant};
 
 /// How long a search waiting for `stop` must stay silent in these tests.
@@ -13,36 +13,6 @@ const PROMPTLY: Duration = Duration::from_secs(3);
 const AFTER_TWO: &str = "pppppppp1/8p/9/9/9/9/9/P8/1PPPPPPPP b - 3";
 /// White to move has 4 stones left: black has captured 5 and won.
 const WON_BY_BLACK: &str = "pppp5/9/9/9/9/9/9/9/PPPPPPPPP w - 1";
-
-fn bestmove(lines: &[String]) -> (String, Option<String>) {
-    let last = lines.last().expect("a bestmove line");
-    let words: Vec<&str> = last.split_whitespace().collect();
-    match words.as_slice() {
-        ["bestmove", mv] => (mv.to_string(), None),
-        ["bestmove", mv, "ponder", reply] => (mv.to_string(), Some(reply.to_string())),
-        _ => panic!("not a bestmove line: {last}"),
-    }
-}
-
-/// Every line of a search is an `info` line, then one `bestmove` with a legal move.
-fn assert_legal_search(lines: &[String], legal: &[String]) -> String {
-    for line in &lines[..lines.len() - 1] {
-        assert!(
-            line.starts_with("info "),
-            "unexpected line during search: {line}"
-        );
-        assert!(
-            !line.starts_with("info string error"),
-            "error during search: {line}"
-        );
-    }
-    let (mv, _) = bestmove(lines);
-    assert!(
-        legal.contains(&mv),
-        "bestmove {mv} is not legal; legal: {legal:?}"
-    );
-    mv
-}
 
 #[test]
 fn handshake_announces_options_and_answers_isready() {

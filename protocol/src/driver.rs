@@ -330,11 +330,7 @@ impl Protocol {
         }
         let mut session = match new_session(game) {
             Ok(session) => session,
-            Err(e) => {
-                return self
-                    .out
-                    .error(&format!("setoption: {VARIANT_OPTION}: {e}"))
-            }
+            Err(e) => return self.out.error(&format!("setoption: {VARIANT_OPTION}: {e}")),
         };
         if session.game() != self.game {
             // Options the new game knows carry over (Threads, USI_Hash, MoveLimit, …).

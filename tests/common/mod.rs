@@ -227,3 +227,33 @@ pub fn assert_one_error(lines: &[String], what: &str) -> String {
     );
     lines[0].clone()
 }
+
+pub fn bestmove(lines: &[String]) -> (String, Option<String>) {
+    let last = lines.last().expect("a bestmove line");
+    let words: Vec<&str> = last.split_whitespace().collect();
+    match words.as_slice() {
+        ["bestmove", mv] => (mv.to_string(), None),
+        ["bestmove", mv, "ponder", reply] => (mv.to_string(), Some(reply.to_string())),
+        _ => panic!("not a bestmove line: {last}"),
+    }
+}
+
+/// Every line of a search is an `info` line, then one `bestmove` with a legal move.
+pub fn assert_legal_search(lines: &[String], legal: &[String]) -> String {
+    for line in &lines[..lines.len() - 1] {
+        assert!(
+            line.starts_with("info "),
+            "unexpected line during search: {line}"
+        );
+        assert!(
+            !line.starts_with("info string error"),
+            "error during search: {line}"
+        );
+    }
+    let (mv, _) = bestmove(lines);
+    assert!(
+        legal.contains(&mv),
+        "bestmove {mv} is not legal; legal: {legal:?}"
+    );
+    mv
+}

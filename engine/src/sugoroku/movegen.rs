@@ -100,30 +100,64 @@ impl std::fmt::Display for SugorokuMove {
 /// wins part-way), or one step played with a given die when no more could be.
 const FULL: u8 = 0;
 
+/// Candidates whose signatures are kept in an array; later ones (never seen in
+/// play, but possible in principle) recompute theirs.
+const KEPT_SIGNATURES: usize = 256;
+
 struct Collector<'a> {
     moves: &'a mut MoveList<SugorokuMove>,
-    /// The result key (low half) and class of each candidate, to find equal results.
-    keys: [u32; MAX_MOVES],
+    /// The signature of each candidate's result, to find equal results.
+    signatures: [u64; KEPT_SIGNATURES],
+    /// Each candidate's class ([`FULL`] or the die of a single step).
     classes: [u8; MAX_MOVES],
-    origin: &'a Sugoroku,
+}
+
+/// What a turn changes, exactly and canonically: the points the mover's
+/// stones leave and reach once a stone passing through a point cancels
+/// (each pair sorted), and the points where it hits. Two turns from the same
+/// position leave the same position exactly when their signatures are equal.
+#[inline]
+fn signature(mv: &SugorokuMove) -> u64 {
+    const NONE: u8 = 0;
+    let (mut left, mut reached, mut hit) = ([NONE; 2], [NONE; 2], [NONE; 2]);
+    for (i, step) in mv.steps().iter().enumerate() {
+        // Points shifted by one so that 0 means "none" (off is point 0).
+        left[i] = step.from + 1;
+        reached[i] = step.to + 1;
+        if mv.hits >> i & 1 != 0 {
+            hit[i] = step.to + 1;
+        }
+    }
+    for l in &mut left {
+        if let Some(r) = reached.iter_mut().find(|r| **r != NONE && **r == *l) {
+            *r = NONE;
+            *l = NONE;
+        }
+    }
+    let sorted = |pair: [u8; 2]| (pair[0].max(pair[1]) as u64) << 8 | pair[0].min(pair[1]) as u64;
+    sorted(left) << 32 | sorted(reached) << 16 | sorted(hit)
 }
 
 impl Collector<'_> {
-    /// Adds a turn whose result stands in `scratch`, unless an earlier turn of
-    /// the same class leaves the same position (keys sift, boards decide).
+    /// Adds a turn unless an earlier turn of the same class leaves the same
+    /// position.
     #[inline]
-    fn add(&mut self, scratch: &Sugoroku, mv: SugorokuMove, class: u8) {
-        let key = scratch.key() as u32;
+    fn add(&mut self, mv: SugorokuMove, class: u8) {
+        let sig = signature(&mv);
         let n = self.moves.len();
         for i in 0..n {
-            if self.keys[i] == key
-                && self.classes[i] == class
-                && self.origin.board_after(self.moves[i].steps()) == *scratch.board()
-            {
+            let other = if i < KEPT_SIGNATURES {
+                self.signatures[i]
+            } else {
+                signature(&self.moves[i])
+            };
+            if other == sig && self.classes[i] == class {
                 return;
             }
         }
-        self.keys[n] = key;
+        if n < KEPT_SIGNATURES {
+            self.signatures[n] = sig;
+        }
         self.classes[n] = class;
         self.moves.push(mv);
     }
@@ -183,9 +217,8 @@ pub fn generate_turns(pos: &Sugoroku, moves: &mut MoveList<SugorokuMove>) {
     }
     let mut out = Collector {
         moves,
-        keys: [0; MAX_MOVES],
+        signatures: [0; KEPT_SIGNATURES],
         classes: [0; MAX_MOVES],
-        origin: pos,
     };
     let orders: [[u8; 2]; 2] = [[dice.hi(), dice.lo()], [dice.lo(), dice.hi()]];
     let order_count = if dice.is_split() { 2 } else { 1 };
@@ -205,9 +238,9 @@ pub fn generate_turns(pos: &Sugoroku, moves: &mut MoveList<SugorokuMove>) {
             one.hits = hit1 as u8;
             if scratch.mover_won() {
                 one.wins = true;
-                out.add(&scratch, one, FULL);
+                out.add(one, FULL);
             } else if second == 0 {
-                out.add(&scratch, one, FULL);
+                out.add(one, FULL);
             } else {
                 let mut any_second = false;
                 for from2 in points_down(sources_after(&scratch, first_sources, step1)) {
@@ -225,11 +258,11 @@ pub fn generate_turns(pos: &Sugoroku, moves: &mut MoveList<SugorokuMove>) {
                     two.len = 2;
                     two.hits |= (hit2 as u8) << 1;
                     two.wins = scratch.mover_won();
-                    out.add(&scratch, two, FULL);
+                    out.add(two, FULL);
                     scratch.revert_step(step2, hit2);
                 }
                 if !any_second {
-                    out.add(&scratch, one, first);
+                    out.add(one, first);
                 }
             }
             scratch.revert_step(step1, hit1);

@@ -231,7 +231,12 @@ fn explain(pos: &Sugoroku, step: Step) -> String {
         return format!("{step}: stones move from higher points to lower ones");
     }
     if pos.count(side, step.from) == 0 {
-        return format!("{step}: no stone of the side to move on {}", step.from);
+        let place = if step.from == BAR {
+            "the bar".to_string()
+        } else {
+            step.from.to_string()
+        };
+        return format!("{step}: no stone of the side to move on {place}");
     }
     if step.from != BAR && pos.count(side, BAR) > 0 {
         return format!("{step}: a stone on the bar must enter first");

@@ -20,7 +20,7 @@ impl Playable for Sugoroku {
         "2w/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 b 52 1",
         "0/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/1w/0/2b 0/1 0/0 b 55 12",
     ];
-    const BENCH_DEPTH: u32 = 2;
+    const BENCH_DEPTH: u32 = 3;
 
     fn search_options() -> &'static [OptionSpec] {
         SEARCH_OPTIONS

@@ -232,23 +232,6 @@ impl Sugoroku {
         &self.stones
     }
 
-    /// The stones after the side to move plays `steps` (no key, no checks).
-    #[inline]
-    pub(super) fn board_after(&self, steps: &[Step]) -> [[u8; 26]; 2] {
-        let mut board = self.stones;
-        let (us, them) = (self.side as usize, self.side as usize ^ 1);
-        for step in steps {
-            board[us][step.from as usize] -= 1;
-            board[us][step.to as usize] += 1;
-            let landing = mirror(step.to) as usize;
-            if step.to != OFF && board[them][landing] == 1 {
-                board[them][landing] = 0;
-                board[them][BAR as usize] += 1;
-            }
-        }
-        board
-    }
-
     /// Plays stone steps of the current turn without finishing it: the steps'
     /// dice are used up and the rest stay to play (a partial turn from a record).
     pub(super) fn play_partial(&mut self, steps: &[Step], rest: Dice) {

@@ -1,0 +1,157 @@
+//! Ban-Sugoroku through the real binary: dice given in the moves list, a
+//! takeover in the middle of a turn, equity in `info`, and whole games.
+
+mod common;
+
+use common::{assert_legal_search, assert_one_error, bestmove, Engine, PROMPT};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+const START: &str = "2w/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 b - 1";
+/// `b` has played the 5 of a 52 (13/8); the 2 is still to play.
+const TWO_LEFT: &str = "2w/0/0/0/0/5b/0/4b/0/0/0/5w/4b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 b 2 1";
+
+fn sugoroku() -> Engine {
+    let mut engine = Engine::start();
+    assert_eq!(
+        engine.ask("setoption name USI_Variant value sugoroku"),
+        ["info string variant sugoroku"]
+    );
+    engine
+}
+
+/// The equity `points` field of an info line, in thousandths.
+fn points(line: &str) -> Option<i32> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "points")?;
+    let text = words[at + 1];
+    let (sign, digits) = text.split_at(1);
+    let milli = digits.replace('.', "").parse::<i32>().ok()?;
+    Some(if sign == "-" { -milli } else { milli })
+}
+
+#[test]
+fn the_roll_is_the_last_entry_and_the_search_reports_equity() {
+    let mut engine = sugoroku();
+    assert_eq!(engine.sfen(), START);
+    assert!(engine.status().contains("dice -"));
+    // No dice yet: nothing to search.
+    let error = assert_one_error(&engine.ask("go depth 2"), "go before the roll");
+    assert!(error.contains("not rolled"), "{error}");
+    engine.ask("position startpos moves 31");
+    let legal = engine.legal_moves();
+    assert_eq!(legal.len(), 16, "rule 8: 31 gives 16 distinct results");
+    let lines = engine.go("go depth 2", PROMPT);
+    let best = assert_legal_search(&lines, &legal);
+    for line in &lines[..lines.len() - 1] {
+        let milli = points(line).unwrap_or_else(|| panic!("no equity: {line}"));
+        assert!((-3000..=3000).contains(&milli), "{line}");
+        assert!(line.contains(&format!("score cp {milli} ")), "{line}");
+    }
+    // The turn played, the other side waits for its roll.
+    engine.ask(&format!("position startpos moves 31:{best}"));
+    let status = engine.status();
+    assert!(status.starts_with("ongoing turn w ply 1"), "{status}");
+    assert!(status.contains("dice -"), "{status}");
+    engine.quit_cleanly();
+}
+
+#[test]
+fn a_cpu_seat_takes_over_with_one_die_left() {
+    let mut engine = sugoroku();
+    // A partial turn in the list leaves the 2 to play, as the SFEN says.
+    engine.ask("position startpos moves 52:13/8");
+    assert_eq!(engine.sfen(), TWO_LEFT);
+    let legal = engine.legal_moves();
+    assert!(!legal.is_empty());
+    assert!(
+        legal.iter().all(|t| !t.contains(',')),
+        "one die left: single steps only: {legal:?}"
+    );
+    let best = assert_legal_search(&engine.go("go depth 2", PROMPT), &legal);
+    // The same from the position notation, and the rest of the turn played.
+    engine.ask(&format!("position sfen {TWO_LEFT}"));
+    assert_eq!(engine.legal_moves(), legal);
+    engine.ask(&format!("position sfen {TWO_LEFT} moves 2:{best}"));
+    assert!(engine.status().starts_with("ongoing turn w"));
+    engine.ask(&format!("position startpos moves 52:13/8 {best}"));
+    assert!(engine.status().starts_with("ongoing turn w"));
+    engine.quit_cleanly();
+}
+
+#[test]
+fn bad_sugoroku_input_is_refused_and_the_position_kept() {
+    let mut engine = sugoroku();
+    engine.ask("position startpos moves 31:8/5,6/5");
+    let before = engine.sfen();
+    for (line, what) in [
+        ("position startpos moves 31:8/5,6/5 77", "77"),
+        ("position startpos moves 31:8/5,6/5 52:24/1", "24/1"),
+        ("position startpos moves 31:8/5,6/4", "6/4"),
+        // The dice of an entry must be the dice still to play.
+        ("position startpos moves 31 52:13/8", "52:13/8"),
+        ("position sfen 2w/0/0 0/0 0/0 b - 1", "invalid position"),
+        (
+            "setoption name SugorokuFinish value never",
+            "SugorokuFinish",
+        ),
+    ] {
+        let error = assert_one_error(&engine.ask(line), line);
+        assert!(error.contains(what), "{line}: {error}");
+        assert_eq!(engine.sfen(), before, "{line}: position kept");
+    }
+    engine.quit_cleanly();
+}
+
+#[test]
+fn perft_over_the_rolls_through_the_protocol() {
+    let mut engine = sugoroku();
+    engine.send("go perft 1");
+    let lines = engine.read_until(PROMPT, |l| l.starts_with("perft "));
+    assert_eq!(lines.len(), 22, "21 rolls and the summary: {lines:?}");
+    assert!(lines.contains(&"55: 3".to_string()), "{lines:?}");
+    assert!(
+        lines[21].starts_with("perft depth 1 nodes 246 "),
+        "{lines:?}"
+    );
+    engine.quit_cleanly();
+}
+
+/// Plays whole games through the protocol, the test rolling the dice: every
+/// turn is legal and every game ends with a winner and 1 to 3 points.
+#[test]
+fn whole_games_end_with_a_winner_and_points() {
+    let mut engine = sugoroku();
+    for (seed, closeout) in [(1, "multiplier"), (2, "instant")] {
+        engine.ask(&format!("setoption name SugorokuCloseout value {closeout}"));
+        engine.ask("usinewgame");
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut record: Vec<String> = Vec::new();
+        let status = loop {
+            let (a, b): (u8, u8) = (rng.gen_range(1..=6), rng.gen_range(1..=6));
+            let roll = format!("{}{}", a.max(b), a.min(b));
+            engine.ask(&format!(
+                "position startpos moves {} {roll}",
+                record.join(" ")
+            ));
+            let legal = engine.legal_moves();
+            let lines = engine.go("go depth 1", PROMPT);
+            assert_legal_search(&lines, &legal);
+            record.push(format!("{roll}:{}", bestmove(&lines).0));
+            let position = format!("position startpos moves {}", record.join(" "));
+            assert_eq!(engine.ask(&position), Vec::<String>::new());
+            let status = engine.status();
+            if status.starts_with("over") {
+                break status;
+            }
+            assert!(record.len() < 400, "a game ends: {status}");
+        };
+        assert!(status.starts_with("over winner "), "{status}");
+        let words: Vec<&str> = status.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == "points").unwrap();
+        let points: u8 = words[at + 1].parse().unwrap();
+        assert!((1..=3).contains(&points), "{status}");
+        assert_eq!(engine.go("go depth 1", PROMPT), ["bestmove resign"]);
+    }
+    engine.quit_cleanly();
+}
