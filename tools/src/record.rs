@@ -22,22 +22,86 @@ pub struct GameRecord {
     /// Moves played by the engines after the opening, and who played them.
     pub moves: Vec<String>,
     pub movers: Vec<usize>,
+    /// The seat of each move (Yonin's order follows the rules, and an engine
+    /// may hold two seats).
+    pub mover_seats: Vec<usize>,
     /// Milliseconds from `go` to `bestmove`, per move (the last entry may be a
     /// rejected move's: `times_ms` can be one longer than `moves`).
     pub times_ms: Vec<u64>,
-    /// Winning seat, `None` for a draw.
+    /// Winning seat: the only seat in first place (`None`: a draw, or a shared
+    /// first place).
     pub winner: Option<usize>,
+    /// Place of each seat, competition ranking (1 = first; shared places as in
+    /// `1,1,3,4`). Two players: `[1, 2]`, `[2, 1]` or a draw `[1, 1]`.
+    pub places: Vec<u32>,
+    /// Points the game was worth (Sugoroku 1–3; the referee's figure for other
+    /// games; 0 for a draw).
+    pub points: u32,
     pub reason: String,
     pub detail: String,
-    /// Score of each engine (1, ½, 0), by engine index.
+    /// Score of each engine by engine index: its place points (see
+    /// [`place_points`]), averaged over its seats.
     pub scores: Vec<f64>,
 }
 
-pub fn seat_name(seat: usize) -> String {
-    match seat {
-        0 => "b".into(),
-        1 => "w".into(),
-        n => n.to_string(),
+/// Place points of each seat: the share of the other seats it finished ahead
+/// of, a tie counting half. Two players: 1, ½, 0. Four: 1st 1, 2nd ⅔, 3rd ⅓,
+/// 4th 0, and a shared place the average of the places it spans (`1,1,3,4`:
+/// ⅚, ⅚, ⅓, 0).
+pub fn place_points(places: &[u32]) -> Vec<f64> {
+    let others = places.len().saturating_sub(1).max(1) as f64;
+    places
+        .iter()
+        .map(|&mine| {
+            let ahead = places.iter().filter(|&&p| p > mine).count() as f64;
+            let tied = places.iter().filter(|&&p| p == mine).count() as f64 - 1.0;
+            (ahead + tied / 2.0) / others
+        })
+        .collect()
+}
+
+/// Score of each of `engines` engines: the mean place points of its seats.
+pub fn engine_scores(seats: &[usize], places: &[u32], engines: usize) -> Vec<f64> {
+    let points = place_points(places);
+    let mut sum = vec![0.0; engines];
+    let mut count = vec![0u32; engines];
+    for (&engine, &p) in seats.iter().zip(&points) {
+        if engine < engines {
+            sum[engine] += p;
+            count[engine] += 1;
+        }
+    }
+    sum.iter()
+        .zip(&count)
+        .map(|(s, &n)| if n > 0 { s / n as f64 } else { 0.0 })
+        .collect()
+}
+
+/// Competition ranking (1, 1, 3, 4) of the seats by a value, the highest first.
+pub fn competition_ranking(values: &[f64]) -> Vec<u32> {
+    values
+        .iter()
+        .map(|v| 1 + values.iter().filter(|&&o| o > *v).count() as u32)
+        .collect()
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`.
+pub fn ordinal(place: u32) -> String {
+    let suffix = match place {
+        1 => "st",
+        2 => "nd",
+        3 => "rd",
+        _ => "th",
+    };
+    format!("{place}{suffix}")
+}
+
+/// A seat as the protocol names it: `b`/`w` at two seats, `0` … `3` at four.
+pub fn seat_name(seat: usize, seats: usize) -> String {
+    match (seats, seat) {
+        (2, 0) => "b".into(),
+        (2, 1) => "w".into(),
+        (_, n) => n.to_string(),
     }
 }
 
@@ -50,15 +114,31 @@ pub fn seat_of_name(name: &str) -> Option<usize> {
 }
 
 impl GameRecord {
-    /// `1-0`, `0-1`, `1/2-1/2` (two players), else `winner <seat>` / `draw`.
+    /// `1-0`, `0-1`, `1/2-1/2` (two players), else `places 1,3,2,4`.
     pub fn result_text(&self) -> String {
         match (self.seats.len(), self.winner) {
             (2, Some(0)) => "1-0".into(),
             (2, Some(1)) => "0-1".into(),
             (2, None) => "1/2-1/2".into(),
-            (_, Some(seat)) => format!("winner {}", seat_name(seat)),
-            (_, None) => "draw".into(),
+            _ => format!("places {}", self.places_text()),
         }
+    }
+
+    fn places_text(&self) -> String {
+        let places: Vec<String> = self.places.iter().map(u32::to_string).collect();
+        places.join(",")
+    }
+
+    /// Points won (+) or lost (−) by each engine: the game's points to the
+    /// winner's engine, minus them to the loser's (two players; Sugoroku).
+    pub fn signed_points(&self) -> Vec<f64> {
+        let mut points = vec![0.0; self.engines.len()];
+        if let (Some(winner), 2) = (self.winner, self.seats.len()) {
+            let value = self.points as f64;
+            points[self.seats[winner]] += value;
+            points[self.seats[1 - winner]] -= value;
+        }
+        points
     }
 
     pub fn to_json(&self) -> String {
@@ -72,8 +152,10 @@ impl GameRecord {
             format!("[{}]", items.join(","))
         };
         let movers: Vec<u64> = self.movers.iter().map(|&m| m as u64).collect();
+        let mover_seats: Vec<u64> = self.mover_seats.iter().map(|&m| m as u64).collect();
         let seats: Vec<u64> = self.seats.iter().map(|&m| m as u64).collect();
         let scores: Vec<String> = self.scores.iter().map(|s| format!("{s}")).collect();
+        let places: Vec<u64> = self.places.iter().map(|&p| p as u64).collect();
         let mut opening = ObjectWriter::new();
         opening
             .opt_str("sfen", self.opening.sfen.as_deref())
@@ -92,9 +174,17 @@ impl GameRecord {
             .str("tc", &self.tc)
             .raw("moves", &json::str_array(&self.moves))
             .raw("movers", &nums(&movers))
+            .raw("mover_seats", &nums(&mover_seats))
             .raw("times_ms", &nums(&self.times_ms))
             .str("result", &self.result_text())
-            .opt_str("winner", self.winner.map(seat_name).as_deref())
+            .opt_str(
+                "winner",
+                self.winner
+                    .map(|w| seat_name(w, self.seats.len()))
+                    .as_deref(),
+            )
+            .raw("places", &nums(&places))
+            .num("points", self.points as u64)
             .str("reason", &self.reason)
             .str("detail", &self.detail)
             .raw("scores", &format!("[{}]", scores.join(",")))
@@ -122,6 +212,33 @@ impl GameRecord {
             .iter()
             .map(|v| v.as_f64().ok_or("'scores': not a number"))
             .collect::<Result<Vec<f64>, _>>()?;
+        let winner = value.str_field("winner").and_then(seat_of_name);
+        let seats: Vec<usize> = u64s("seat_engines")?
+            .into_iter()
+            .map(|s| s as usize)
+            .collect();
+        // Files written before places were recorded: two players only.
+        let places = match value.get("places") {
+            Some(_) => u64s("places")?.into_iter().map(|p| p as u32).collect(),
+            None => (0..seats.len())
+                .map(|seat| match winner {
+                    Some(w) if w != seat => 2,
+                    _ => 1,
+                })
+                .collect(),
+        };
+        let movers: Vec<usize> = u64s("movers")?.into_iter().map(|s| s as usize).collect();
+        // Files written before: the first seat of the mover's engine.
+        let mover_seats = match value.get("mover_seats") {
+            Some(_) => u64s("mover_seats")?
+                .into_iter()
+                .map(|s| s as usize)
+                .collect(),
+            None => movers
+                .iter()
+                .map(|m| seats.iter().position(|e| e == m).unwrap_or(0))
+                .collect(),
+        };
         Ok(GameRecord {
             id: value.u64_field("id").ok_or("game record without an id")?,
             pair: value
@@ -131,19 +248,19 @@ impl GameRecord {
             dice_seed: value.u64_field("dice_seed").unwrap_or(0),
             game: value.str_field("game").unwrap_or("").to_string(),
             engines: value.strings("engines"),
-            seats: u64s("seat_engines")?
-                .into_iter()
-                .map(|s| s as usize)
-                .collect(),
+            seats,
             opening: Opening {
                 sfen: opening.str_field("sfen").map(str::to_string),
                 moves: opening.strings("moves"),
             },
             tc: value.str_field("tc").unwrap_or("").to_string(),
             moves: value.strings("moves"),
-            movers: u64s("movers")?.into_iter().map(|s| s as usize).collect(),
+            movers,
+            mover_seats,
             times_ms: u64s("times_ms")?,
-            winner: value.str_field("winner").and_then(seat_of_name),
+            winner,
+            places,
+            points: value.u64_field("points").unwrap_or(0) as u32,
             reason: value.str_field("reason").unwrap_or("").to_string(),
             detail: value.str_field("detail").unwrap_or("").to_string(),
             scores,
@@ -155,21 +272,48 @@ impl GameRecord {
         let mut out = String::new();
         let _ = writeln!(out, "[Game {}] {} pair {}", self.id, self.game, self.pair);
         for (seat, &engine) in self.seats.iter().enumerate() {
-            let _ = writeln!(out, "[Seat {}] {}", seat_name(seat), self.engines[engine]);
+            let _ = writeln!(
+                out,
+                "[Seat {}] {}",
+                seat_name(seat, self.seats.len()),
+                self.engines[engine]
+            );
         }
         let _ = writeln!(out, "[Opening] {}", self.opening.describe());
         let _ = writeln!(out, "[TimeControl] {}", self.tc);
-        let winner = match self.winner {
-            Some(seat) => format!(
-                "{} ({}) wins",
-                seat_name(seat),
-                self.engines[self.seats[seat]]
-            ),
-            None => "draw".to_string(),
+        let outcome = if self.seats.len() == 2 {
+            match self.winner {
+                Some(seat) => format!(
+                    "{} ({}) wins{}",
+                    seat_name(seat, 2),
+                    self.engines[self.seats[seat]],
+                    if self.game == "sugoroku" {
+                        format!(" {} point{}", self.points, plural(self.points))
+                    } else {
+                        String::new()
+                    }
+                ),
+                None => "draw".to_string(),
+            }
+        } else {
+            let places: Vec<String> = self
+                .places
+                .iter()
+                .enumerate()
+                .map(|(seat, &place)| {
+                    format!(
+                        "{} {} ({})",
+                        ordinal(place),
+                        seat_name(seat, self.seats.len()),
+                        self.engines[self.seats[seat]]
+                    )
+                })
+                .collect();
+            places.join(", ")
         };
         let _ = writeln!(
             out,
-            "[Result] {} {winner}, {}",
+            "[Result] {} {outcome}, {}",
             self.result_text(),
             self.reason
         );
@@ -177,18 +321,25 @@ impl GameRecord {
             let _ = writeln!(out, "[Detail] {}", self.detail);
         }
         let first_ply = self.opening.moves.len();
+        // Sugoroku entries carry their dice (`52:13/8,13/11`).
+        let width = self
+            .moves
+            .iter()
+            .map(|m| m.len())
+            .max()
+            .unwrap_or(0)
+            .clamp(6, 24);
         let mut line = String::new();
         for (i, mv) in self.moves.iter().enumerate() {
             let seat = self
-                .seats
-                .iter()
-                .position(|&e| Some(&e) == self.movers.get(i))
-                .map(seat_name)
+                .mover_seats
+                .get(i)
+                .map(|&s| seat_name(s, self.seats.len()))
                 .unwrap_or_default();
             let time = self.times_ms.get(i).copied().unwrap_or(0);
             let _ = write!(
                 line,
-                "{:>4}.{seat} {mv:<6} {time:>6}ms  ",
+                "{:>4}.{seat} {mv:<width$} {time:>6}ms  ",
                 first_ply + i + 1
             );
             if i % 4 == 3 {
@@ -201,6 +352,14 @@ impl GameRecord {
         }
         out.push('\n');
         out
+    }
+}
+
+fn plural(n: u32) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
     }
 }
 
@@ -225,8 +384,11 @@ mod tests {
             tc: "nodes=100".into(),
             moves: vec!["1a1d".into(), "8i8c".into()],
             movers: vec![0, 1],
+            mover_seats: vec![1, 0],
             times_ms: vec![3, 4, 9],
             winner: Some(1),
+            places: vec![2, 1],
+            points: 1,
             reason: "illegal-move".into(),
             detail: "move '1e1e' \"quoted\"".into(),
             scores: vec![1.0, 0.0],
@@ -236,5 +398,145 @@ mod tests {
         assert_eq!(back, record);
         assert_eq!(record.result_text(), "0-1");
         assert!(record.to_text().contains("[Seat b] B"));
+    }
+
+    fn close(a: &[f64], b: &[f64]) -> bool {
+        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-12)
+    }
+
+    #[test]
+    fn place_points_of_four_seats() {
+        let third = 1.0 / 3.0;
+        // Distinct places: 1, ⅔, ⅓, 0 wherever the seats sit.
+        assert!(close(
+            &place_points(&[1, 3, 2, 4]),
+            &[1.0, third, 2.0 * third, 0.0]
+        ));
+        // A shared place averages the places it spans: 1st and 2nd → ⅚ each.
+        let shared = place_points(&[1, 1, 3, 4]);
+        assert!(close(
+            &shared,
+            &[(1.0 + 2.0 * third) / 2.0; 2]
+                .iter()
+                .copied()
+                .chain([third, 0.0])
+                .collect::<Vec<_>>()
+        ));
+        // Three share 1st (a fault's result): the average of 1, ⅔, ⅓.
+        assert!(close(
+            &place_points(&[1, 1, 1, 4]),
+            &[2.0 * third, 2.0 * third, 2.0 * third, 0.0]
+        ));
+        // Pairs: two share 1st, two 3rd.
+        assert!(close(
+            &place_points(&[1, 3, 1, 3]),
+            &[5.0 / 6.0, 1.0 / 6.0, 5.0 / 6.0, 1.0 / 6.0]
+        ));
+        // Everyone shares: ½ each. The points always sum to seats / 2.
+        assert!(close(&place_points(&[1, 1, 1, 1]), &[0.5; 4]));
+        for places in [
+            [1, 2, 3, 4],
+            [1, 1, 3, 4],
+            [1, 2, 2, 4],
+            [1, 2, 3, 3],
+            [2, 1, 1, 4],
+        ] {
+            let sum: f64 = place_points(&places).iter().sum();
+            assert!((sum - 2.0).abs() < 1e-12, "{places:?}");
+        }
+        // Two players: win, draw, loss.
+        assert!(close(&place_points(&[1, 2]), &[1.0, 0.0]));
+        assert!(close(&place_points(&[1, 1]), &[0.5, 0.5]));
+    }
+
+    #[test]
+    fn engine_scores_average_their_seats() {
+        // Two engines, partners opposite (A B A B): A 1st and 4th, B 2nd and 3rd.
+        let scores = engine_scores(&[0, 1, 0, 1], &[1, 2, 4, 3], 2);
+        assert!(close(&scores, &[0.5, 0.5]));
+        let scores = engine_scores(&[0, 1, 0, 1], &[1, 3, 2, 4], 2);
+        assert!(close(&scores, &[5.0 / 6.0, 1.0 / 6.0]));
+        let scores = engine_scores(&[2, 3, 0, 1], &[1, 3, 2, 4], 4);
+        assert!(close(&scores, &[2.0 / 3.0, 0.0, 1.0, 1.0 / 3.0]));
+    }
+
+    #[test]
+    fn rankings() {
+        assert_eq!(competition_ranking(&[3.0, 1.0, 3.0, 0.0]), vec![1, 3, 1, 4]);
+        assert_eq!(competition_ranking(&[1.0, 1.0]), vec![1, 1]);
+        assert_eq!(ordinal(1), "1st");
+        assert_eq!(ordinal(3), "3rd");
+    }
+
+    #[test]
+    fn records_of_four_seats_and_of_dice() {
+        let record = GameRecord {
+            id: 5,
+            pair: 1,
+            seed: 42,
+            dice_seed: 7,
+            game: "yonin".into(),
+            engines: vec!["A".into(), "B".into(), "C".into(), "D".into()],
+            seats: vec![1, 2, 3, 0],
+            opening: Opening {
+                sfen: None,
+                moves: Vec::new(),
+            },
+            tc: "nodes=100".into(),
+            moves: vec!["5g5f".into()],
+            movers: vec![1],
+            mover_seats: vec![0],
+            times_ms: vec![3],
+            winner: Some(2),
+            places: vec![3, 4, 1, 2],
+            points: 0,
+            reason: "second-checkmate".into(),
+            detail: String::new(),
+            scores: engine_scores(&[1, 2, 3, 0], &[3, 4, 1, 2], 4),
+        };
+        let back = GameRecord::from_json(&json::parse(&record.to_json()).unwrap()).unwrap();
+        assert_eq!(back, record);
+        assert_eq!(record.result_text(), "places 3,4,1,2");
+        let text = record.to_text();
+        assert!(
+            text.contains("[Seat 2] D") && text.contains("[Seat 0] B"),
+            "{text}"
+        );
+        assert!(text.contains("1.0 5g5f"), "{text}");
+        assert!(
+            text.contains("1st 2 (D)") && text.contains("4th 1 (C)"),
+            "{text}"
+        );
+
+        let dice = GameRecord {
+            game: "sugoroku".into(),
+            engines: vec!["A".into(), "B".into()],
+            seats: vec![1, 0],
+            moves: vec!["52:13/8,13/11".into(), "31:pass".into()],
+            movers: vec![1, 0],
+            mover_seats: vec![0, 1],
+            times_ms: vec![3, 4],
+            winner: Some(0),
+            places: vec![1, 2],
+            points: 2,
+            reason: "all-home".into(),
+            scores: vec![0.0, 1.0],
+            ..record
+        };
+        assert_eq!(dice.signed_points(), vec![-2.0, 2.0]);
+        let text = dice.to_text();
+        assert!(text.contains("b (B) wins 2 points"), "{text}");
+        assert!(text.contains("52:13/8,13/11"), "{text}");
+        let back = GameRecord::from_json(&json::parse(&dice.to_json()).unwrap()).unwrap();
+        assert_eq!(back, dice);
+    }
+
+    #[test]
+    fn old_records_without_places() {
+        let line = r#"{"type":"game","id":0,"pair":0,"seed":1,"dice_seed":2,"game":"hasami","engines":["A","B"],"seats":["B","A"],"seat_engines":[1,0],"opening":{"sfen":null,"moves":[]},"tc":"nodes=1","moves":[],"movers":[],"times_ms":[],"result":"0-1","winner":"w","reason":"crash","detail":"","scores":[1,0]}"#;
+        let record = GameRecord::from_json(&json::parse(line).unwrap()).unwrap();
+        assert_eq!(record.places, vec![2, 1]);
+        assert_eq!(record.points, 0);
+        assert!(record.mover_seats.is_empty());
     }
 }

@@ -271,10 +271,9 @@ pub fn run(config: &MatchConfig, options: &RunOptions) -> Result<Outcome, String
     let total = previous.len() + pending.len();
     if !options.quiet {
         eprintln!(
-            "match {}: {} vs {}, {} games in this shard ({} recorded, {} to play), {}, concurrency {}",
+            "match {}: {}, {} games in this shard ({} recorded, {} to play), {}, concurrency {}",
             config.game,
-            names[0],
-            names.get(1).map(String::as_str).unwrap_or("?"),
+            names.join(" vs "),
             total,
             previous.len(),
             pending.len(),
@@ -327,7 +326,8 @@ pub fn run(config: &MatchConfig, options: &RunOptions) -> Result<Outcome, String
                             .iter()
                             .enumerate()
                             .map(|(seat, &e)| {
-                                format!("{}({})", names[e], crate::record::seat_name(seat))
+                                let seat = crate::record::seat_name(seat, result.seats.len());
+                                format!("{}({seat})", names[e])
                             })
                             .collect();
                         eprintln!(
@@ -443,7 +443,8 @@ pub fn merge(
         .and_then(|text| json::parse(&text).ok())
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_default();
-    let per_pair = crate::schedule::seatings(crate::schedule::seats_of_game(&game)).len() as u64;
+    let per_pair =
+        crate::schedule::seatings(crate::schedule::seats_of_game(&game), names.len()).len() as u64;
     if let Some(path) = out {
         let mut w = ObjectWriter::new();
         w.str("type", "run").num("version", 1);

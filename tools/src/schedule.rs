@@ -72,19 +72,76 @@ pub struct GameSpec {
     pub dice_seed: u64,
 }
 
-/// The seatings of one pairing for `seats` seats: every rotation of the engines
-/// around the table (two players: as given, then swapped).
-pub fn seatings(seats: usize) -> Vec<Vec<usize>> {
-    (0..seats)
-        .map(|k| (0..seats).map(|s| (s + k) % seats).collect())
+/// The seatings of one pairing: engine index at each seat, one list per game.
+///
+/// - Two seats: as given, then swapped.
+/// - Four seats, four engines: every rotation, so each engine plays each seat
+///   once per pairing.
+/// - Four seats, two engines: partners opposite, `A B A B` then `B A B A`.
+///
+/// Other combinations are refused (see [`check_engine_count`]); this returns the
+/// rotations of `engines` around `seats` for them.
+pub fn seatings(seats: usize, engines: usize) -> Vec<Vec<usize>> {
+    let engines = engines.max(1);
+    if seats == 4 && engines == 2 {
+        return vec![vec![0, 1, 0, 1], vec![1, 0, 1, 0]];
+    }
+    (0..engines)
+        .map(|k| (0..seats).map(|s| (s + k) % engines).collect())
         .collect()
 }
 
-/// Seats of a game: two for the implemented games.
+/// Whether a game of `seats` seats can be played by `engines` engines.
+pub fn check_engine_count(game: &str, seats: usize, engines: usize) -> Result<(), String> {
+    match (seats, engines) {
+        (2, 2) | (4, 2) | (4, 4) => Ok(()),
+        (2, n) => Err(format!(
+            "{game} is a two-player game: need exactly two --engine (got {n})"
+        )),
+        (_, n) => Err(format!(
+            "{game} has four seats: need exactly four --engine (one per seat, rotated) \
+             or two (partners opposite: A B A B, then B A B A); got {n}"
+        )),
+    }
+}
+
+/// Seats of a game: four for Yonin, two for the others.
 pub fn seats_of_game(game: &str) -> usize {
     match game {
         "yonin" => 4,
         _ => 2,
+    }
+}
+
+/// Whether the runner rolls dice for the game (Sugoroku).
+pub fn has_dice(game: &str) -> bool {
+    game == "sugoroku"
+}
+
+/// A pairing's dice: roll k of a game is the k-th draw of the stream seeded by
+/// the pairing's `dice_seed`, so every game of a pairing sees the same rolls.
+pub struct DiceStream {
+    rng: Xoshiro256PlusPlus,
+}
+
+impl DiceStream {
+    pub fn new(dice_seed: u64) -> DiceStream {
+        DiceStream {
+            rng: Xoshiro256PlusPlus::seed_from_u64(dice_seed),
+        }
+    }
+
+    /// Two dice, the higher first.
+    pub fn roll(&mut self) -> (u8, u8) {
+        let a: u8 = self.rng.gen_range(1..=6);
+        let b: u8 = self.rng.gen_range(1..=6);
+        (a.max(b), a.min(b))
+    }
+
+    /// The next roll as a `position … moves` token: `52`, `55`.
+    pub fn token(&mut self) -> String {
+        let (high, low) = self.roll();
+        format!("{high}{low}")
     }
 }
 
@@ -213,7 +270,7 @@ impl Openings {
 
 /// Games per pairing.
 pub fn games_per_pair(config: &MatchConfig) -> u64 {
-    seatings(seats_of_game(&config.game)).len() as u64
+    seatings(seats_of_game(&config.game), config.engines.len()).len() as u64
 }
 
 /// The pairings in this shard (`pair % count == index`).
@@ -229,7 +286,7 @@ pub fn games_of(
     openings: &Openings,
     pairs: &[u64],
 ) -> Result<Vec<GameSpec>, String> {
-    let seatings = seatings(seats_of_game(&config.game));
+    let seatings = seatings(seats_of_game(&config.game), config.engines.len());
     let per_pair = seatings.len() as u64;
     let mut games = Vec::new();
     for &pair in pairs {
@@ -240,7 +297,9 @@ pub fn games_of(
                 pair,
                 seats: seats.clone(),
                 opening: opening.clone(),
-                dice_seed: mix(config.seed ^ 0x5eed, pair),
+                // 53 bits: exact as a JSON number for readers that use doubles
+                // (ours among them).
+                dice_seed: mix(config.seed ^ 0x5eed, pair) >> 11,
             });
         }
     }
@@ -253,9 +312,81 @@ mod tests {
 
     #[test]
     fn seatings_rotate() {
-        assert_eq!(seatings(2), vec![vec![0, 1], vec![1, 0]]);
-        assert_eq!(seatings(4).len(), 4);
-        assert_eq!(seatings(4)[1], vec![1, 2, 3, 0]);
+        assert_eq!(seatings(2, 2), vec![vec![0, 1], vec![1, 0]]);
+        let four = seatings(4, 4);
+        assert_eq!(four.len(), 4);
+        assert_eq!(four[1], vec![1, 2, 3, 0]);
+        // Every engine sits at every seat exactly once per pairing.
+        for seat in 0..4 {
+            let mut at_seat: Vec<usize> = four.iter().map(|s| s[seat]).collect();
+            at_seat.sort();
+            assert_eq!(at_seat, vec![0, 1, 2, 3]);
+        }
+        for seating in &four {
+            let mut engines = seating.clone();
+            engines.sort();
+            assert_eq!(engines, vec![0, 1, 2, 3]);
+        }
+    }
+
+    #[test]
+    fn two_engines_at_four_seats_sit_opposite_their_partner() {
+        let two = seatings(4, 2);
+        assert_eq!(two, vec![vec![0, 1, 0, 1], vec![1, 0, 1, 0]]);
+        for seating in &two {
+            // Partners are opposite: seats 0 and 2, seats 1 and 3.
+            assert_eq!(seating[0], seating[2]);
+            assert_eq!(seating[1], seating[3]);
+            assert_ne!(seating[0], seating[1]);
+        }
+        // Each engine has each seat once over the pairing.
+        for (first, second) in two[0].iter().zip(&two[1]) {
+            assert_ne!(first, second);
+        }
+    }
+
+    #[test]
+    fn engine_counts() {
+        assert!(check_engine_count("hasami", 2, 2).is_ok());
+        assert!(check_engine_count("hasami", 2, 3).is_err());
+        assert!(check_engine_count("yonin", 4, 4).is_ok());
+        assert!(check_engine_count("yonin", 4, 2).is_ok());
+        for n in [1, 3, 5] {
+            let error = check_engine_count("yonin", 4, n).unwrap_err();
+            assert!(error.contains("four seats"), "{error}");
+        }
+    }
+
+    /// The rolls of a stream, as tokens.
+    fn rolls(seed: u64, n: usize) -> Vec<String> {
+        let mut dice = DiceStream::new(seed);
+        (0..n).map(|_| dice.token()).collect()
+    }
+
+    #[test]
+    fn dice_streams() {
+        // Deterministic: the same seed gives the same rolls.
+        assert_eq!(rolls(99, 50), rolls(99, 50));
+        // Different seeds (pairings) give different rolls.
+        assert_ne!(rolls(99, 50), rolls(100, 50));
+        // Tokens are two dice 1-6, the higher first; over many rolls every one of
+        // the 21 distinct rolls appears, doubles about 1 in 6.
+        let many = rolls(5, 6000);
+        let mut distinct = std::collections::BTreeSet::new();
+        let mut doubles = 0;
+        for token in &many {
+            let digits: Vec<u32> = token.chars().map(|c| c.to_digit(10).unwrap()).collect();
+            assert_eq!(digits.len(), 2, "{token}");
+            assert!(
+                (1..=6).contains(&digits[1]) && digits[1] <= digits[0],
+                "{token}"
+            );
+            assert!(digits[0] <= 6, "{token}");
+            doubles += usize::from(digits[0] == digits[1]);
+            distinct.insert(token.clone());
+        }
+        assert_eq!(distinct.len(), 21);
+        assert!((800..1200).contains(&doubles), "{doubles} doubles in 6000");
     }
 
     #[test]
@@ -284,5 +415,71 @@ mod tests {
         assert_ne!(mix(1, 0), mix(1, 1));
         assert_ne!(mix(1, 0), mix(2, 0));
         assert_eq!(mix(7, 3), mix(7, 3));
+    }
+
+    fn config(game: &str, engines: usize, games: u64) -> MatchConfig {
+        let engine = |i: usize| crate::engine::EngineSpec {
+            name: format!("E{i}"),
+            cmd: "x".into(),
+            args: Vec::new(),
+            dir: None,
+            options: Vec::new(),
+        };
+        MatchConfig {
+            game: game.into(),
+            rules: Vec::new(),
+            engines: (0..engines).map(engine).collect(),
+            tc: crate::config::TimeControl::Nodes(1),
+            games,
+            seed: 3,
+            openings: OpeningSource {
+                file: None,
+                random_plies: 0,
+            },
+            max_plies: 0,
+            timeout_margin: std::time::Duration::ZERO,
+            handshake_timeout: std::time::Duration::ZERO,
+            hang_timeout: std::time::Duration::ZERO,
+            shard: (0, 1),
+        }
+    }
+
+    #[test]
+    fn a_pairing_shares_its_dice_seed() {
+        let config = config("sugoroku", 2, 6);
+        let openings = Openings::load(&config).unwrap();
+        let games = games_of(&config, &openings, &shard_pairs(&config)).unwrap();
+        assert_eq!(games.len(), 6);
+        for game in &games {
+            let partner = &games[(game.id ^ 1) as usize];
+            assert_eq!(game.pair, partner.pair);
+            assert_eq!(game.dice_seed, partner.dice_seed);
+            // Colours swapped: each engine gets the other's dice in the other game.
+            assert_eq!(game.seats, vec![partner.seats[1], partner.seats[0]]);
+        }
+        assert_ne!(games[0].dice_seed, games[2].dice_seed);
+        assert_ne!(games[2].dice_seed, games[4].dice_seed);
+        // The seed survives the results file.
+        for game in &games {
+            let line = format!("{{\"dice_seed\":{}}}", game.dice_seed);
+            let value = crate::json::parse(&line).unwrap();
+            assert_eq!(value.u64_field("dice_seed"), Some(game.dice_seed));
+        }
+        assert_ne!(rolls(games[0].dice_seed, 20), rolls(games[2].dice_seed, 20));
+    }
+
+    #[test]
+    fn yonin_pairings() {
+        let config = config("yonin", 4, 8);
+        assert_eq!(games_per_pair(&config), 4);
+        let openings = Openings::load(&config).unwrap();
+        let games = games_of(&config, &openings, &shard_pairs(&config)).unwrap();
+        assert_eq!(games.len(), 8);
+        assert_eq!(games[5].pair, 1);
+        assert_eq!(games[5].seats, vec![1, 2, 3, 0]);
+        let config = self::config("yonin", 2, 3);
+        assert_eq!(games_per_pair(&config), 2);
+        // Rounded up to whole pairings.
+        assert_eq!(shard_pairs(&config), vec![0, 1]);
     }
 }

@@ -505,7 +505,7 @@ fn bad_command_lines_are_refused() {
     let cases: Vec<(Vec<String>, &str)> = vec![
         (
             [strings(&["--nodes", "10"]), test_engine("A", "ok")].concat(),
-            "two --engine",
+            "exactly two --engine",
         ),
         (
             [strings(&[]), test_engine("A", "ok"), test_engine("B", "ok")].concat(),
@@ -516,9 +516,50 @@ fn bad_command_lines_are_refused() {
                 strings(&["--game", "yonin", "--nodes", "1"]),
                 test_engine("A", "ok"),
                 test_engine("B", "ok"),
+                test_engine("C", "ok"),
             ]
             .concat(),
-            "not implemented",
+            "four seats",
+        ),
+        (
+            [
+                strings(&[
+                    "--game", "yonin", "--nodes", "1", "--sprt", "elo0=0", "elo1=5",
+                ]),
+                test_engine("A", "ok"),
+                test_engine("B", "ok"),
+            ]
+            .concat(),
+            "--sprt is for two-player games",
+        ),
+        (
+            [
+                strings(&["--game", "sugoroku", "--nodes", "1", "--opening-plies", "2"]),
+                test_engine("A", "ok"),
+                test_engine("B", "ok"),
+            ]
+            .concat(),
+            "--opening-plies must be 0",
+        ),
+        (
+            [
+                strings(&["--game", "hasami", "--nodes", "1"]),
+                test_engine("A", "ok"),
+                test_engine("B", "ok"),
+                test_engine("C", "ok"),
+                test_engine("D", "ok"),
+            ]
+            .concat(),
+            "exactly two --engine",
+        ),
+        (
+            [
+                strings(&["--game", "hasami", "--nodes", "1"]),
+                test_engine("A", "ok"),
+                test_engine("A", "ok"),
+            ]
+            .concat(),
+            "two engines are named 'A'",
         ),
         (
             [
@@ -555,6 +596,305 @@ fn bad_command_lines_are_refused() {
             text(&output.stderr).contains(message),
             "{args:?}: {}",
             text(&output.stderr)
+        );
+    }
+}
+
+/// The game records of a results file, read with the runner's own reader.
+fn records_in(path: &Path) -> Vec<yomi_tools::record::GameRecord> {
+    let file = yomi_tools::runner::read_results(path).unwrap();
+    assert_eq!(file.skipped, 0);
+    let mut records = file.records;
+    records.sort_by_key(|r| r.id);
+    records
+}
+
+/// Yonin ends: the referee's reasons, or the runner's move limit.
+const YONIN_ENDS: [&str; 5] = [
+    "second-checkmate",
+    "pairs-checkmate",
+    "repetition",
+    "move-limit",
+    "max-plies",
+];
+
+/// Checks what every finished yonin game must satisfy.
+fn check_yonin_record(record: &yomi_tools::record::GameRecord) {
+    assert_eq!(record.seats.len(), 4);
+    assert_eq!(record.places.len(), 4);
+    assert!(record.places.contains(&1), "{record:?}");
+    // Competition ranking: a place p is taken by exactly the seats ranked p, and
+    // p - 1 seats are ahead of them.
+    for &p in &record.places {
+        let ahead = record.places.iter().filter(|&&q| q < p).count() as u32;
+        assert_eq!(ahead, p - 1, "{:?}", record.places);
+    }
+    // Every move was made by the engine at the seat that moved.
+    assert_eq!(record.movers.len(), record.moves.len());
+    assert_eq!(record.mover_seats.len(), record.moves.len());
+    for (engine, &seat) in record.movers.iter().zip(&record.mover_seats) {
+        assert_eq!(record.seats[seat], *engine);
+    }
+    // The scores of a game sum to 2 over four engines, 1 over two.
+    let engines = record.engines.len() as f64;
+    let sum: f64 = record.scores.iter().sum();
+    assert!((sum - engines / 2.0).abs() < 1e-9, "{:?}", record.scores);
+}
+
+fn yonin_args(games: u32, dir: &Path, extra: &[&str]) -> Vec<String> {
+    let mut args = strings(&[
+        "--game",
+        "yonin",
+        "--games",
+        &games.to_string(),
+        "--depth",
+        "1",
+        "--seed",
+        "5",
+        "--max-plies",
+        "48",
+        "--quiet",
+    ]);
+    args.extend(strings(extra));
+    let _ = dir;
+    args
+}
+
+#[test]
+fn yonin_four_engines_rotate_through_the_seats() {
+    let dir = scratch("yonin4");
+    let out = dir.join("results.jsonl");
+    let record = dir.join("games.txt");
+    let mut args = yonin_args(
+        4,
+        &dir,
+        &[
+            "--out",
+            out.to_str().unwrap(),
+            "--record",
+            record.to_str().unwrap(),
+        ],
+    );
+    for (name, algorithm) in [
+        ("paranoid", "paranoid"),
+        ("maxn", "maxn"),
+        ("brs", "brs"),
+        ("paranoid2", "paranoid"),
+    ] {
+        args.extend(yomi_engine(
+            name,
+            &[&format!("option.SearchAlgorithm={algorithm}")],
+        ));
+    }
+    let (stdout, stderr) = ok(&args);
+    let records = records_in(&out);
+    assert_eq!(records.len(), 4, "{stdout}\n{stderr}");
+    for record in &records {
+        check_yonin_record(record);
+        assert!(YONIN_ENDS.contains(&record.reason.as_str()), "{record:?}");
+        assert_eq!(record.engines.len(), 4);
+    }
+    // One pairing: every engine at every seat once, all from one opening.
+    for seat in 0..4 {
+        let mut at_seat: Vec<usize> = records.iter().map(|r| r.seats[seat]).collect();
+        at_seat.sort();
+        assert_eq!(at_seat, vec![0, 1, 2, 3]);
+    }
+    assert!(records.iter().all(|r| r.opening == records[0].opening));
+    // The standings: one row per engine, four games each, places adding up.
+    assert!(stdout.contains("Standings: 4 games, 4 engines"), "{stdout}");
+    for name in ["paranoid", "maxn", "brs", "paranoid2"] {
+        let row = stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("no row for {name}\n{stdout}"));
+        let words: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(words[1], "4", "{row}");
+        let placed: u64 = words[3..7].iter().map(|w| w.parse::<u64>().unwrap()).sum();
+        assert_eq!(placed, 4, "{row}");
+    }
+    assert!(stdout.contains("Elo of paranoid vs the field"), "{stdout}");
+    let readable = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(readable.matches("[Game ").count(), 4);
+    assert!(
+        readable.contains("[Seat 3]") && readable.contains("1st "),
+        "{readable}"
+    );
+}
+
+#[test]
+fn yonin_two_engines_sit_as_partners_and_shards_merge() {
+    let dir = scratch("yonin2");
+    let full = dir.join("full.jsonl");
+    let engines = [
+        yomi_engine("A", &[]),
+        yomi_engine("B", &["option.Skill=12"]),
+    ]
+    .concat();
+    let mut args = yonin_args(4, &dir, &["--out", full.to_str().unwrap()]);
+    args.extend(engines.clone());
+    let (stdout, _) = ok(&args);
+    let records = records_in(&full);
+    assert_eq!(records.len(), 4);
+    for record in &records {
+        check_yonin_record(record);
+        let expected = if record.id.is_multiple_of(2) {
+            vec![0, 1, 0, 1]
+        } else {
+            vec![1, 0, 1, 0]
+        };
+        assert_eq!(record.seats, expected);
+    }
+    assert!(stdout.contains("Elo of A vs B"), "{stdout}");
+    let rows = |stdout: &str| -> Vec<String> {
+        stdout
+            .lines()
+            .filter(|l| l.starts_with("  A ") || l.starts_with("  B "))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(rows(&stdout).len(), 2, "{stdout}");
+    // Two shards merged give the standings of the single run.
+    let mut shards = Vec::new();
+    for shard in ["1/2", "2/2"] {
+        let path = dir.join(format!("shard{}.jsonl", &shard[..1]));
+        let mut args = yonin_args(
+            4,
+            &dir,
+            &["--shard", shard, "--out", path.to_str().unwrap()],
+        );
+        args.extend(engines.clone());
+        ok(&args);
+        shards.push(path.to_string_lossy().into_owned());
+    }
+    let (merged, _) = ok(&[strings(&["merge"]), shards].concat());
+    assert_eq!(rows(&merged), rows(&stdout), "{merged}\n{stdout}");
+}
+
+#[test]
+fn a_broken_engine_in_yonin_places_last_and_the_match_goes_on() {
+    let dir = scratch("yonin-broken");
+    let out = dir.join("results.jsonl");
+    let mut args = yonin_args(
+        4,
+        &dir,
+        &["--out", out.to_str().unwrap(), "--hang-timeout", "5000"],
+    );
+    args.extend(yomi_engine("A", &[]));
+    args.extend(yomi_engine("B", &[]));
+    args.extend(test_engine("C", "illegal:2"));
+    args.extend(test_engine("D", "crash:3"));
+    let (stdout, stderr) = ok(&args);
+    let records = records_in(&out);
+    assert_eq!(records.len(), 4, "{stdout}\n{stderr}");
+    for record in &records {
+        check_yonin_record(record);
+        // Whoever failed first sits 4th, alone; the three others are ranked
+        // from the position (or share 1st).
+        let (engine, reason) = match record.reason.as_str() {
+            "illegal-move" => (2, "1e1e"),
+            "crash" => (3, "exited"),
+            other => panic!("game {} ended by {other}: {record:?}", record.id),
+        };
+        assert!(record.detail.contains(reason), "{}", record.detail);
+        let seat = record.seats.iter().position(|&e| e == engine).unwrap();
+        assert_eq!(record.places[seat], 4, "{record:?}");
+        assert_eq!(record.places.iter().filter(|&&p| p == 4).count(), 1);
+        assert_eq!(record.scores[engine], 0.0);
+    }
+    // A and B are never last; C and D take the four last places between them.
+    let row = |name: &str| {
+        stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("  {name} ")))
+            .unwrap_or_else(|| panic!("no row {name}\n{stdout}"))
+            .split_whitespace()
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(row("A")[6], "0", "{stdout}");
+    assert_eq!(row("B")[6], "0", "{stdout}");
+    let faults: u64 = ["C", "D"]
+        .iter()
+        .map(|n| row(n)[6].parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(faults, 4, "{stdout}");
+}
+
+/// The dice of each record entry (`52:13/8,13/11` → `52`).
+fn rolls_of(record: &yomi_tools::record::GameRecord) -> Vec<String> {
+    record
+        .moves
+        .iter()
+        .map(|m| {
+            let (dice, mv) = m
+                .split_once(':')
+                .unwrap_or_else(|| panic!("entry '{m}' without its dice"));
+            assert!(!mv.is_empty(), "{m}");
+            dice.to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn sugoroku_duplicate_dice() {
+    let dir = scratch("sugoroku");
+    let out = dir.join("results.jsonl");
+    let mut args = strings(&[
+        "--game",
+        "sugoroku",
+        "--games",
+        "6",
+        "--depth",
+        "1",
+        "--seed",
+        "11",
+        "--max-plies",
+        "300",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    args.extend(yomi_engine("A", &[]));
+    args.extend(yomi_engine("B", &["option.Skill=12"]));
+    let (stdout, stderr) = ok(&args);
+    let records = records_in(&out);
+    assert_eq!(records.len(), 6, "{stdout}\n{stderr}");
+    for record in &records {
+        assert_ne!(record.reason, "illegal-move", "{record:?}");
+        // The rolls are the pairing's stream, drawn again here from the seed.
+        let rolls = rolls_of(record);
+        let mut stream = yomi_tools::schedule::DiceStream::new(record.dice_seed);
+        let expected: Vec<String> = (0..rolls.len()).map(|_| stream.token()).collect();
+        assert_eq!(rolls, expected, "game {}", record.id);
+        match record.winner {
+            Some(_) => assert!((1..=3).contains(&record.points), "{record:?}"),
+            None => assert_eq!(record.reason, "max-plies", "{record:?}"),
+        }
+    }
+    for pair in records.chunks(2) {
+        assert_eq!(pair[0].pair, pair[1].pair);
+        assert_eq!(pair[0].dice_seed, pair[1].dice_seed);
+        assert_eq!(pair[0].seats, vec![pair[1].seats[1], pair[1].seats[0]]);
+    }
+    assert_ne!(records[0].dice_seed, records[2].dice_seed);
+    assert!(stdout.contains("Points per game: A "), "{stdout}");
+    assert!(stdout.contains("Pentanomial"), "{stdout}");
+
+    // Resumed from the first three games, the run ends with the same totals.
+    let content = std::fs::read_to_string(&out).unwrap();
+    let cut: Vec<&str> = content.lines().take(4).collect();
+    let resumed = dir.join("resumed.jsonl");
+    std::fs::write(&resumed, cut.join("\n") + "\n").unwrap();
+    let at = args.iter().position(|a| a == "--out").unwrap();
+    args[at] = "--resume".into();
+    args[at + 1] = resumed.to_string_lossy().into_owned();
+    let (again, _) = ok(&args);
+    assert_eq!(records_in(&resumed).len(), 6);
+    for prefix in ["Score of", "Points per game"] {
+        assert_eq!(
+            line_starting(&again, prefix),
+            line_starting(&stdout, prefix)
         );
     }
 }

@@ -7,6 +7,12 @@
 //!     --engine name=new cmd=./target/release/yomi option.Threads=1 \
 //!     --engine name=old cmd=./yomi-old option.Threads=1 \
 //!     --out results.jsonl --sprt elo0=0 elo1=5
+//! match --game yonin --games 8 --depth 3 --each option.Threads=1 \
+//!     --engine name=paranoid cmd=./target/release/yomi option.SearchAlgorithm=paranoid \
+//!     --engine name=maxn cmd=./target/release/yomi option.SearchAlgorithm=maxn \
+//!     --engine name=brs cmd=./target/release/yomi option.SearchAlgorithm=brs \
+//!     --engine name=brsplus cmd=./target/release/yomi option.SearchAlgorithm=brsplus
+//! match --game sugoroku --games 100 --nodes 5000 --engine … --engine …
 //! match merge shard1.jsonl shard2.jsonl --out all.jsonl
 //! ```
 
@@ -56,11 +62,12 @@ struct MergeArgs {
 #[derive(Args)]
 #[command(group(ArgGroup::new("tc").args(["nodes", "depth", "movetime", "clock", "byoyomi"]).multiple(true)))]
 struct RunArgs {
-    /// The game: hasami, annan (yonin and sugoroku are not implemented yet).
+    /// The game: hasami, annan, yonin (four seats) or sugoroku (dice).
     #[arg(long, default_value = "hasami")]
     game: String,
     /// An engine: name=NAME cmd=PATH [arg=ARG]… [dir=DIR] [option.NAME=VALUE]…
-    /// (twice: the first engine is the one scored).
+    /// (twice: the first engine is the one scored; yonin: four, one per seat
+    /// rotated, or two, partners opposite).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
     engine: Vec<String>,
     /// Keys given to every engine (before its own), e.g. option.Threads=1.
@@ -76,7 +83,8 @@ struct RunArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Random legal plies from the seed at the start of every opening
-    /// (default 4 without --openings, 0 with).
+    /// (default 4 without --openings, 0 with; always 0 for sugoroku, whose
+    /// games differ by their dice).
     #[arg(long)]
     opening_plies: Option<u32>,
     /// A file of positions, one per line: SFEN [moves …] or startpos [moves …].
@@ -157,14 +165,24 @@ fn parse_shard(text: &str) -> Result<(u64, u64), String> {
 
 fn config(args: &RunArgs, engine_words: &[Vec<String>]) -> Result<MatchConfig, String> {
     let game = args.game.to_ascii_lowercase();
-    // Fails early for unknown and unimplemented games.
-    yomi_engine::session::new_session(&game)?;
-    if engine_words.len() != 2 {
+    let seats = yomi_tools::schedule::seats_of_game(&game);
+    yomi_tools::schedule::check_engine_count(&game, seats, engine_words.len())?;
+    if args.sprt.is_some() && seats != 2 {
         return Err(format!(
-            "need exactly two --engine (got {}); more engines are not supported yet",
-            engine_words.len()
+            "--sprt is for two-player games; {game} reports a standings table and \
+             engine 0's Elo against the field instead"
         ));
     }
+    let dice = yomi_tools::schedule::has_dice(&game);
+    if dice && args.opening_plies.is_some_and(|n| n > 0) {
+        return Err(
+            "sugoroku: --opening-plies must be 0 (random plies would need dice; \
+             the duplicate dice already vary the games; --openings may hold positions)"
+                .into(),
+        );
+    }
+    // Fails early for unknown and unimplemented games.
+    yomi_engine::session::new_session(&game)?;
     let engines = engine_words
         .iter()
         .map(|words| {
@@ -187,11 +205,13 @@ fn config(args: &RunArgs, engine_words: &[Vec<String>]) -> Result<MatchConfig, S
             ));
         }
     }
-    if engines[0].name == engines[1].name {
-        return Err(format!(
-            "both engines are named '{}': give them name=…",
-            engines[0].name
-        ));
+    for (i, engine) in engines.iter().enumerate() {
+        if engines[..i].iter().any(|other| other.name == engine.name) {
+            return Err(format!(
+                "two engines are named '{}': give them name=…",
+                engine.name
+            ));
+        }
     }
     let tc = match (
         args.nodes,
@@ -236,7 +256,11 @@ fn config(args: &RunArgs, engine_words: &[Vec<String>]) -> Result<MatchConfig, S
         .collect::<Result<Vec<_>, _>>()?;
     let random_plies = args
         .opening_plies
-        .unwrap_or(if args.openings.is_some() { 0 } else { 4 });
+        .unwrap_or(if args.openings.is_some() || dice {
+            0
+        } else {
+            4
+        });
     let config = MatchConfig {
         game,
         rules,
