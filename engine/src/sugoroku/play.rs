@@ -19,6 +19,7 @@ impl Playable for Sugoroku {
     const BENCH_POSITIONS: &'static [&'static str] = &[
         "2w/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 b 52 1",
         "0/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/1w/0/2b 0/1 0/0 b 55 12",
+        "0/2b/2b/2b/1w/3b/0/2b/0/0/1w/4w/2b/0/0/0/3w/0/5w/0/0/1w/2b/0 0/0 0/0 b 63 20",
     ];
     const BENCH_DEPTH: u32 = 3;
 

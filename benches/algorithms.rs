@@ -1,0 +1,77 @@
+//! The search algorithms of the games that have several, side by side at equal
+//! time: for each position, the depth each one completes within the same budget,
+//! its nodes and nodes/s. Sugoroku: expectimax, Star1, Star2 (the published mark:
+//! in backgammon Star2 reached depth 5 where plain expectimax reached 3). Yonin:
+//! paranoid, max-n, BRS, BRS+. Prints figures only; never asserts.
+//!
+//! `cargo bench --bench algorithms [-- [sugoroku|yonin] [BUDGET-MS]]` (default: both
+//! games, 3000 ms per search).
+
+use std::time::{Duration, Instant};
+use yomi_engine::search::expecti::{self, Expectimax};
+use yomi_engine::search::multi::{self, MultiSearch};
+use yomi_engine::search::{Limits, SearchConfig, SearchControl, Searcher};
+use yomi_engine::session::Playable;
+use yomi_engine::sugoroku::Sugoroku;
+use yomi_engine::yonin::Yonin;
+use yomi_engine::Game;
+
+/// One search of `budget` from fresh tables: (deepest completed depth, nodes, elapsed).
+fn search<G: Game, S: Searcher<G>>(
+    pos: &G,
+    algorithm: &'static str,
+    budget: Duration,
+) -> (u32, u64, Duration) {
+    let config = SearchConfig {
+        algorithm,
+        time_margin_ms: 0,
+        ..SearchConfig::default()
+    };
+    let mut searcher = S::new(&config);
+    searcher.prepare();
+    let control = SearchControl::new(false);
+    let started = Instant::now();
+    let mut depth = 0;
+    let result = searcher.search(pos, &Limits::movetime(budget), &control, &mut |info| {
+        depth = depth.max(info.depth)
+    });
+    (depth, result.nodes, started.elapsed())
+}
+
+fn compare<G: Playable, S: Searcher<G>>(algorithms: &[&'static str], budget: Duration) {
+    println!(
+        "== {}: depth completed in {} ms ==",
+        G::NAME,
+        budget.as_millis()
+    );
+    for (i, sfen) in G::BENCH_POSITIONS.iter().enumerate() {
+        let pos = G::from_sfen(sfen, &Default::default()).expect("bench positions are valid");
+        let figures: Vec<String> = algorithms
+            .iter()
+            .map(|&algorithm| {
+                let (depth, nodes, elapsed) = search::<G, S>(&pos, algorithm, budget);
+                format!(
+                    "{algorithm} depth {depth} ({nodes} nodes, {:.2} Mnps)",
+                    nodes as f64 / elapsed.as_secs_f64() / 1e6
+                )
+            })
+            .collect();
+        println!("position {i}: {}", figures.join(", "));
+    }
+}
+
+fn main() {
+    let words: Vec<String> = std::env::args().skip(1).collect();
+    let budget = Duration::from_millis(words.iter().find_map(|w| w.parse().ok()).unwrap_or(3_000));
+    let wanted = |game: &str| {
+        !words.iter().any(|w| w == "sugoroku" || w == "yonin") || words.iter().any(|w| w == game)
+    };
+    if wanted(Sugoroku::NAME) {
+        let mut order = expecti::ALGORITHMS.to_vec();
+        order.reverse();
+        compare::<Sugoroku, Expectimax>(&order, budget);
+    }
+    if wanted(Yonin::NAME) {
+        compare::<Yonin, MultiSearch>(multi::ALGORITHMS, budget);
+    }
+}
