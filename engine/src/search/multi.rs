@@ -90,7 +90,10 @@ use std::sync::atomic::AtomicU32;
 
 /// The algorithms offered, in the order the protocol lists them.
 pub const ALGORITHMS: &[&str] = &["paranoid", "maxn", "brs", "brsplus"];
-pub const DEFAULT_ALGORITHM: &str = "paranoid";
+/// The default: best-reply search won most in a four-seat, seat-rotated match at
+/// equal time (40 games at 100 ms a move: BRS 18 first places and 65.8 % of the
+/// place points; BRS+ 55.0 %, paranoid 50.8 %, max-n 28.3 %).
+pub const DEFAULT_ALGORITHM: &str = "brs";
 
 /// Deepest iteration searched.
 pub const MAX_DEPTH: u32 = 64;
@@ -148,16 +151,15 @@ enum Algorithm {
 }
 
 impl Algorithm {
+    /// The algorithm named (one of [`ALGORITHMS`]); any other name, the empty
+    /// one included, is [`DEFAULT_ALGORITHM`].
     fn from_name(name: &str) -> Self {
-        match if name.is_empty() {
-            DEFAULT_ALGORITHM
-        } else {
-            name
-        } {
+        match name {
+            "paranoid" => Algorithm::Paranoid,
             "maxn" => Algorithm::MaxN,
             "brs" => Algorithm::Brs,
             "brsplus" => Algorithm::BrsPlus,
-            _ => Algorithm::Paranoid,
+            _ => Algorithm::Brs,
         }
     }
 }

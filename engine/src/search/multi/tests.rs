@@ -639,7 +639,7 @@ fn deeper_paranoid_with_table_agrees() {
     for pos in random_positions(44, 6) {
         let root = pos.side_to_move();
         let expected = paranoid_ref(&mut pos.clone(), root, 4, 0);
-        let (result, _) = search(&pos, &Limits::depth(4), &config("", 1));
+        let (result, _) = search(&pos, &Limits::depth(4), &config("paranoid", 1));
         assert_eq!(result.score, Score::from_value(expected), "{}", pos.sfen());
     }
 }
@@ -967,4 +967,19 @@ fn count_tree(pos: &mut Raid, depth: u32) -> usize {
             n
         })
         .sum::<usize>()
+}
+
+#[test]
+fn the_default_is_what_an_empty_or_unknown_name_gives() {
+    assert_eq!(
+        Algorithm::from_name(""),
+        Algorithm::from_name(DEFAULT_ALGORITHM)
+    );
+    assert_eq!(
+        Algorithm::from_name("minimax"),
+        Algorithm::from_name(DEFAULT_ALGORITHM)
+    );
+    for (i, name) in ALGORITHMS.iter().enumerate() {
+        assert_eq!(Algorithm::from_name(name) as usize, i, "{name}");
+    }
 }
