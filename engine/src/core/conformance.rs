@@ -70,3 +70,95 @@ pub fn check_node<G: Game>(pos: &G) {
     }
     assert!((pos.side_to_move() as usize) < G::SEATS);
 }
+
+/// Feeds `count` garbled versions of the notation of positions along a random
+/// playout from `start` (characters dropped, doubled, replaced, fields cut) to
+/// `from_sfen`, and garbled moves to `play_text`: nothing panics, a text that
+/// reads is a position that round-trips and can be played from, and a refused
+/// move leaves the position as it was.
+pub fn garbled_inputs<G: Game>(start: &G, count: usize, seed: u64) {
+    const ALPHABET: &[u8] = b"0123456789abcdefghiwbKRGSPLNBkrgspnl+-*/:@ ,.x";
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut pos = start.clone();
+    for _ in 0..count {
+        let mut moves = MoveList::new();
+        pos.generate_moves(&mut moves);
+        if moves.is_empty() || pos.outcome().is_some() || rng.gen_range(0..8) == 0 {
+            pos = start.clone();
+        } else {
+            pos.make(moves[rng.gen_range(0..moves.len())]);
+        }
+        let mut text = pos.sfen().into_bytes();
+        for _ in 0..rng.gen_range(1..4) {
+            let at = rng.gen_range(0..text.len().max(1));
+            let byte = ALPHABET[rng.gen_range(0..ALPHABET.len())];
+            match rng.gen_range(0..5) {
+                0 if !text.is_empty() => {
+                    text.remove(at.min(text.len() - 1));
+                }
+                1 => text.insert(at.min(text.len()), byte),
+                2 if !text.is_empty() => {
+                    let at = at.min(text.len() - 1);
+                    text[at] = byte;
+                }
+                3 => text.truncate(at),
+                _ => {
+                    let copy = text[at.min(text.len())..].to_vec();
+                    text.extend_from_slice(&copy);
+                }
+            }
+        }
+        let text = String::from_utf8_lossy(&text).into_owned();
+        if let Ok(read) = G::from_sfen(&text, pos.rules()) {
+            let again = G::from_sfen(&read.sfen(), pos.rules()).expect("own notation reads back");
+            assert_eq!(again.sfen(), read.sfen(), "from {text}");
+            let mut moves = MoveList::new();
+            read.generate_moves(&mut moves);
+            if let Some(&mv) = moves.first() {
+                let mut after = read.clone();
+                after.make(mv);
+                after.unmake(mv);
+                assert_eq!(after.sfen(), read.sfen(), "from {text}");
+            }
+        }
+        let mut moves = MoveList::new();
+        pos.generate_moves(&mut moves);
+        let word = match moves.first() {
+            Some(&mv) if rng.gen_bool(0.5) => pos.format_move(mv),
+            _ => String::new(),
+        };
+        let mut word = word.into_bytes();
+        for _ in 0..rng.gen_range(1..4) {
+            let byte = ALPHABET[rng.gen_range(0..ALPHABET.len())];
+            let at = rng.gen_range(0..=word.len());
+            word.insert(at, byte);
+        }
+        let word = String::from_utf8_lossy(&word).into_owned();
+        let mut tried = pos.clone();
+        if tried.play_text(&word).is_err() {
+            assert_eq!(
+                tried.sfen(),
+                pos.sfen(),
+                "a refused '{word}' changes nothing"
+            );
+            assert_eq!(tried.key(), pos.key());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::garbled_inputs;
+    use crate::core::Game;
+
+    #[test]
+    fn garbled_notation_and_moves_never_panic_in_any_game() {
+        let count = 3_000;
+        garbled_inputs(&crate::hasami::Hasami::start(&Default::default()), count, 1);
+        garbled_inputs(&crate::annan::Annan::start(&Default::default()), count, 2);
+        garbled_inputs(&crate::yonin::Yonin::start(&Default::default()), count, 3);
+        let mut sugoroku = crate::sugoroku::Sugoroku::start(&Default::default());
+        sugoroku.play_text("52").unwrap();
+        garbled_inputs(&sugoroku, count, 4);
+    }
+}
