@@ -37,7 +37,7 @@ impl TwoPlayerGame for Hasami {
 
     #[inline]
     fn is_tactical(&self, mv: HasamiMove) -> bool {
-        self.capture_squares().has(mv.to) && !self.captures_of(mv).is_empty()
+        !self.captures_of(mv).is_empty()
     }
 
     fn generate_tactical(&self, moves: &mut MoveList<HasamiMove>) {
@@ -45,13 +45,13 @@ impl TwoPlayerGame for Hasami {
         if self.capture_winner().is_some() {
             return;
         }
-        let targets = self.capture_squares();
+        let targets = self.capture_targets();
+        if targets.is_empty() {
+            return;
+        }
         for from in self.stones(self.side_to_move()) {
             for to in self.destinations(from) & targets {
-                let mv = HasamiMove { from, to };
-                if !self.captures_of(mv).is_empty() {
-                    moves.push(mv);
-                }
+                moves.push(HasamiMove { from, to });
             }
         }
     }

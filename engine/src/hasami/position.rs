@@ -1,7 +1,7 @@
 //! The Hasami position: two bitboards, a transposed occupancy, the key and the
 //! history needed to unmake moves and to count repetitions.
 
-use super::movegen::{captures, neighbours, slide_count, slides, transposed, HasamiMove};
+use super::movegen::{capture_targets, captures, slide_count, slides, transposed_bit, HasamiMove};
 use super::rules::{HasamiRules, WinCondition};
 use crate::core::board9::{Bitboard, Square};
 use crate::core::zobrist::key_table;
@@ -58,13 +58,13 @@ impl Hasami {
 
     pub(super) fn put(&mut self, side: Seat, sq: Square) {
         self.stones[side as usize] |= sq.bit();
-        self.stones_t[side as usize] ^= 1u128 << transposed(sq);
+        self.stones_t[side as usize] ^= transposed_bit(sq);
         self.key ^= stone_key(side, sq);
     }
 
     fn remove(&mut self, side: Seat, sq: Square) {
         self.stones[side as usize] ^= sq.bit();
-        self.stones_t[side as usize] ^= 1u128 << transposed(sq);
+        self.stones_t[side as usize] ^= transposed_bit(sq);
         self.key ^= stone_key(side, sq);
     }
 
@@ -122,23 +122,16 @@ impl Hasami {
             .sum()
     }
 
-    /// Empty squares next to an opponent stone: the only destinations that can capture.
+    /// The empty squares where a stone of the side to move would capture on arrival.
     #[inline]
-    pub fn capture_squares(&self) -> Bitboard {
-        neighbours(self.stones(self.side ^ 1)) & !self.occupied()
+    pub fn capture_targets(&self) -> Bitboard {
+        capture_targets(self.stones(self.side), self.stones(self.side ^ 1))
     }
 
     /// The opponent stones `mv` would capture.
     #[inline]
     pub fn captures_of(&self, mv: HasamiMove) -> Bitboard {
-        let (us, them) = (self.side as usize, self.side as usize ^ 1);
-        let own = self.stones[us] ^ mv.from.bit() ^ mv.to.bit();
-        let own_t = self.stones_t[us] ^ 1u128 << transposed(mv.from) ^ 1u128 << transposed(mv.to);
-        captures(
-            mv.to,
-            [own, self.stones[them]],
-            [own_t, self.stones_t[them]],
-        )
+        captures(mv.to, self.stones(self.side), self.stones(self.side ^ 1))
     }
 
     /// Both sides' stones in column-major order.

@@ -3,7 +3,7 @@
 
 use super::position::{BLACK, WHITE};
 use super::*;
-use crate::core::board9::Square;
+use crate::core::board9::{Bitboard, Square};
 use crate::core::game::GameResult;
 use crate::core::{Game, HouseRules, MoveList};
 use crate::perft::{perft, perft_full};
@@ -794,4 +794,20 @@ fn conformance_under_every_win_condition() {
     )
     .unwrap();
     crate::core::conformance::random_playouts(&midgame, 20, 200, 9);
+}
+
+#[test]
+fn capture_targets_are_the_squares_where_arriving_captures() {
+    for pos in random_positions(300, 23) {
+        // Every empty square where arriving captures, and no other.
+        let expected = Square::all()
+            .filter(|&to| !pos.occupied().has(to))
+            .filter(|&to| {
+                // `captures_of` looks at the arrival square only.
+                let mv = HasamiMove { from: to, to };
+                !pos.captures_of(mv).is_empty()
+            })
+            .fold(Bitboard::EMPTY, |set, to| set | to.bit());
+        assert_eq!(pos.capture_targets(), expected, "{}", pos.sfen());
+    }
 }
