@@ -27,7 +27,7 @@ impl TwoPlayerGame for Hasami {
             }
             WinCondition::Lead3 | WinCondition::All => 0,
         };
-        let mobility = (self.mobility(us) as Value - self.mobility(them) as Value) * MOBILITY;
+        let mobility = self.mobility_balance(us) as Value * MOBILITY;
         material + race + mobility
     }
 

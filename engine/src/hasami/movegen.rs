@@ -102,6 +102,87 @@ pub fn slide_count(sq: Square, occ: Bitboard, occ_t: u128) -> u32 {
         + SLIDES[row as usize][line_bits(occ_t, col)].count_ones()
 }
 
+/// `TERNARY[bits]`: nine line bits read as a base-3 number, digit 1 per set bit.
+static TERNARY: [u16; 512] = {
+    let mut table = [0u16; 512];
+    let mut bits = 0;
+    while bits < 512 {
+        let (mut value, mut power, mut i) = (0, 1, 0);
+        while i < 9 {
+            if bits >> i & 1 != 0 {
+                value += power;
+            }
+            power *= 3;
+            i += 1;
+        }
+        table[bits] = value;
+        bits += 1;
+    }
+    table
+};
+
+/// Line patterns: 3^9, one base-3 digit a cell (0 empty, 1 own, 2 opponent).
+const LINE_PATTERNS: usize = 19_683;
+
+/// `LINE_BALANCE[pattern]`: in one line of nine, the slides along the line of the
+/// own stones minus those of the opponent's.
+static LINE_BALANCE: [i8; LINE_PATTERNS] = line_balance_table();
+
+const fn line_balance_table() -> [i8; LINE_PATTERNS] {
+    let mut table = [0i8; LINE_PATTERNS];
+    let mut pattern = 0;
+    while pattern < LINE_PATTERNS {
+        let mut cells = [0u8; 9];
+        let (mut rest, mut i) = (pattern, 0);
+        while i < 9 {
+            cells[i] = (rest % 3) as u8;
+            rest /= 3;
+            i += 1;
+        }
+        let mut balance = 0i32;
+        let mut i = 0;
+        while i < 9 {
+            if cells[i] != 0 {
+                let mut reach = 0;
+                let mut j = i + 1;
+                while j < 9 && cells[j] == 0 {
+                    reach += 1;
+                    j += 1;
+                }
+                let mut j = i;
+                while j > 0 && cells[j - 1] == 0 {
+                    reach += 1;
+                    j -= 1;
+                }
+                balance += if cells[i] == 1 { reach } else { -reach };
+            }
+            i += 1;
+        }
+        table[pattern] = balance as i8;
+        pattern += 1;
+    }
+    table
+}
+
+/// Own slides minus opponent slides along one line, from the line's own and
+/// opponent bits.
+#[inline]
+fn line_balance(own: usize, opp: usize) -> i32 {
+    LINE_BALANCE[TERNARY[own] as usize + 2 * TERNARY[opp] as usize] as i32
+}
+
+/// Mobility of `own` minus that of `opp` (moves each would have), from the
+/// row-major boards and the transposed ones, a table look-up per line.
+#[inline]
+pub fn mobility_balance(own: Bitboard, opp: Bitboard, own_t: u128, opp_t: u128) -> i32 {
+    let mut balance = 0;
+    for line in 0..9 {
+        balance += line_balance(line_bits(own.0, line), line_bits(opp.0, line));
+        balance += line_balance(line_bits(own_t, line), line_bits(opp_t, line));
+    }
+    balance
+}
+
 /// The squares of one column (0 = file 9, 8 = file 1).
 const fn column(col: u32) -> u128 {
     let mut mask = 0;

@@ -1,7 +1,9 @@
 //! The Hasami position: two bitboards, a transposed occupancy, the key and the
 //! history needed to unmake moves and to count repetitions.
 
-use super::movegen::{capture_targets, captures, slide_count, slides, transposed_bit, HasamiMove};
+use super::movegen::{
+    capture_targets, captures, mobility_balance, slide_count, slides, transposed_bit, HasamiMove,
+};
 use super::rules::{HasamiRules, WinCondition};
 use crate::core::board9::{Bitboard, Square};
 use crate::core::zobrist::key_table;
@@ -120,6 +122,18 @@ impl Hasami {
         self.stones(side)
             .map(|sq| slide_count(sq, occ, occ_t))
             .sum()
+    }
+
+    /// `mobility(side) - mobility(side ^ 1)`, computed line by line.
+    #[inline]
+    pub fn mobility_balance(&self, side: Seat) -> i32 {
+        let (us, them) = (side as usize, side as usize ^ 1);
+        mobility_balance(
+            self.stones[us],
+            self.stones[them],
+            self.stones_t[us],
+            self.stones_t[them],
+        )
     }
 
     /// The empty squares where a stone of the side to move would capture on arrival.

@@ -797,8 +797,12 @@ fn conformance_under_every_win_condition() {
 }
 
 #[test]
-fn capture_targets_are_the_squares_where_arriving_captures() {
+fn mobility_balance_and_capture_targets_agree_with_per_stone_counts() {
     for pos in random_positions(300, 23) {
+        for side in [BLACK, WHITE] {
+            let expected = pos.mobility(side) as i32 - pos.mobility(side ^ 1) as i32;
+            assert_eq!(pos.mobility_balance(side), expected, "{}", pos.sfen());
+        }
         // Every empty square where arriving captures, and no other.
         let expected = Square::all()
             .filter(|&to| !pos.occupied().has(to))
