@@ -5,6 +5,7 @@
 //! position keeps alongside the row-major one.
 
 use crate::core::board9::{Bitboard, Square};
+use crate::core::MoveList;
 
 /// A board move, from → to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -92,6 +93,27 @@ pub fn slides(sq: Square, occ: Bitboard, occ_t: u128) -> Bitboard {
     let along_row = (SLIDES[col as usize][line_bits(occ.0, row)] as u128) << (row as u32 * 9);
     let along_col = COLUMN_SPREAD[SLIDES[row as usize][line_bits(occ_t, col)] as usize] << col;
     Bitboard(along_row | along_col)
+}
+
+/// Pushes every slide of the stone on `from`, destinations in square order
+/// (the column above, the row, the column below), walking nine-bit lines instead
+/// of the whole board.
+#[inline]
+pub fn push_slides(from: Square, occ: Bitboard, occ_t: u128, moves: &mut MoveList<HasamiMove>) {
+    let (row, col) = (from.row(), from.col());
+    let along_row = SLIDES[col as usize][line_bits(occ.0, row)] as u32;
+    let along_col = SLIDES[row as usize][line_bits(occ_t, col)] as u32;
+    let above = along_col & ((1 << row) - 1);
+    let push_line = |moves: &mut MoveList<HasamiMove>, mut bits: u32, base: u8, step: u8| {
+        while bits != 0 {
+            let to = Square(base + step * bits.trailing_zeros() as u8);
+            moves.push(HasamiMove { from, to });
+            bits &= bits - 1;
+        }
+    };
+    push_line(moves, above, col, 9);
+    push_line(moves, along_row, row * 9, 1);
+    push_line(moves, along_col ^ above, col, 9);
 }
 
 /// How many squares a stone on `sq` can slide to.

@@ -2,7 +2,8 @@
 //! history needed to unmake moves and to count repetitions.
 
 use super::movegen::{
-    capture_targets, captures, mobility_balance, slide_count, slides, transposed_bit, HasamiMove,
+    capture_targets, captures, mobility_balance, push_slides, slide_count, slides, transposed_bit,
+    HasamiMove,
 };
 use super::rules::{HasamiRules, WinCondition};
 use crate::core::board9::{Bitboard, Square};
@@ -181,8 +182,10 @@ impl Hasami {
         let since = since_ply.max(self.last_capture);
         let ply = self.ply();
         let mut count = 0;
-        // Same side to move: every second ply back.
-        let mut back = 2;
+        // Same side to move: every second ply back, from four: two plies back the
+        // last mover's stones differ (a stone moved and, without a capture since,
+        // nothing else changed them).
+        let mut back = 4;
         while back <= ply.saturating_sub(since) {
             let index = self.history.len() - back as usize;
             if self.history[index].key == self.key {
@@ -239,9 +242,7 @@ impl Game for Hasami {
         }
         let (occ, occ_t) = (self.occupied(), self.occupied_t());
         for from in self.stones(self.side) {
-            for to in slides(from, occ, occ_t) {
-                moves.push(HasamiMove { from, to });
-            }
+            push_slides(from, occ, occ_t, moves);
         }
     }
 
