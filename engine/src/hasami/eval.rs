@@ -37,7 +37,8 @@ impl TwoPlayerGame for Hasami {
 
     #[inline]
     fn is_tactical(&self, mv: HasamiMove) -> bool {
-        !self.captures_of(mv).is_empty()
+        // A legal move lands on an empty square: a target exactly when it captures.
+        self.cached_capture_targets().has(mv.to)
     }
 
     fn generate_tactical(&self, moves: &mut MoveList<HasamiMove>) {
@@ -45,7 +46,7 @@ impl TwoPlayerGame for Hasami {
         if self.capture_winner().is_some() {
             return;
         }
-        let targets = self.capture_targets();
+        let targets = self.cached_capture_targets();
         if targets.is_empty() {
             return;
         }

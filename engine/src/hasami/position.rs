@@ -9,6 +9,7 @@ use super::rules::{HasamiRules, WinCondition};
 use crate::core::board9::{Bitboard, Square};
 use crate::core::zobrist::key_table;
 use crate::core::{Game, MoveError, MoveList, Outcome, ParseError, Seat};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 pub const BLACK: Seat = 0;
 pub const WHITE: Seat = 1;
@@ -29,6 +30,24 @@ struct Undo {
     key: u64,
 }
 
+/// The capture targets of the position last asked about, tagged with its key:
+/// move ordering asks once per move of a node. Atomics only because `Hasami`
+/// must be `Sync`; every search thread has its own position, so they are never
+/// contended (relaxed loads and stores are plain moves).
+#[derive(Debug, Default)]
+struct TargetCache {
+    valid: AtomicBool,
+    key: AtomicU64,
+    low: AtomicU64,
+    high: AtomicU64,
+}
+
+impl Clone for TargetCache {
+    fn clone(&self) -> Self {
+        TargetCache::default()
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Hasami {
     stones: [Bitboard; 2],
@@ -42,6 +61,7 @@ pub struct Hasami {
     last_capture: u32,
     history: Vec<Undo>,
     rules: HasamiRules,
+    targets: TargetCache,
 }
 
 impl Hasami {
@@ -56,6 +76,7 @@ impl Hasami {
             last_capture: ply,
             history: Vec::with_capacity(256),
             rules: rules.clone(),
+            targets: TargetCache::default(),
         }
     }
 
@@ -141,6 +162,27 @@ impl Hasami {
     #[inline]
     pub fn capture_targets(&self) -> Bitboard {
         capture_targets(self.stones(self.side), self.stones(self.side ^ 1))
+    }
+
+    /// [`Hasami::capture_targets`], computed once per position however often asked.
+    #[inline]
+    pub fn cached_capture_targets(&self) -> Bitboard {
+        let cache = &self.targets;
+        if cache.valid.load(Ordering::Relaxed) && cache.key.load(Ordering::Relaxed) == self.key {
+            let (low, high) = (
+                cache.low.load(Ordering::Relaxed),
+                cache.high.load(Ordering::Relaxed),
+            );
+            return Bitboard(low as u128 | (high as u128) << 64);
+        }
+        let targets = self.capture_targets();
+        cache.low.store(targets.0 as u64, Ordering::Relaxed);
+        cache
+            .high
+            .store((targets.0 >> 64) as u64, Ordering::Relaxed);
+        cache.key.store(self.key, Ordering::Relaxed);
+        cache.valid.store(true, Ordering::Relaxed);
+        targets
     }
 
     /// The opponent stones `mv` would capture.

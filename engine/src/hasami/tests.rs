@@ -742,11 +742,14 @@ fn captures_agree_with_the_naive_walk_and_unmake_restores() {
                 pos.sfen()
             );
             assert_eq!(work.key(), work.compute_key());
+            // The cache follows the position through make and unmake.
+            assert_eq!(work.cached_capture_targets(), work.capture_targets());
             let captured =
                 work.stones(pos.side_to_move() ^ 1) != pos.stones(pos.side_to_move() ^ 1);
             assert_eq!(pos.is_tactical(mv), captured);
             assert_eq!(tactical.contains(&mv), captured);
             work.unmake(mv);
+            assert_eq!(work.cached_capture_targets(), pos.capture_targets());
             assert_eq!(work.sfen(), pos.sfen());
             assert_eq!(work.key(), pos.key());
         }
