@@ -7,7 +7,10 @@
 //!
 //! The wall-clock speed-up needs two idle cores; on a busy machine the line also
 //! prints the speed-up the node counts imply (2 × nodes with 1 thread / nodes with
-//! 2 threads), which assumes each thread searches as fast as a lone one.
+//! 2 threads), which assumes each thread searches as fast as a lone one and that
+//! no thread idles, and (on Linux) the one the main search thread's CPU time
+//! implies (its CPU time with 1 thread / with 2), which holds as long as the
+//! threads get equal shares of the machine.
 
 use std::time::{Duration, Instant};
 use yomi_engine::annan::Annan;
@@ -24,8 +27,26 @@ fn positions<G: Playable>() -> Vec<G> {
         .collect()
 }
 
-/// One search from fresh tables: (nodes, elapsed, depth reached).
-fn run<G: TwoPlayerGame>(pos: &G, threads: usize, depth: u32) -> (u64, Duration, u32) {
+/// CPU time the calling thread has used (Linux: /proc, in clock ticks of 10 ms);
+/// zero where unknown.
+fn thread_cpu() -> Duration {
+    let Ok(stat) = std::fs::read_to_string("/proc/thread-self/stat") else {
+        return Duration::ZERO;
+    };
+    // Fields after the command name (which ends with ')'): utime and stime are
+    // the 12th and 13th.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or(Vec::new(), |(_, rest)| rest.split_whitespace().collect());
+    let ticks: u64 = fields
+        .get(11..13)
+        .map_or(0, |f| f.iter().filter_map(|t| t.parse::<u64>().ok()).sum());
+    Duration::from_millis(ticks * 10)
+}
+
+/// One search from fresh tables: (nodes, elapsed, depth reached, CPU time of the
+/// calling thread, which runs the main search).
+fn run<G: TwoPlayerGame>(pos: &G, threads: usize, depth: u32) -> (u64, Duration, u32, Duration) {
     let config = SearchConfig {
         threads,
         ..SearchConfig::default()
@@ -35,8 +56,14 @@ fn run<G: TwoPlayerGame>(pos: &G, threads: usize, depth: u32) -> (u64, Duration,
     <AlphaBeta as Searcher<G>>::prepare(&mut searcher);
     let control = SearchControl::new(false);
     let started = Instant::now();
+    let cpu = thread_cpu();
     let result = searcher.search(pos, &Limits::depth(depth), &control, &mut |_| {});
-    (result.nodes, started.elapsed(), result.depth)
+    (
+        result.nodes,
+        started.elapsed(),
+        result.depth,
+        thread_cpu().saturating_sub(cpu),
+    )
 }
 
 fn median(mut times: Vec<Duration>) -> Duration {
@@ -71,7 +98,7 @@ fn bench<G: Playable + TwoPlayerGame>(extra: u32, repeats: usize) {
     );
     let (mut nodes, mut time) = (0, Duration::ZERO);
     for (i, pos) in positions.iter().enumerate() {
-        let (n, t, _) = run(pos, 1, speed_depth);
+        let (n, t, _, _) = run(pos, 1, speed_depth);
         println!(
             "position {i}: {n:>10} nodes {:>8.1} ms {:>6.2} Mnps",
             ms(t),
@@ -91,32 +118,44 @@ fn bench<G: Playable + TwoPlayerGame>(extra: u32, repeats: usize) {
         G::NAME
     );
     let (mut total1, mut total2) = (Duration::ZERO, Duration::ZERO);
+    let (mut cpu1, mut cpu2) = (Duration::ZERO, Duration::ZERO);
     for (i, pos) in positions.iter().enumerate() {
         let mut figures = Vec::new();
         for threads in [1, 2] {
-            let runs: Vec<(u64, Duration, u32)> =
+            let runs: Vec<(u64, Duration, u32, Duration)> =
                 (0..repeats).map(|_| run(pos, threads, ttd_depth)).collect();
             let t = median(runs.iter().map(|r| r.1).collect());
             let n = runs.iter().map(|r| r.0).sum::<u64>() / repeats as u64;
-            figures.push((t, n));
+            let cpu = median(runs.iter().map(|r| r.3).collect());
+            figures.push((t, n, cpu));
         }
-        let ((t1, n1), (t2, n2)) = (figures[0], figures[1]);
+        let ((t1, n1, c1), (t2, n2, c2)) = (figures[0], figures[1]);
         println!(
             "position {i}: 1 thread {:>8.1} ms ({n1} nodes), 2 threads {:>8.1} ms ({n2} nodes), \
-             speed-up {:.2}x (from nodes, if each thread had a core: {:.2}x)",
+             speed-up {:.2}x (from nodes, if each thread had a core: {:.2}x; \
+             from main-thread CPU {:.0} / {:.0} ms: {:.2}x)",
             ms(t1),
             ms(t2),
             t1.as_secs_f64() / t2.as_secs_f64(),
-            2.0 * n1 as f64 / n2 as f64
+            2.0 * n1 as f64 / n2 as f64,
+            ms(c1),
+            ms(c2),
+            c1.as_secs_f64() / c2.as_secs_f64().max(1e-3)
         );
         total1 += t1;
         total2 += t2;
+        cpu1 += c1;
+        cpu2 += c2;
     }
     println!(
-        "total     : 1 thread {:>8.1} ms, 2 threads {:>8.1} ms, speed-up {:.2}x",
+        "total     : 1 thread {:>8.1} ms, 2 threads {:>8.1} ms, speed-up {:.2}x; \
+         main-thread CPU {:.0} / {:.0} ms: {:.2}x",
         ms(total1),
         ms(total2),
-        total1.as_secs_f64() / total2.as_secs_f64()
+        total1.as_secs_f64() / total2.as_secs_f64(),
+        ms(cpu1),
+        ms(cpu2),
+        cpu1.as_secs_f64() / cpu2.as_secs_f64().max(1e-3)
     );
 }
 

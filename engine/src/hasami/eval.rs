@@ -27,7 +27,7 @@ impl TwoPlayerGame for Hasami {
             }
             WinCondition::Lead3 | WinCondition::All => 0,
         };
-        let mobility = (self.mobility(us) as Value - self.mobility(them) as Value) * MOBILITY;
+        let mobility = self.mobility_balance(us) as Value * MOBILITY;
         material + race + mobility
     }
 
@@ -37,7 +37,8 @@ impl TwoPlayerGame for Hasami {
 
     #[inline]
     fn is_tactical(&self, mv: HasamiMove) -> bool {
-        self.capture_squares().has(mv.to) && !self.captures_of(mv).is_empty()
+        // A legal move lands on an empty square: a target exactly when it captures.
+        self.cached_capture_targets().has(mv.to)
     }
 
     fn generate_tactical(&self, moves: &mut MoveList<HasamiMove>) {
@@ -45,13 +46,13 @@ impl TwoPlayerGame for Hasami {
         if self.capture_winner().is_some() {
             return;
         }
-        let targets = self.capture_squares();
+        let targets = self.cached_capture_targets();
+        if targets.is_empty() {
+            return;
+        }
         for from in self.stones(self.side_to_move()) {
             for to in self.destinations(from) & targets {
-                let mv = HasamiMove { from, to };
-                if !self.captures_of(mv).is_empty() {
-                    moves.push(mv);
-                }
+                moves.push(HasamiMove { from, to });
             }
         }
     }

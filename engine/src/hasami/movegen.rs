@@ -5,6 +5,7 @@
 //! position keeps alongside the row-major one.
 
 use crate::core::board9::{Bitboard, Square};
+use crate::core::MoveList;
 
 /// A board move, from → to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -61,10 +62,23 @@ const fn column_spread() -> [u128; 512] {
     table
 }
 
-/// Index of a square in the transposed (column-major) occupancy.
+/// `TRANSPOSED_BIT[sq]`: the square's bit in the transposed (column-major) occupancy.
+static TRANSPOSED_BIT: [u128; 81] = transposed_bits();
+
+const fn transposed_bits() -> [u128; 81] {
+    let mut table = [0u128; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        table[sq] = 1 << ((sq % 9) * 9 + sq / 9);
+        sq += 1;
+    }
+    table
+}
+
+/// The square's bit in the transposed (column-major) occupancy.
 #[inline]
-pub const fn transposed(sq: Square) -> u32 {
-    sq.col() as u32 * 9 + sq.row() as u32
+pub fn transposed_bit(sq: Square) -> u128 {
+    TRANSPOSED_BIT[sq.index()]
 }
 
 #[inline]
@@ -81,6 +95,27 @@ pub fn slides(sq: Square, occ: Bitboard, occ_t: u128) -> Bitboard {
     Bitboard(along_row | along_col)
 }
 
+/// Pushes every slide of the stone on `from`, destinations in square order
+/// (the column above, the row, the column below), walking nine-bit lines instead
+/// of the whole board.
+#[inline]
+pub fn push_slides(from: Square, occ: Bitboard, occ_t: u128, moves: &mut MoveList<HasamiMove>) {
+    let (row, col) = (from.row(), from.col());
+    let along_row = SLIDES[col as usize][line_bits(occ.0, row)] as u32;
+    let along_col = SLIDES[row as usize][line_bits(occ_t, col)] as u32;
+    let above = along_col & ((1 << row) - 1);
+    let push_line = |moves: &mut MoveList<HasamiMove>, mut bits: u32, base: u8, step: u8| {
+        while bits != 0 {
+            let to = Square(base + step * bits.trailing_zeros() as u8);
+            moves.push(HasamiMove { from, to });
+            bits &= bits - 1;
+        }
+    };
+    push_line(moves, above, col, 9);
+    push_line(moves, along_row, row * 9, 1);
+    push_line(moves, along_col ^ above, col, 9);
+}
+
 /// How many squares a stone on `sq` can slide to.
 #[inline]
 pub fn slide_count(sq: Square, occ: Bitboard, occ_t: u128) -> u32 {
@@ -89,34 +124,111 @@ pub fn slide_count(sq: Square, occ: Bitboard, occ_t: u128) -> u32 {
         + SLIDES[row as usize][line_bits(occ_t, col)].count_ones()
 }
 
-const NOT_LEFT_COLUMN: u128 = {
-    let mut mask = Bitboard::FULL.0;
+/// `TERNARY[bits]`: nine line bits read as a base-3 number, digit 1 per set bit.
+static TERNARY: [u16; 512] = {
+    let mut table = [0u16; 512];
+    let mut bits = 0;
+    while bits < 512 {
+        let (mut value, mut power, mut i) = (0, 1, 0);
+        while i < 9 {
+            if bits >> i & 1 != 0 {
+                value += power;
+            }
+            power *= 3;
+            i += 1;
+        }
+        table[bits] = value;
+        bits += 1;
+    }
+    table
+};
+
+/// Line patterns: 3^9, one base-3 digit a cell (0 empty, 1 own, 2 opponent).
+const LINE_PATTERNS: usize = 19_683;
+
+/// `LINE_BALANCE[pattern]`: in one line of nine, the slides along the line of the
+/// own stones minus those of the opponent's.
+static LINE_BALANCE: [i8; LINE_PATTERNS] = line_balance_table();
+
+const fn line_balance_table() -> [i8; LINE_PATTERNS] {
+    let mut table = [0i8; LINE_PATTERNS];
+    let mut pattern = 0;
+    while pattern < LINE_PATTERNS {
+        let mut cells = [0u8; 9];
+        let (mut rest, mut i) = (pattern, 0);
+        while i < 9 {
+            cells[i] = (rest % 3) as u8;
+            rest /= 3;
+            i += 1;
+        }
+        let mut balance = 0i32;
+        let mut i = 0;
+        while i < 9 {
+            if cells[i] != 0 {
+                let mut reach = 0;
+                let mut j = i + 1;
+                while j < 9 && cells[j] == 0 {
+                    reach += 1;
+                    j += 1;
+                }
+                let mut j = i;
+                while j > 0 && cells[j - 1] == 0 {
+                    reach += 1;
+                    j -= 1;
+                }
+                balance += if cells[i] == 1 { reach } else { -reach };
+            }
+            i += 1;
+        }
+        table[pattern] = balance as i8;
+        pattern += 1;
+    }
+    table
+}
+
+/// Own slides minus opponent slides along one line, from the line's own and
+/// opponent bits.
+#[inline]
+fn line_balance(own: usize, opp: usize) -> i32 {
+    LINE_BALANCE[TERNARY[own] as usize + 2 * TERNARY[opp] as usize] as i32
+}
+
+/// Mobility of `own` minus that of `opp` (moves each would have), from the
+/// row-major boards and the transposed ones, a table look-up per line.
+#[inline]
+pub fn mobility_balance(own: Bitboard, opp: Bitboard, own_t: u128, opp_t: u128) -> i32 {
+    let mut balance = 0;
+    for line in 0..9 {
+        balance += line_balance(line_bits(own.0, line), line_bits(opp.0, line));
+        balance += line_balance(line_bits(own_t, line), line_bits(opp_t, line));
+    }
+    balance
+}
+
+/// The squares of one column (0 = file 9, 8 = file 1).
+const fn column(col: u32) -> u128 {
+    let mut mask = 0;
     let mut row = 0;
     while row < 9 {
-        mask &= !(1u128 << (row * 9));
+        mask |= 1u128 << (row * 9 + col);
         row += 1;
     }
     mask
-};
-const NOT_RIGHT_COLUMN: u128 = NOT_LEFT_COLUMN >> 1 | 1u128 << 80 & Bitboard::FULL.0;
-
-/// The squares orthogonally next to any square of `set`.
-#[inline]
-pub fn neighbours(set: Bitboard) -> Bitboard {
-    let b = set.0;
-    let sideways = (b & NOT_RIGHT_COLUMN) << 1 | (b & NOT_LEFT_COLUMN) >> 1;
-    Bitboard((sideways | b << 9 | b >> 9) & Bitboard::FULL.0)
 }
+const COLUMN_0: u128 = column(0);
+const COLUMN_8: u128 = column(8);
 
 /// For a square next to a corner: that corner and the corner's other neighbour.
 static CORNER_NEIGHBOURS: [Option<(Square, Square)>; 81] = corner_neighbours();
 
+/// Each corner with its two neighbours.
+const CORNERS: [(u8, u8, u8); 4] = [(0, 1, 9), (8, 7, 17), (72, 73, 63), (80, 79, 71)];
+
 const fn corner_neighbours() -> [Option<(Square, Square)>; 81] {
     let mut table = [None; 81];
-    let corners: [(u8, u8, u8); 4] = [(0, 1, 9), (8, 7, 17), (72, 73, 63), (80, 79, 71)];
     let mut i = 0;
     while i < 4 {
-        let (corner, a, b) = corners[i];
+        let (corner, a, b) = CORNERS[i];
         table[a as usize] = Some((Square(corner), Square(b)));
         table[b as usize] = Some((Square(corner), Square(a)));
         i += 1;
@@ -124,47 +236,162 @@ const fn corner_neighbours() -> [Option<(Square, Square)>; 81] {
     table
 }
 
-/// The opponent cells taken in one line of nine when a stone arrives on cell `i`:
-/// a run of opponent cells next to it, closed by an own cell, on either side.
-#[inline]
-fn line_captures(i: u32, own: u32, opp: u32) -> u32 {
-    let mut taken = 0;
-    let run = (opp >> (i + 1)).trailing_ones();
-    let end = i + 1 + run;
-    if run > 0 && end < 9 && own >> end & 1 != 0 {
-        taken |= ((1 << run) - 1) << (i + 1);
-    }
-    if i > 0 {
-        let run = (opp << (32 - i)).leading_ones();
-        if run > 0 && run < i && own >> (i - 1 - run) & 1 != 0 {
-            taken |= ((1 << run) - 1) << (i - run);
+/// `RAYS[d][sq]`: the squares beyond `sq` in one direction, to the edge. Directions
+/// 0 and 1 go toward higher indices (along the row, down the column), 2 and 3
+/// toward lower ones.
+static RAYS: [[u128; 81]; 4] = RAY_TABLE;
+const RAY_TABLE: [[u128; 81]; 4] = rays();
+
+const fn rays() -> [[u128; 81]; 4] {
+    let steps: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+    let mut table = [[0u128; 81]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let mut sq = 0;
+        while sq < 81 {
+            let (mut row, mut col) = (sq as i32 / 9 + steps[d].0, sq as i32 % 9 + steps[d].1);
+            while row >= 0 && row < 9 && col >= 0 && col < 9 {
+                table[d][sq] |= 1 << (row * 9 + col);
+                row += steps[d].0;
+                col += steps[d].1;
+            }
+            sq += 1;
         }
+        d += 1;
     }
-    taken
+    table
 }
 
-/// The opponent stones captured by a stone arriving on `to`. `stones` and
-/// `stones_t` are `[own, opponent]`, row- and column-major, as they stand after
-/// the move (the arriving stone among the own ones).
+/// `NEIGHBOURS[sq]`: the squares orthogonally next to `sq` (each ray's nearest).
+static NEIGHBOURS: [u128; 81] = {
+    let mut table = [0u128; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        let mut d = 0;
+        while d < 4 {
+            let ray = RAY_TABLE[d][sq];
+            if ray != 0 {
+                table[sq] |= if d < 2 {
+                    ray & ray.wrapping_neg()
+                } else {
+                    1 << (127 - ray.leading_zeros())
+                };
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    table
+};
+
+/// The opponent stones taken along a ray toward higher indices: the run of
+/// opponent stones next to the arriving stone, when an own stone closes it.
 #[inline]
-pub fn captures(to: Square, stones: [Bitboard; 2], stones_t: [u128; 2]) -> Bitboard {
-    let (row, col) = (to.row(), to.col());
-    let [own, opp] = stones;
-    let along_row = line_captures(col as u32, own.row_bits(row), opp.row_bits(row));
-    let along_col = line_captures(
-        row as u32,
-        line_bits(stones_t[0], col) as u32,
-        line_bits(stones_t[1], col) as u32,
-    );
-    let mut taken = Bitboard(
-        (along_row as u128) << (row as u32 * 9) | COLUMN_SPREAD[along_col as usize] << col,
-    );
-    if let Some((corner, other)) = CORNER_NEIGHBOURS[to.index()] {
-        if opp.has(corner) && own.has(other) {
-            taken |= corner.bit();
+fn run_captured_upward(ray: u128, own: u128, opp: u128) -> u128 {
+    let beyond = ray & !opp;
+    let closer = beyond & beyond.wrapping_neg();
+    let run = ray & closer.wrapping_sub(1);
+    if closer & own != 0 {
+        run
+    } else {
+        0
+    }
+}
+
+/// As [`run_captured_upward`], along a ray toward lower indices.
+#[inline]
+fn run_captured_downward(ray: u128, own: u128, opp: u128) -> u128 {
+    let beyond = ray & !opp;
+    if beyond == 0 {
+        return 0;
+    }
+    let closer = 1u128 << (127 - beyond.leading_zeros());
+    if closer & own != 0 {
+        ray & !(closer | (closer - 1))
+    } else {
+        0
+    }
+}
+
+/// The opponent stones captured by a stone arriving on `to`, with `own` and `opp`
+/// the stones as they stand around it. The square the stone came from cannot
+/// matter: it lies on a line through `to` with only empty squares between, so it
+/// never closes a run of opponent stones next to `to`, nor is it a corner's
+/// other neighbour (that one is diagonal to `to`).
+#[inline]
+pub fn captures(to: Square, own: Bitboard, opp: Bitboard) -> Bitboard {
+    let i = to.index();
+    let (own, opp) = (own.0, opp.0);
+    if NEIGHBOURS[i] & opp == 0 {
+        return Bitboard::EMPTY;
+    }
+    let mut taken = run_captured_upward(RAYS[0][i], own, opp)
+        | run_captured_upward(RAYS[1][i], own, opp)
+        | run_captured_downward(RAYS[2][i], own, opp)
+        | run_captured_downward(RAYS[3][i], own, opp);
+    if let Some((corner, other)) = CORNER_NEIGHBOURS[i] {
+        if opp >> corner.0 & 1 != 0 && own >> other.0 & 1 != 0 {
+            taken |= 1 << corner.0;
         }
     }
-    taken
+    Bitboard(taken)
+}
+
+/// The empty squares where a stone of `own` arriving would capture, all at once:
+/// per direction, the runs of `opp` stones closed by an own stone are filled back
+/// from the closing stone (Kogge-Stone, doubling steps), and the square before
+/// each run is a target. Plus the corner captures.
+pub fn capture_targets(own: Bitboard, opp: Bitboard) -> Bitboard {
+    let (own, opp) = (own.0, opp.0);
+    let empty = !(own | opp) & Bitboard::FULL.0;
+    let mut targets = 0;
+
+    // Runs closed toward higher indices: each square pulls its neighbour's bit.
+    let pull_right = |b: u128, k: u32| b >> k;
+    let row_pro = opp & !COLUMN_8;
+    let mut closed = row_pro & pull_right(own, 1);
+    let mut pro = row_pro;
+    closed |= pro & pull_right(closed, 1);
+    pro &= pull_right(pro, 1);
+    closed |= pro & pull_right(closed, 2);
+    pro &= pull_right(pro, 2);
+    closed |= pro & pull_right(closed, 4);
+    targets |= empty & !COLUMN_8 & pull_right(closed, 1);
+
+    let row_pro = opp & !COLUMN_0;
+    let mut closed = row_pro & own << 1;
+    let mut pro = row_pro;
+    closed |= pro & closed << 1;
+    pro &= pro << 1;
+    closed |= pro & closed << 2;
+    pro &= pro << 2;
+    closed |= pro & closed << 4;
+    targets |= empty & !COLUMN_0 & closed << 1;
+
+    let mut closed = opp & own >> 9;
+    let mut pro = opp;
+    closed |= pro & closed >> 9;
+    pro &= pro >> 9;
+    closed |= pro & closed >> 18;
+    pro &= pro >> 18;
+    closed |= pro & closed >> 36;
+    targets |= empty & closed >> 9;
+
+    let mut closed = opp & own << 9;
+    let mut pro = opp;
+    closed |= pro & closed << 9;
+    pro &= pro << 9;
+    closed |= pro & closed << 18;
+    pro &= pro << 18;
+    closed |= pro & closed << 36;
+    targets |= empty & closed << 9;
+
+    for (corner, a, b) in CORNERS {
+        if opp >> corner & 1 != 0 {
+            targets |= (own >> b & 1) << a | (own >> a & 1) << b;
+        }
+    }
+    Bitboard(targets & empty)
 }
 
 #[cfg(test)]
@@ -172,17 +399,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn neighbours_do_not_wrap_around_rows() {
+    fn capture_targets_do_not_wrap_around_rows() {
         let of = |names: &[&str]| {
             names
                 .iter()
                 .map(|n| Square::parse(n).unwrap().bit())
                 .fold(Bitboard::EMPTY, |a, b| a | b)
         };
-        assert_eq!(neighbours(of(&["1a"])), of(&["2a", "1b"]));
-        assert_eq!(neighbours(of(&["9e"])), of(&["9d", "9f", "8e"]));
-        assert_eq!(neighbours(of(&["1e"])), of(&["1d", "1f", "2e"]));
-        assert_eq!(neighbours(of(&["5i"])), of(&["4i", "6i", "5h"]));
+        // Opponent on 1a (column 8), own on 9b (column 0 of the next row): no
+        // run across the row end, so 2a is no target; 1a lies against the edge.
+        assert_eq!(capture_targets(of(&["9b"]), of(&["1a"])), Bitboard::EMPTY);
+        assert_eq!(capture_targets(of(&["1a"]), of(&["9b"])), Bitboard::EMPTY);
+        // A run of two on row e closed by own 3e: 6e is the target.
+        assert_eq!(capture_targets(of(&["3e"]), of(&["5e", "4e"])), of(&["6e"]));
+        // Column: opponent on 5b, own on 5a: arriving on 5c captures.
+        assert_eq!(capture_targets(of(&["5a"]), of(&["5b"])), of(&["5c"]));
+        // Corner 9a taken from 8a when own is on 9b.
+        assert_eq!(capture_targets(of(&["9b"]), of(&["9a"])), of(&["8a"]));
+    }
+
+    /// Captures along row 0 only, as nine bits: both rays of cell `i`.
+    fn line_captures(i: usize, own: u128, opp: u128) -> u128 {
+        run_captured_upward(RAYS[0][i], own, opp) | run_captured_downward(RAYS[2][i], own, opp)
     }
 
     #[test]
@@ -194,6 +432,27 @@ mod tests {
         // A run reaching the edge is not closed.
         assert_eq!(line_captures(2, 0, 0b11), 0);
         assert_eq!(line_captures(6, 0, 0b1_1000_0000), 0);
+        // An own stone right next to the arriving one closes nothing.
+        assert_eq!(line_captures(4, 0b0010_1000, 0), 0);
+    }
+
+    #[test]
+    fn rays_and_neighbours_stop_at_the_edges() {
+        let of = |names: &[&str]| {
+            names
+                .iter()
+                .map(|n| Square::parse(n).unwrap().bit().0)
+                .fold(0, |a, b| a | b)
+        };
+        let e5 = Square::parse("5e").unwrap().index();
+        assert_eq!(NEIGHBOURS[e5], of(&["5d", "5f", "4e", "6e"]));
+        assert_eq!(NEIGHBOURS[0], of(&["8a", "9b"]));
+        // Toward higher indices along row a from 2a: only 1a.
+        assert_eq!(RAYS[0][Square::parse("2a").unwrap().index()], of(&["1a"]));
+        assert_eq!(
+            RAYS[3][Square::parse("1c").unwrap().index()],
+            of(&["1a", "1b"])
+        );
     }
 
     #[test]

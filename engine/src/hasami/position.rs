@@ -1,11 +1,15 @@
 //! The Hasami position: two bitboards, a transposed occupancy, the key and the
 //! history needed to unmake moves and to count repetitions.
 
-use super::movegen::{captures, neighbours, slide_count, slides, transposed, HasamiMove};
+use super::movegen::{
+    capture_targets, captures, mobility_balance, push_slides, slide_count, slides, transposed_bit,
+    HasamiMove,
+};
 use super::rules::{HasamiRules, WinCondition};
 use crate::core::board9::{Bitboard, Square};
 use crate::core::zobrist::key_table;
 use crate::core::{Game, MoveError, MoveList, Outcome, ParseError, Seat};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 pub const BLACK: Seat = 0;
 pub const WHITE: Seat = 1;
@@ -26,6 +30,24 @@ struct Undo {
     key: u64,
 }
 
+/// The capture targets of the position last asked about, tagged with its key:
+/// move ordering asks once per move of a node. Atomics only because `Hasami`
+/// must be `Sync`; every search thread has its own position, so they are never
+/// contended (relaxed loads and stores are plain moves).
+#[derive(Debug, Default)]
+struct TargetCache {
+    valid: AtomicBool,
+    key: AtomicU64,
+    low: AtomicU64,
+    high: AtomicU64,
+}
+
+impl Clone for TargetCache {
+    fn clone(&self) -> Self {
+        TargetCache::default()
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Hasami {
     stones: [Bitboard; 2],
@@ -39,6 +61,7 @@ pub struct Hasami {
     last_capture: u32,
     history: Vec<Undo>,
     rules: HasamiRules,
+    targets: TargetCache,
 }
 
 impl Hasami {
@@ -53,18 +76,19 @@ impl Hasami {
             last_capture: ply,
             history: Vec::with_capacity(256),
             rules: rules.clone(),
+            targets: TargetCache::default(),
         }
     }
 
     pub(super) fn put(&mut self, side: Seat, sq: Square) {
         self.stones[side as usize] |= sq.bit();
-        self.stones_t[side as usize] ^= 1u128 << transposed(sq);
+        self.stones_t[side as usize] ^= transposed_bit(sq);
         self.key ^= stone_key(side, sq);
     }
 
     fn remove(&mut self, side: Seat, sq: Square) {
         self.stones[side as usize] ^= sq.bit();
-        self.stones_t[side as usize] ^= 1u128 << transposed(sq);
+        self.stones_t[side as usize] ^= transposed_bit(sq);
         self.key ^= stone_key(side, sq);
     }
 
@@ -122,23 +146,49 @@ impl Hasami {
             .sum()
     }
 
-    /// Empty squares next to an opponent stone: the only destinations that can capture.
+    /// `mobility(side) - mobility(side ^ 1)`, computed line by line.
     #[inline]
-    pub fn capture_squares(&self) -> Bitboard {
-        neighbours(self.stones(self.side ^ 1)) & !self.occupied()
+    pub fn mobility_balance(&self, side: Seat) -> i32 {
+        let (us, them) = (side as usize, side as usize ^ 1);
+        mobility_balance(
+            self.stones[us],
+            self.stones[them],
+            self.stones_t[us],
+            self.stones_t[them],
+        )
+    }
+
+    /// The empty squares where a stone of the side to move would capture on arrival.
+    #[inline]
+    pub fn capture_targets(&self) -> Bitboard {
+        capture_targets(self.stones(self.side), self.stones(self.side ^ 1))
+    }
+
+    /// [`Hasami::capture_targets`], computed once per position however often asked.
+    #[inline]
+    pub fn cached_capture_targets(&self) -> Bitboard {
+        let cache = &self.targets;
+        if cache.valid.load(Ordering::Relaxed) && cache.key.load(Ordering::Relaxed) == self.key {
+            let (low, high) = (
+                cache.low.load(Ordering::Relaxed),
+                cache.high.load(Ordering::Relaxed),
+            );
+            return Bitboard(low as u128 | (high as u128) << 64);
+        }
+        let targets = self.capture_targets();
+        cache.low.store(targets.0 as u64, Ordering::Relaxed);
+        cache
+            .high
+            .store((targets.0 >> 64) as u64, Ordering::Relaxed);
+        cache.key.store(self.key, Ordering::Relaxed);
+        cache.valid.store(true, Ordering::Relaxed);
+        targets
     }
 
     /// The opponent stones `mv` would capture.
     #[inline]
     pub fn captures_of(&self, mv: HasamiMove) -> Bitboard {
-        let (us, them) = (self.side as usize, self.side as usize ^ 1);
-        let own = self.stones[us] ^ mv.from.bit() ^ mv.to.bit();
-        let own_t = self.stones_t[us] ^ 1u128 << transposed(mv.from) ^ 1u128 << transposed(mv.to);
-        captures(
-            mv.to,
-            [own, self.stones[them]],
-            [own_t, self.stones_t[them]],
-        )
+        captures(mv.to, self.stones(self.side), self.stones(self.side ^ 1))
     }
 
     /// Both sides' stones in column-major order.
@@ -174,8 +224,10 @@ impl Hasami {
         let since = since_ply.max(self.last_capture);
         let ply = self.ply();
         let mut count = 0;
-        // Same side to move: every second ply back.
-        let mut back = 2;
+        // Same side to move: every second ply back, from four: two plies back the
+        // last mover's stones differ (a stone moved and, without a capture since,
+        // nothing else changed them).
+        let mut back = 4;
         while back <= ply.saturating_sub(since) {
             let index = self.history.len() - back as usize;
             if self.history[index].key == self.key {
@@ -232,9 +284,7 @@ impl Game for Hasami {
         }
         let (occ, occ_t) = (self.occupied(), self.occupied_t());
         for from in self.stones(self.side) {
-            for to in slides(from, occ, occ_t) {
-                moves.push(HasamiMove { from, to });
-            }
+            push_slides(from, occ, occ_t, moves);
         }
     }
 

@@ -3,7 +3,7 @@
 
 use super::position::{BLACK, WHITE};
 use super::*;
-use crate::core::board9::Square;
+use crate::core::board9::{Bitboard, Square};
 use crate::core::game::GameResult;
 use crate::core::{Game, HouseRules, MoveList};
 use crate::perft::{perft, perft_full};
@@ -742,11 +742,14 @@ fn captures_agree_with_the_naive_walk_and_unmake_restores() {
                 pos.sfen()
             );
             assert_eq!(work.key(), work.compute_key());
+            // The cache follows the position through make and unmake.
+            assert_eq!(work.cached_capture_targets(), work.capture_targets());
             let captured =
                 work.stones(pos.side_to_move() ^ 1) != pos.stones(pos.side_to_move() ^ 1);
             assert_eq!(pos.is_tactical(mv), captured);
             assert_eq!(tactical.contains(&mv), captured);
             work.unmake(mv);
+            assert_eq!(work.cached_capture_targets(), pos.capture_targets());
             assert_eq!(work.sfen(), pos.sfen());
             assert_eq!(work.key(), pos.key());
         }
@@ -794,4 +797,24 @@ fn conformance_under_every_win_condition() {
     )
     .unwrap();
     crate::core::conformance::random_playouts(&midgame, 20, 200, 9);
+}
+
+#[test]
+fn mobility_balance_and_capture_targets_agree_with_per_stone_counts() {
+    for pos in random_positions(300, 23) {
+        for side in [BLACK, WHITE] {
+            let expected = pos.mobility(side) as i32 - pos.mobility(side ^ 1) as i32;
+            assert_eq!(pos.mobility_balance(side), expected, "{}", pos.sfen());
+        }
+        // Every empty square where arriving captures, and no other.
+        let expected = Square::all()
+            .filter(|&to| !pos.occupied().has(to))
+            .filter(|&to| {
+                // `captures_of` looks at the arrival square only.
+                let mv = HasamiMove { from: to, to };
+                !pos.captures_of(mv).is_empty()
+            })
+            .fold(Bitboard::EMPTY, |set, to| set | to.bit());
+        assert_eq!(pos.capture_targets(), expected, "{}", pos.sfen());
+    }
 }

@@ -45,6 +45,9 @@ const SCORE_KILLER: [i32; 2] = [1 << 27, (1 << 27) - 1];
 const GAIN_WEIGHT: i32 = 2 * HISTORY_MAX;
 /// A move already tried (below every real ordering score).
 const TRIED: i32 = i32::MIN;
+/// Picks by a scan over the scores before the rest of a node's moves is sorted
+/// once (a cut node rarely needs more than the first few).
+const SCANNED_PICKS: usize = 3;
 /// Quiet moves remembered per node for the history malus.
 const MAX_QUIETS: usize = 64;
 /// Stack size for helper threads (the search recursion is shallow; this is ample).
@@ -244,6 +247,12 @@ struct Frame<M: Copy + Default> {
     /// Indices of moves put off because another thread was searching them.
     deferred: [u16; MAX_MOVES],
     deferred_count: usize,
+    /// Picks made since the scores were set.
+    picks: usize,
+    /// After `SCANNED_PICKS` picks: the untried moves by score, and the next one.
+    order: [u16; MAX_MOVES],
+    order_len: usize,
+    order_next: usize,
 }
 
 impl<M: Copy + Default> Frame<M> {
@@ -255,12 +264,60 @@ impl<M: Copy + Default> Frame<M> {
             quiet_count: 0,
             deferred: [0; MAX_MOVES],
             deferred_count: 0,
+            picks: 0,
+            order: [0; MAX_MOVES],
+            order_len: 0,
+            order_next: 0,
         }
     }
 
-    /// The untried move with the highest score, marked as tried.
+    /// The untried move with the highest score (the first of equals), marked as
+    /// tried. The scores must not change between picks, except by this marking,
+    /// until [`Frame::scores_set`].
     #[inline]
     fn pick(&mut self) -> Option<(usize, i32)> {
+        self.picks += 1;
+        if self.picks <= SCANNED_PICKS {
+            return self.pick_by_scan();
+        }
+        if self.picks == SCANNED_PICKS + 1 {
+            self.sort_untried();
+        }
+        while self.order_next < self.order_len {
+            let at = self.order[self.order_next] as usize;
+            self.order_next += 1;
+            let score = self.scores[at];
+            if score != TRIED {
+                self.scores[at] = TRIED;
+                return Some((at, score));
+            }
+        }
+        None
+    }
+
+    /// The scores were just set: picking starts over.
+    #[inline]
+    fn scores_set(&mut self) {
+        self.picks = 0;
+    }
+
+    /// The untried moves in the order the scan would pick them.
+    fn sort_untried(&mut self) {
+        let mut len = 0;
+        for (i, &score) in self.scores[..self.moves.len()].iter().enumerate() {
+            if score != TRIED {
+                self.order[len] = i as u16;
+                len += 1;
+            }
+        }
+        let scores = &self.scores;
+        self.order[..len].sort_unstable_by_key(|&i| (std::cmp::Reverse(scores[i as usize]), i));
+        self.order_len = len;
+        self.order_next = 0;
+    }
+
+    #[inline]
+    fn pick_by_scan(&mut self) -> Option<(usize, i32)> {
         let mut best = TRIED;
         let mut at = usize::MAX;
         for (i, &score) in self.scores[..self.moves.len()].iter().enumerate() {
@@ -581,6 +638,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         if let Some(skip) = skip {
             frame.scores[skip] = TRIED;
         }
+        frame.scores_set();
     }
 
     fn update_pv(&mut self, ply: usize, mv: G::Move) {
@@ -806,6 +864,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         for i in 0..frame.moves.len() {
             frame.scores[i] = self.pos.gain(frame.moves[i]);
         }
+        frame.scores_set();
         // Most valuable victim first: without it, chains of captures explode.
         while let Some((index, _)) = self.frames[ply].pick() {
             let mv = self.frames[ply].moves[index];
