@@ -15,13 +15,13 @@
 //! thread's result is the one reported. Helpers run on a dedicated rayon pool of
 //! `threads - 1` threads so that every helper really runs next to the main thread.
 
+use super::tables::{hold_answer, SearchTables};
 use super::time::TimeManager;
-use super::tt::{Bound, TranspositionTable, TtEntry};
+use super::tt::{value_from_tt, value_to_tt, Bound, TranspositionTable, TtEntry};
 use super::*;
 use crate::core::movelist::MAX_MOVES;
 use crate::core::Seat;
 use std::sync::atomic::AtomicU32;
-use std::time::Duration;
 
 /// Deepest iteration searched.
 pub const MAX_DEPTH: u32 = 127;
@@ -50,8 +50,6 @@ const TRIED: i32 = i32::MIN;
 const SCANNED_PICKS: usize = 3;
 /// Quiet moves remembered per node for the history malus.
 const MAX_QUIETS: usize = 64;
-/// Stack size for helper threads (the search recursion is shallow; this is ample).
-const HELPER_STACK: usize = 16 << 20;
 /// With several threads, a node this deep defers a move (other than its first)
 /// that another thread is searching right now (ABDADA-style), so threads spread out.
 const DEFER_MIN_DEPTH: i32 = 3;
@@ -62,62 +60,28 @@ const QS_EVASION_PLIES: u32 = 1;
 const BUSY_SLOTS: usize = 1 << 15;
 /// Spreads a move's hash over the key bits used to pick a busy slot.
 const BUSY_MIX: u64 = 0x9E37_79B9_7F4A_7C15;
-/// How often a finished `go infinite` / ponder search looks for `stop` or `ponderhit`.
-const WAIT_POLL: Duration = Duration::from_millis(1);
 
 pub struct AlphaBeta {
-    config: SearchConfig,
-    /// Allocated by `prepare` (the protocol's `isready`) or the first search, so
-    /// that creating a searcher stays cheap.
-    tt: Option<TranspositionTable>,
-    /// Helper threads (`threads - 1` of them); `None` with one thread.
-    pool: Option<rayon::ThreadPool>,
-}
-
-impl AlphaBeta {
-    fn build_pool(threads: usize) -> Option<rayon::ThreadPool> {
-        (threads > 1)
-            .then(|| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads - 1)
-                    .stack_size(HELPER_STACK)
-                    .thread_name(|i| format!("yomi-search-{}", i + 1))
-                    .build()
-                    .ok()
-            })
-            .flatten()
-    }
+    tables: SearchTables,
 }
 
 impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
     fn new(config: &SearchConfig) -> Self {
         AlphaBeta {
-            config: config.clone(),
-            tt: None,
-            pool: Self::build_pool(config.threads),
+            tables: SearchTables::new(config, "search"),
         }
     }
 
     fn configure(&mut self, config: &SearchConfig) {
-        if config.hash_mb != self.config.hash_mb {
-            self.tt = None;
-        }
-        if config.threads != self.config.threads {
-            self.pool = Self::build_pool(config.threads);
-        }
-        self.config = config.clone();
+        self.tables.configure(config);
     }
 
     fn prepare(&mut self) {
-        if self.tt.is_none() {
-            self.tt = Some(TranspositionTable::new(self.config.hash_mb));
-        }
+        self.tables.prepare();
     }
 
     fn clear(&mut self) {
-        if let Some(tt) = &mut self.tt {
-            tt.clear();
-        }
+        self.tables.clear();
     }
 
     fn search(
@@ -127,13 +91,12 @@ impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
         control: &SearchControl,
         report: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
-        <Self as Searcher<G>>::prepare(self);
-        let tt = self.tt.as_ref().expect("prepared above");
-        tt.new_search();
+        let config = self.tables.config().clone();
+        let (tt, pool) = self.tables.for_search();
         let shared = Shared {
             tt,
             control,
-            time: TimeManager::new(limits, pos.side_to_move(), self.config.time_margin_ms),
+            time: TimeManager::new(limits, pos.side_to_move(), config.time_margin_ms),
             node_limit: limits.nodes,
             max_depth: limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH) as i32,
             root_ply: pos.ply(),
@@ -141,19 +104,15 @@ impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
             abort: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             main_depth: AtomicU32::new(0),
-            busy: BusyMoves::new(if self.config.threads > 1 {
-                BUSY_SLOTS
-            } else {
-                0
-            }),
+            busy: BusyMoves::new(if config.threads > 1 { BUSY_SLOTS } else { 0 }),
         };
-        let multipv = self.config.multipv.max(1);
+        let multipv = config.multipv.max(1);
         let mut main = Worker::new(0, &shared, pos);
         if !main.root_moves.is_empty() {
-            match &self.pool {
-                Some(pool) if self.config.threads > 1 => pool.in_place_scope(|scope| {
+            match pool {
+                Some(pool) => pool.in_place_scope(|scope| {
                     let shared = &shared;
-                    for id in 1..self.config.threads {
+                    for id in 1..config.threads {
                         scope.spawn(move |_| Worker::new(id, shared, pos).run_helper());
                     }
                     main.run_main(multipv, report);
@@ -165,16 +124,12 @@ impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
         shared.abort.store(true, Ordering::Relaxed);
         main.flush_nodes();
 
-        // `go infinite` and pondering never answer before `stop` / `ponderhit`.
-        let unlimited = limits.infinite && shared.time.hard_limit().is_none();
-        while !control.stopped() && (control.waiting() || unlimited) {
-            std::thread::sleep(WAIT_POLL);
-        }
+        hold_answer(limits, &shared.time, control);
         main.result()
     }
 
     fn hashfull(&self) -> u32 {
-        self.tt.as_ref().map_or(0, TranspositionTable::hashfull)
+        self.tables.hashfull()
     }
 }
 
@@ -952,29 +907,6 @@ fn terminal_value<G: Game>(pos: &G, ply: usize, root_ply: u32) -> Option<Value> 
         });
     }
     pos.repeats_since(root_ply).then_some(DRAW)
-}
-
-/// Mate scores are stored relative to the node, not the root.
-fn value_to_tt(value: Value, ply: usize) -> i16 {
-    let value = if value >= MATE_BOUND {
-        value + ply as Value
-    } else if value <= -MATE_BOUND {
-        value - ply as Value
-    } else {
-        value
-    };
-    value.clamp(-INFINITE, INFINITE) as i16
-}
-
-fn value_from_tt(value: i16, ply: usize) -> Value {
-    let value = value as Value;
-    if value >= MATE_BOUND {
-        value - ply as Value
-    } else if value <= -MATE_BOUND {
-        value + ply as Value
-    } else {
-        value
-    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::Arc;
+use std::time::Duration;
 
 fn config(threads: usize) -> SearchConfig {
     SearchConfig {
@@ -171,8 +172,9 @@ fn stop_from_another_thread_returns_promptly() {
         let result = searcher.search(&pos, &Limits::default(), &control, &mut |_| {});
         let returned = Instant::now();
         let stopped = stopper.join().unwrap();
+        // Generous: a loaded machine must not fail it, a search that ignores stop does.
         assert!(
-            returned.duration_since(stopped) < Duration::from_millis(50),
+            returned.duration_since(stopped) < Duration::from_secs(2),
             "{threads} threads"
         );
         assert!(legal_moves(&pos).contains(&result.best.unwrap()));
@@ -232,7 +234,10 @@ fn movetime_is_kept() {
         &control,
         &mut |_| {},
     );
-    assert!(control.started().elapsed() < Duration::from_millis(150));
+    // The deadline itself is the time manager's (tested there without a clock);
+    // here the search must end by itself, with a move. Generous: a loaded machine
+    // must not fail it, a search that ignores its deadline does.
+    assert!(control.started().elapsed() < Duration::from_secs(3));
     assert!(result.best.is_some() && result.depth >= 1);
 }
 
