@@ -1,6 +1,7 @@
-//! Search figures on each alpha-beta game's fixed bench positions: nodes per
-//! second with one thread, and time to a fixed depth with one and two threads
-//! (Lazy SMP speed-up). Prints only; never asserts.
+//! Search figures on each game's fixed bench positions, with the searcher the
+//! game plays with (alpha-beta, the default multi-player search, Star2
+//! expectimax): nodes per second with one thread, and time to a fixed depth with
+//! one and two threads. Prints only; never asserts.
 //! `cargo bench --bench search [-- [GAME] [EXTRA-DEPTH [REPEATS]]]` (defaults: every
 //! game; its bench depth for speed, one more ply for time-to-depth; 3 repeats of
 //! each time-to-depth run, the median reported).
@@ -15,9 +16,10 @@
 use std::time::{Duration, Instant};
 use yomi_engine::annan::Annan;
 use yomi_engine::hasami::Hasami;
-use yomi_engine::search::alphabeta::AlphaBeta;
-use yomi_engine::search::{Limits, SearchConfig, SearchControl, Searcher, TwoPlayerGame};
+use yomi_engine::search::{Limits, SearchConfig, SearchControl, Searcher};
 use yomi_engine::session::Playable;
+use yomi_engine::sugoroku::Sugoroku;
+use yomi_engine::yonin::Yonin;
 use yomi_engine::Game;
 
 fn positions<G: Playable>() -> Vec<G> {
@@ -46,14 +48,14 @@ fn thread_cpu() -> Duration {
 
 /// One search from fresh tables: (nodes, elapsed, depth reached, CPU time of the
 /// calling thread, which runs the main search).
-fn run<G: TwoPlayerGame>(pos: &G, threads: usize, depth: u32) -> (u64, Duration, u32, Duration) {
+fn run<G: Playable>(pos: &G, threads: usize, depth: u32) -> (u64, Duration, u32, Duration) {
     let config = SearchConfig {
         threads,
         ..SearchConfig::default()
     };
-    let mut searcher = <AlphaBeta as Searcher<G>>::new(&config);
+    let mut searcher = G::Searcher::new(&config);
     // The table is allocated before the clock starts.
-    <AlphaBeta as Searcher<G>>::prepare(&mut searcher);
+    searcher.prepare();
     let control = SearchControl::new(false);
     let started = Instant::now();
     let cpu = thread_cpu();
@@ -76,8 +78,9 @@ fn main() {
     let numbers: Vec<u32> = words.iter().filter_map(|a| a.parse().ok()).collect();
     let extra = numbers.first().copied().unwrap_or(1);
     let repeats = numbers.get(1).copied().unwrap_or(3).max(1) as usize;
+    let games = [Hasami::NAME, Annan::NAME, Yonin::NAME, Sugoroku::NAME];
     let wanted = |game: &str| {
-        !words.iter().any(|w| w == "hasami" || w == "annan") || words.iter().any(|w| w == game)
+        !words.iter().any(|w| games.contains(&w.as_str())) || words.iter().any(|w| w == game)
     };
     if wanted(Hasami::NAME) {
         bench::<Hasami>(extra, repeats);
@@ -85,9 +88,15 @@ fn main() {
     if wanted(Annan::NAME) {
         bench::<Annan>(extra, repeats);
     }
+    if wanted(Yonin::NAME) {
+        bench::<Yonin>(extra, repeats);
+    }
+    if wanted(Sugoroku::NAME) {
+        bench::<Sugoroku>(extra, repeats);
+    }
 }
 
-fn bench<G: Playable + TwoPlayerGame>(extra: u32, repeats: usize) {
+fn bench<G: Playable>(extra: u32, repeats: usize) {
     let speed_depth = G::BENCH_DEPTH;
     let ttd_depth = speed_depth + extra;
     let positions = positions::<G>();
