@@ -1,6 +1,7 @@
-//! Self-play between two settings of the engine, in process: a quick strength
-//! check for a search or evaluation change, and a sanity run (every game must end
-//! by the rules without an illegal move).
+//! Self-play between two settings of the engine, in process, for the two-player
+//! games without dice (Hasami, Annan): a quick strength check for a search or
+//! evaluation change, and a sanity run (every game must end by the rules without
+//! an illegal move). Yonin and Sugoroku go through the match runner.
 //!
 //! `cargo run --release -p yomi-tools --bin selfplay -- --game hasami --games 40 \
 //!    --nodes 20000 --a MultiPV=1 --b Threads=2 --seed 1`
@@ -108,6 +109,13 @@ fn play(
 
 fn main() -> Result<(), String> {
     let args = Args::parse();
+    if !matches!(args.game.as_str(), "hasami" | "annan") {
+        return Err(format!(
+            "selfplay plays the two-player games without dice (hasami, annan); \
+             for {} use the match runner (docs/match.md), which rotates seats and rolls dice",
+            args.game
+        ));
+    }
     let mut engines = [
         session(&args.game, &args.a_options)?,
         session(&args.game, &args.b_options)?,
