@@ -79,9 +79,12 @@ pub const CHECK_EVERY: u64 = 256;
 const CHANCE_KEY_SALT: u64 = 0x6A09_E667_F3BC_C908;
 /// Outcomes per chance node the Star2 bounds are preallocated for (21 for two dice).
 const OUTCOMES_RESERVED: usize = 64;
-/// Star2 probes only chance nodes this many turns or more from the horizon: nearer,
-/// a probe costs about as much as the search it would save.
+/// Star2 probes chance nodes this many turns or more from the horizon.
 const PROBE_MIN_DEPTH: u32 = 2;
+/// Chance nodes one turn from the horizon are probed too, but only this deep in
+/// the tree: in shallow iterations a probe there (a move generated twice, a leaf
+/// evaluated twice) costs more than it saves; from depth 4 on it halves the nodes.
+const LAST_TURN_PROBE_MIN_PLY: usize = 5;
 /// Decision nodes this many turns or more from the horizon order their moves by
 /// static value (a make and an evaluation per move); nearer, by history.
 const STATIC_ORDER_MIN_DEPTH: u32 = 3;
@@ -853,7 +856,8 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         order.extend(0..outcomes.len() as u16);
         order.sort_unstable_by_key(|&i| (std::cmp::Reverse(outcomes[i as usize].1), i));
 
-        if probing && depth >= PROBE_MIN_DEPTH {
+        let probe_here = depth >= PROBE_MIN_DEPTH || (depth == 1 && ply >= LAST_TURN_PROBE_MIN_PLY);
+        if probing && probe_here {
             for k in 0..outcomes.len() {
                 let i = self.frames[ply].outcome_order[k] as usize;
                 let (outcome, weight) = outcomes[i];
