@@ -21,13 +21,16 @@
 //! - `expectimax`: the full tree, no pruning (for comparison and tests).
 //! - `star1` (Ballard 1983): alpha-beta at decision nodes, and at a chance node
 //!   the window is carried into each outcome using what is known of the others:
-//!   the exact values of the outcomes searched, and the bounds `L = −VALUE_BOUND`,
-//!   `U = +VALUE_BOUND` for the rest. An outcome whose value would push the mean
+//!   the exact values of the outcomes searched, and the bounds `(L, U)` of
+//!   [`ChanceGame::value_bounds`] at the chance node (±`VALUE_BOUND` unless the
+//!   game knows better) for the rest. An outcome whose value would push the mean
 //!   below alpha (above beta) whatever the rest do cuts the node off.
 //! - `star2` (Ballard; Hauk, Buro & Schaeffer 2004): Star1 preceded by a probing
 //!   phase: each outcome's decision node searches only its first move (TT move or
 //!   best by static value), which is a lower bound for that outcome. The lower
 //!   bounds may already prove a fail-high, and they tighten Star1's windows after.
+//!   Chance nodes two or more turns from the horizon are probed, and those one
+//!   turn from it at ply 5 or deeper (from iteration 4 on, where it pays).
 //!
 //! The pruning is exact: Star1 and Star2 return the expectimax value whenever it
 //! lies inside the window (always at the root, searched with the full window);
@@ -838,16 +841,15 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         let side = self.pos.side_to_move();
         let outcomes = self.pos.chance_outcomes();
         let total = G::CHANCE_WEIGHT as i64;
-        let low = -G::VALUE_BOUND as i64;
-        let high = G::VALUE_BOUND as i64;
+        // Every outcome's value lies within the node's bounds (the same seat moves).
+        let (low, high) = self.pos.value_bounds();
+        let (low, high) = (low as i64, high as i64);
         // The node's mean is ≤ alpha iff the weighted sum is ≤ `sum_max_low`, ≥ beta
         // iff it is ≥ `sum_min_high`.
         let sum_min_high = sum_at_least::<G>(beta);
         let sum_max_low = sum_at_least::<G>(alpha + 1) - 1;
         self.frames[ply].lower.clear();
-        self.frames[ply]
-            .lower
-            .resize(outcomes.len(), -G::VALUE_BOUND);
+        self.frames[ply].lower.resize(outcomes.len(), low as Value);
         // Σ weight × lower bound over the outcomes not searched yet.
         let mut rest_lower = total * low;
         // Heavy outcomes first: they move the bounds most.
