@@ -46,8 +46,9 @@
 //!
 //! # Move ordering
 //! At decision nodes the TT move first (whatever depth it was stored at); then, at
-//! least `STATIC_ORDER_MIN_DEPTH` turns from the horizon, by the static value of
-//! the position after each move, nearer by a history of cut-offs. Root moves: the
+//! least `STATIC_ORDER_MIN_DEPTH` turns from the horizon, by
+//! the static value of the position after each move, nearer by a history of
+//! cut-offs. Root moves: the
 //! previous iteration's values. Plain expectimax orders nothing. A static value
 //! computed for ordering costs about what a leaf does, so it counts as a node.
 //!
@@ -90,7 +91,7 @@ const PROBE_MIN_DEPTH: u32 = 2;
 const LAST_TURN_PROBE_MIN_PLY: usize = 5;
 /// Decision nodes this many turns or more from the horizon order their moves by
 /// static value (a make and an evaluation per move); nearer, by history.
-const STATIC_ORDER_MIN_DEPTH: u32 = 3;
+const STATIC_ORDER_MIN_DEPTH: u32 = 2;
 /// History table: per side, moves hashed to this many slots.
 const HISTORY_BITS: u32 = 14;
 const HISTORY_SIZE: usize = 1 << HISTORY_BITS;
@@ -769,13 +770,15 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
     /// horizon, where it pays) by static value after the move.
     fn order_moves(&mut self, ply: usize, depth: u32, tt_move: Option<u16>, side: Seat) {
         let count = self.frames[ply].moves.len();
+        let static_min_depth = match self.shared.algorithm {
+            ChanceAlgorithm::Expectimax => u32::MAX,
+            _ => STATIC_ORDER_MIN_DEPTH,
+        };
         self.frames[ply].order.clear();
         for index in 0..count {
             let score = if tt_move == Some(index as u16) {
                 TT_MOVE_SCORE
-            } else if depth >= STATIC_ORDER_MIN_DEPTH
-                && self.shared.algorithm != ChanceAlgorithm::Expectimax
-            {
+            } else if depth >= static_min_depth {
                 let mv = self.frames[ply].moves[index];
                 self.static_value_after(mv, side)
             } else {
