@@ -6,6 +6,11 @@
 //!
 //! `cargo bench --bench algorithms [-- [sugoroku|yonin] [BUDGET-MS]]` (default: both
 //! games, 3000 ms per search).
+//!
+//! `cargo bench --bench algorithms -- nodes [DEPTH]…`: sugoroku's node counts and
+//! root values at each fixed depth (default 3 and 4) per algorithm (all, or those
+//! named) and position;
+//! deterministic, unlike the timings.
 
 use std::time::{Duration, Instant};
 use yomi_engine::search::expecti::{self, Expectimax};
@@ -60,8 +65,46 @@ fn compare<G: Playable, S: Searcher<G>>(algorithms: &[&'static str], budget: Dur
     }
 }
 
+/// Sugoroku's nodes and root value at fixed depths, per algorithm and position.
+fn node_counts(depths: &[u32], only: &[&'static str]) {
+    let config = SearchConfig::default();
+    for (i, sfen) in Sugoroku::BENCH_POSITIONS.iter().enumerate() {
+        let pos =
+            Sugoroku::from_sfen(sfen, &Default::default()).expect("bench positions are valid");
+        for &depth in depths {
+            let figures: Vec<String> = expecti::ALGORITHMS
+                .iter()
+                .rev()
+                .filter(|name| only.is_empty() || only.contains(name))
+                .map(|&name| {
+                    let algorithm = expecti::ChanceAlgorithm::from_name(name).expect("listed");
+                    let started = Instant::now();
+                    let run = expecti::run_fixed_depth(&pos, depth, algorithm, &config);
+                    format!(
+                        "{name} {} nodes value {} ({:.2} s)",
+                        run.nodes,
+                        run.value,
+                        started.elapsed().as_secs_f64()
+                    )
+                })
+                .collect();
+            println!("position {i} depth {depth}: {}", figures.join(", "));
+        }
+    }
+}
+
 fn main() {
     let words: Vec<String> = std::env::args().skip(1).collect();
+    if words.iter().any(|w| w == "nodes") {
+        let depths: Vec<u32> = words.iter().filter_map(|w| w.parse().ok()).collect();
+        let only: Vec<&'static str> = expecti::ALGORITHMS
+            .iter()
+            .copied()
+            .filter(|name| words.iter().any(|w| w == name))
+            .collect();
+        node_counts(if depths.is_empty() { &[3, 4] } else { &depths }, &only);
+        return;
+    }
     let budget = Duration::from_millis(words.iter().find_map(|w| w.parse().ok()).unwrap_or(3_000));
     let wanted = |game: &str| {
         !words.iter().any(|w| w == "sugoroku" || w == "yonin") || words.iter().any(|w| w == game)

@@ -21,13 +21,16 @@
 //! - `expectimax`: the full tree, no pruning (for comparison and tests).
 //! - `star1` (Ballard 1983): alpha-beta at decision nodes, and at a chance node
 //!   the window is carried into each outcome using what is known of the others:
-//!   the exact values of the outcomes searched, and the bounds `L = −VALUE_BOUND`,
-//!   `U = +VALUE_BOUND` for the rest. An outcome whose value would push the mean
+//!   the exact values of the outcomes searched, and the bounds `(L, U)` of
+//!   [`ChanceGame::value_bounds`] at the chance node (±`VALUE_BOUND` unless the
+//!   game knows better) for the rest. An outcome whose value would push the mean
 //!   below alpha (above beta) whatever the rest do cuts the node off.
 //! - `star2` (Ballard; Hauk, Buro & Schaeffer 2004): Star1 preceded by a probing
 //!   phase: each outcome's decision node searches only its first move (TT move or
 //!   best by static value), which is a lower bound for that outcome. The lower
 //!   bounds may already prove a fail-high, and they tighten Star1's windows after.
+//!   Chance nodes two or more turns from the horizon are probed, and those one
+//!   turn from it at ply 5 or deeper (from iteration 4 on, where it pays).
 //!
 //! The pruning is exact: Star1 and Star2 return the expectimax value whenever it
 //! lies inside the window (always at the root, searched with the full window);
@@ -43,8 +46,9 @@
 //!
 //! # Move ordering
 //! At decision nodes the TT move first (whatever depth it was stored at); then, at
-//! least `STATIC_ORDER_MIN_DEPTH` turns from the horizon, by the static value of
-//! the position after each move, nearer by a history of cut-offs. Root moves: the
+//! least `STATIC_ORDER_MIN_DEPTH` turns from the horizon, by
+//! the static value of the position after each move, nearer by a history of
+//! cut-offs. Root moves: the
 //! previous iteration's values. Plain expectimax orders nothing. A static value
 //! computed for ordering costs about what a leaf does, so it counts as a node.
 //!
@@ -79,12 +83,15 @@ pub const CHECK_EVERY: u64 = 256;
 const CHANCE_KEY_SALT: u64 = 0x6A09_E667_F3BC_C908;
 /// Outcomes per chance node the Star2 bounds are preallocated for (21 for two dice).
 const OUTCOMES_RESERVED: usize = 64;
-/// Star2 probes only chance nodes this many turns or more from the horizon: nearer,
-/// a probe costs about as much as the search it would save.
+/// Star2 probes chance nodes this many turns or more from the horizon.
 const PROBE_MIN_DEPTH: u32 = 2;
+/// Chance nodes one turn from the horizon are probed too, but only this deep in
+/// the tree: in shallow iterations a probe there (a move generated twice, a leaf
+/// evaluated twice) costs more than it saves; from depth 4 on it halves the nodes.
+const LAST_TURN_PROBE_MIN_PLY: usize = 5;
 /// Decision nodes this many turns or more from the horizon order their moves by
 /// static value (a make and an evaluation per move); nearer, by history.
-const STATIC_ORDER_MIN_DEPTH: u32 = 3;
+const STATIC_ORDER_MIN_DEPTH: u32 = 2;
 /// History table: per side, moves hashed to this many slots.
 const HISTORY_BITS: u32 = 14;
 const HISTORY_SIZE: usize = 1 << HISTORY_BITS;
@@ -763,13 +770,15 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
     /// horizon, where it pays) by static value after the move.
     fn order_moves(&mut self, ply: usize, depth: u32, tt_move: Option<u16>, side: Seat) {
         let count = self.frames[ply].moves.len();
+        let static_min_depth = match self.shared.algorithm {
+            ChanceAlgorithm::Expectimax => u32::MAX,
+            _ => STATIC_ORDER_MIN_DEPTH,
+        };
         self.frames[ply].order.clear();
         for index in 0..count {
             let score = if tt_move == Some(index as u16) {
                 TT_MOVE_SCORE
-            } else if depth >= STATIC_ORDER_MIN_DEPTH
-                && self.shared.algorithm != ChanceAlgorithm::Expectimax
-            {
+            } else if depth >= static_min_depth {
                 let mv = self.frames[ply].moves[index];
                 self.static_value_after(mv, side)
             } else {
@@ -835,16 +844,15 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         let side = self.pos.side_to_move();
         let outcomes = self.pos.chance_outcomes();
         let total = G::CHANCE_WEIGHT as i64;
-        let low = -G::VALUE_BOUND as i64;
-        let high = G::VALUE_BOUND as i64;
+        // Every outcome's value lies within the node's bounds (the same seat moves).
+        let (low, high) = self.pos.value_bounds();
+        let (low, high) = (low as i64, high as i64);
         // The node's mean is ≤ alpha iff the weighted sum is ≤ `sum_max_low`, ≥ beta
         // iff it is ≥ `sum_min_high`.
         let sum_min_high = sum_at_least::<G>(beta);
         let sum_max_low = sum_at_least::<G>(alpha + 1) - 1;
         self.frames[ply].lower.clear();
-        self.frames[ply]
-            .lower
-            .resize(outcomes.len(), -G::VALUE_BOUND);
+        self.frames[ply].lower.resize(outcomes.len(), low as Value);
         // Σ weight × lower bound over the outcomes not searched yet.
         let mut rest_lower = total * low;
         // Heavy outcomes first: they move the bounds most.
@@ -853,7 +861,8 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         order.extend(0..outcomes.len() as u16);
         order.sort_unstable_by_key(|&i| (std::cmp::Reverse(outcomes[i as usize].1), i));
 
-        if probing && depth >= PROBE_MIN_DEPTH {
+        let probe_here = depth >= PROBE_MIN_DEPTH || (depth == 1 && ply >= LAST_TURN_PROBE_MIN_PLY);
+        if probing && probe_here {
             for k in 0..outcomes.len() {
                 let i = self.frames[ply].outcome_order[k] as usize;
                 let (outcome, weight) = outcomes[i];

@@ -120,6 +120,13 @@ pub trait ChanceGame: Game {
     /// Static evaluation for the side to move (the seat to roll at a chance
     /// node), as expected points in thousandths, within ±`VALUE_BOUND`.
     fn evaluate(&self) -> Value;
+    /// Bounds (low, high), within ±`VALUE_BOUND`, on every value a search to any
+    /// depth can give this position or any position reachable from it (decided
+    /// games and evaluations alike), for whichever seat is to move there: what
+    /// Star1/Star2 prune with at a chance node. Must be exact by the rules.
+    fn value_bounds(&self) -> (Value, Value) {
+        (-Self::VALUE_BOUND, Self::VALUE_BOUND)
+    }
 }
 
 /// Engine settings every searcher reads.

@@ -8,7 +8,7 @@
 //! multiplier rule. No allocation: it runs at every leaf.
 
 use super::dice::ROLLS;
-use super::position::{mirror, Sugoroku, BAR, HOME, OFF};
+use super::position::{Sugoroku, BAR, HOME, OFF};
 use super::rules::{Closeout, Finish};
 use crate::core::{Game, Seat};
 use crate::search::Value;
@@ -117,26 +117,69 @@ fn race_turns(pos: &Sugoroku, side: Seat, w: &Weights) -> f32 {
     by_pips.max(stones as f32 / 2.0)
 }
 
+/// Each side's stones as bit sets over its own points 1..=24 (bit p: point p), read
+/// once per evaluation.
+struct Board {
+    occupied: [u32; 2],
+    /// Two or more stones.
+    made: [u32; 2],
+    /// Exactly one stone.
+    blots: [u32; 2],
+    on_bar: [u8; 2],
+}
+
+/// Bits 1..=24.
+const POINTS_MASK: u32 = 0x1FF_FFFE;
+
+impl Board {
+    #[inline]
+    fn read(pos: &Sugoroku) -> Self {
+        let mut board = Board {
+            occupied: [0; 2],
+            made: [0; 2],
+            blots: [0; 2],
+            on_bar: [pos.count(0, BAR), pos.count(1, BAR)],
+        };
+        for side in 0..2 {
+            for point in 1..=24u8 {
+                let n = pos.count(side as Seat, point);
+                let bit = 1u32 << point;
+                if n > 0 {
+                    board.occupied[side] |= bit;
+                }
+                if n >= 2 {
+                    board.made[side] |= bit;
+                } else if n == 1 {
+                    board.blots[side] |= bit;
+                }
+            }
+        }
+        board
+    }
+
+    /// The other side's stones on points 1..=24 in `side`'s numbering
+    /// (`side`'s point r is their point 25 − r).
+    #[inline]
+    fn theirs_seen_by(&self, side: Seat) -> u32 {
+        (self.occupied[(side ^ 1) as usize].reverse_bits() >> 6) & POINTS_MASK
+    }
+
+    /// Points of `side`'s home (1..=6) holding two or more stones.
+    #[inline]
+    fn home_points(&self, side: Seat) -> u32 {
+        (self.made[side as usize] >> 1 & 0x3F).count_ones()
+    }
+}
+
 /// Contact terms for `side` in turns gained (positive is good for `side`).
-fn contact(pos: &Sugoroku, side: Seat, w: &Weights) -> f32 {
+fn contact(board: &Board, side: Seat, w: &Weights) -> f32 {
     let them = side ^ 1;
     // The opponent's stones in `side`'s numbering: bit r set when a stone stands on
     // `side`'s point r (bit 0 for the opponent's bar), moving up toward 24.
-    let mut theirs = 0u32;
-    if pos.count(them, BAR) > 0 {
-        theirs |= 1;
-    }
-    let mut made = 0u32;
-    for point in 1..=24u8 {
-        if pos.count(them, mirror(point)) > 0 {
-            theirs |= 1 << point;
-        }
-        if pos.count(side, point) >= 2 {
-            made |= 1 << point;
-        }
-    }
+    let theirs = board.theirs_seen_by(side) | (board.on_bar[them as usize] > 0) as u32;
+    let made = board.made[side as usize];
     let mut score = 0.0;
-    let home_points = (made >> 1 & 0x3F).count_ones();
+    let home_points = board.home_points(side);
     score += w.home_point * home_points as f32;
     // Points outside the home count while opponent stones are still behind them.
     let behind = theirs.trailing_zeros();
@@ -154,51 +197,50 @@ fn contact(pos: &Sugoroku, side: Seat, w: &Weights) -> f32 {
     // Blots: the rolls that hit at least one, weighted by what the worst loses.
     let mut shots = 0u32;
     let mut worst_loss = 0u32;
-    for point in 1..=24u8 {
-        if pos.count(side, point) != 1 {
-            continue;
-        }
-        let low = point.saturating_sub(12) as u32;
-        let window = theirs >> low & ((1u32 << (point as u32 - low)) - 1);
+    let mut blots = board.blots[side as usize];
+    while blots != 0 {
+        let point = blots.trailing_zeros();
+        blots &= blots - 1;
+        let low = point.saturating_sub(12);
+        let window = theirs >> low & ((1u32 << (point - low)) - 1);
         if window == 0 {
             continue;
         }
         // Distance k = point − r: reverse the window so that bit k − 1 is r = point − k.
-        let width = point as u32 - low;
+        let width = point - low;
         let mask = window.reverse_bits() >> (32 - width);
         let rolls = HITTING_ROLLS[mask as usize & 0xFFF];
         if rolls != 0 {
             shots |= rolls;
-            worst_loss = worst_loss.max(25 - point as u32);
+            worst_loss = worst_loss.max(25 - point);
         }
     }
     let hit_chance = weight(shots) as f32 / 36.0;
     score -= hit_chance * worst_loss as f32 / PIPS_PER_TURN * w.hit_loss_share;
     // Stones on the bar against the opponent's home.
-    let their_home = (1..=HOME).filter(|&p| pos.count(them, p) >= 2).count() as f32;
-    let on_bar = pos.count(side, BAR) as f32;
+    let their_home = board.home_points(them) as f32;
+    let on_bar = board.on_bar[side as usize] as f32;
     score -= on_bar * (w.bar_base + w.bar_per_home_point * their_home);
     score
 }
 
 /// The chance that `side` ends with a closed home against a stone on the bar.
-fn closeout_chance(pos: &Sugoroku, side: Seat, w: &Weights) -> f32 {
-    if pos.count(side ^ 1, BAR) == 0 {
+fn closeout_chance(board: &Board, side: Seat, w: &Weights) -> f32 {
+    if board.on_bar[(side ^ 1) as usize] == 0 {
         return 0.0;
     }
-    let points = (1..=HOME).filter(|&p| pos.count(side, p) >= 2).count();
-    w.closeout_chance[points]
+    w.closeout_chance[board.home_points(side) as usize]
 }
 
 /// Whether some stone of either side still has an opposing stone ahead of it.
-fn in_contact(pos: &Sugoroku) -> bool {
-    if pos.count(0, BAR) > 0 || pos.count(1, BAR) > 0 {
+fn in_contact(board: &Board) -> bool {
+    if board.on_bar[0] > 0 || board.on_bar[1] > 0 {
         return true;
     }
     // b's rearmost stone against w's rearmost, both in b's numbering.
-    let b_back = (1..=24u8).rev().find(|&p| pos.count(0, p) > 0);
-    let w_back = (1..=24u8).find(|&p| pos.count(1, mirror(p)) > 0);
-    matches!((b_back, w_back), (Some(b), Some(w)) if w < b)
+    let b_stones = board.occupied[0];
+    let w_stones = board.theirs_seen_by(0);
+    b_stones != 0 && w_stones != 0 && w_stones.trailing_zeros() < 31 - b_stones.leading_zeros()
 }
 
 pub fn evaluate(pos: &Sugoroku) -> Value {
@@ -211,6 +253,7 @@ pub(super) fn evaluate_with(pos: &Sugoroku, w: &Weights) -> Value {
         return outcome.value_for(me) * 1000;
     }
     let them = me ^ 1;
+    let board = Board::read(pos);
     let mut mine = race_turns(pos, me, w);
     let theirs = race_turns(pos, them, w);
     // On roll, the side to move gains half a turn; with dice rolled, it gains
@@ -227,8 +270,8 @@ pub(super) fn evaluate_with(pos: &Sugoroku, w: &Weights) -> Value {
         -0.5
     };
     let mut lead = theirs - mine + tempo;
-    if in_contact(pos) {
-        lead += contact(pos, me, w) - contact(pos, them, w);
+    if in_contact(&board) {
+        lead += contact(&board, me, w) - contact(&board, them, w);
     }
     let spread = (w.race_spread * (mine.max(0.0) + theirs).sqrt()).max(w.race_spread_min);
     // A logistic curve close to the normal distribution of the race's length.
@@ -236,13 +279,13 @@ pub(super) fn evaluate_with(pos: &Sugoroku, w: &Weights) -> Value {
     let mut points = 2.0 * win - 1.0;
     match pos.rules().closeout {
         Closeout::Multiplier if pos.rules().finish == Finish::AllHome => {
-            points +=
-                win * closeout_chance(pos, me, w) - (1.0 - win) * closeout_chance(pos, them, w);
+            points += win * closeout_chance(&board, me, w)
+                - (1.0 - win) * closeout_chance(&board, them, w);
         }
         Closeout::Instant => {
             // A near-closed home against a stone on the bar is close to a win.
-            points += (1.0 - win) * closeout_chance(pos, me, w) * 0.5
-                - win * closeout_chance(pos, them, w) * 0.5;
+            points += (1.0 - win) * closeout_chance(&board, me, w) * 0.5
+                - win * closeout_chance(&board, them, w) * 0.5;
         }
         _ => {}
     }

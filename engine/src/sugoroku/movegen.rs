@@ -102,7 +102,7 @@ const FULL: u8 = 0;
 
 /// Candidates whose signatures are kept in an array; later ones (never seen in
 /// play, but possible in principle) recompute theirs.
-const KEPT_SIGNATURES: usize = 256;
+const KEPT_SIGNATURES: usize = 64;
 
 struct Collector<'a> {
     moves: &'a mut MoveList<SugorokuMove>,

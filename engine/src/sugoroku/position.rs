@@ -408,4 +408,32 @@ impl ChanceGame for Sugoroku {
     fn evaluate(&self) -> Value {
         super::eval::evaluate(self)
     }
+
+    /// Only a win with an opponent stone on the bar counts more than 1 (rules §4),
+    /// and only under the higher-value all-home rules; once the sides have passed
+    /// each other with the bar empty no stone can be hit again, so every value
+    /// from here on (the evaluation's too) is within ±1.
+    fn value_bounds(&self) -> (Value, Value) {
+        let multipliers =
+            self.rules.closeout == Closeout::Multiplier && self.rules.finish == Finish::AllHome;
+        if multipliers && self.can_hit_again() {
+            (-Self::VALUE_BOUND, Self::VALUE_BOUND)
+        } else {
+            (-1000, 1000)
+        }
+    }
+}
+
+impl Sugoroku {
+    /// Whether a stone is on the bar or some stone still has an opposing one
+    /// ahead of it: once not, stones only moving forward never meet again.
+    fn can_hit_again(&self) -> bool {
+        if self.count(0, BAR) > 0 || self.count(1, BAR) > 0 {
+            return true;
+        }
+        // b's rearmost stone against w's rearmost, both in b's numbering.
+        let b_back = (1..=24u8).rev().find(|&p| self.count(0, p) > 0);
+        let w_back = (1..=24u8).find(|&p| self.count(1, mirror(p)) > 0);
+        matches!((b_back, w_back), (Some(b), Some(w)) if w < b)
+    }
 }

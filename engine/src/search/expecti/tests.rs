@@ -791,3 +791,107 @@ fn a_ponder_search_answers_only_after_ponderhit() {
     assert!(result.best.is_some());
     pondering.join().unwrap();
 }
+
+// ---------------------------------------------------------------------------
+// Ban-Sugoroku's per-position value bounds.
+// ---------------------------------------------------------------------------
+
+mod sugoroku_bounds {
+    use super::*;
+    use crate::sugoroku::{Closeout, Finish, Sugoroku, SugorokuRules};
+
+    const START: &str = "2w/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 b - 1";
+    /// The sides have passed each other: b on its points 7–10, w on b's 15–18.
+    const RACE: &str = "0/0/0/0/0/0/4b/4b/4b/3b/0/0/0/0/3w/4w/4w/4w/0/0/0/0/0/0 0/0 0/0 b 52 1";
+
+    fn rule_sets() -> [SugorokuRules; 4] {
+        [
+            SugorokuRules::default(),
+            SugorokuRules {
+                closeout: Closeout::Instant,
+                ..Default::default()
+            },
+            SugorokuRules {
+                closeout: Closeout::Off,
+                ..Default::default()
+            },
+            SugorokuRules {
+                finish: Finish::BearOff,
+                ..Default::default()
+            },
+        ]
+    }
+
+    /// Every value the search can meet in `count` random games from `sfen`: the
+    /// bounds of each position contain those of every later one (they only
+    /// narrow), its evaluation and, at the end, the result.
+    fn check_playouts(sfen: &str, rules: &SugorokuRules, count: usize, seed: u64) {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut moves = MoveList::new();
+        for _ in 0..count {
+            let mut pos = Sugoroku::from_sfen(sfen, rules).expect("valid");
+            let mut widest = pos.value_bounds();
+            for _ in 0..2000 {
+                let (low, high) = pos.value_bounds();
+                assert!(widest.0 <= low && high <= widest.1, "{}", pos.sfen());
+                widest = (low, high);
+                if let Some(outcome) = pos.decided() {
+                    let value = outcome.value_for(pos.side_to_move()) * 1000;
+                    assert!(low <= value && value <= high, "{}", pos.sfen());
+                    break;
+                }
+                let value = pos.evaluate();
+                assert!(low <= value && value <= high, "{}: {value}", pos.sfen());
+                if pos.at_chance() {
+                    let outcomes = pos.chance_outcomes();
+                    pos.apply_chance(outcomes[rng.gen_range(0..outcomes.len())].0);
+                } else {
+                    pos.generate_moves(&mut moves);
+                    pos.make(moves[rng.gen_range(0..moves.len())]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bounds_hold_along_random_games() {
+        for rules in rule_sets() {
+            check_playouts(START, &rules, 40, 1);
+            check_playouts(RACE, &rules, 20, 2);
+        }
+    }
+
+    #[test]
+    fn bounds_are_one_point_unless_a_double_win_can_still_come() {
+        let rules = rule_sets();
+        let start = |r| Sugoroku::from_sfen(START, r).expect("valid");
+        assert_eq!(start(&rules[0]).value_bounds(), (-3000, 3000));
+        for r in &rules[1..] {
+            assert_eq!(start(r).value_bounds(), (-1000, 1000), "{r:?}");
+        }
+        for r in &rules {
+            let race = Sugoroku::from_sfen(RACE, r).expect("valid");
+            assert_eq!(race.value_bounds(), (-1000, 1000), "{r:?}");
+        }
+    }
+
+    #[test]
+    fn star_values_are_exact_with_the_bounds() {
+        let instant = rule_sets()[1];
+        let contact = START.replace(" - 1", " 52 1");
+        for (sfen, rules) in [(RACE, SugorokuRules::default()), (&contact[..], instant)] {
+            let pos = Sugoroku::from_sfen(sfen, &rules).expect("valid");
+            for depth in 1..=2 {
+                let exact = run_fixed_depth(&pos, depth, ChanceAlgorithm::Expectimax, &config(1));
+                for algorithm in [ChanceAlgorithm::Star1, ChanceAlgorithm::Star2] {
+                    let run = run_fixed_depth(&pos, depth, algorithm, &config(1));
+                    assert_eq!(run.value, exact.value, "{algorithm:?} depth {depth} {sfen}");
+                    assert!(
+                        run.nodes <= exact.nodes,
+                        "{algorithm:?} depth {depth} {sfen}"
+                    );
+                }
+            }
+        }
+    }
+}
