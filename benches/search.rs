@@ -11,7 +11,8 @@
 //! 2 threads), which assumes each thread searches as fast as a lone one and that
 //! no thread idles, and (on Linux) the one the main search thread's CPU time
 //! implies (its CPU time with 1 thread / with 2), which holds as long as the
-//! threads get equal shares of the machine.
+//! threads get equal shares of the machine: the helper's share of the process's
+//! CPU time is printed to check that (50% with two threads when they are equal).
 
 use std::time::{Duration, Instant};
 use yomi_engine::annan::Annan;
@@ -32,7 +33,16 @@ fn positions<G: Playable>() -> Vec<G> {
 /// CPU time the calling thread has used (Linux: /proc, in clock ticks of 10 ms);
 /// zero where unknown.
 fn thread_cpu() -> Duration {
-    let Ok(stat) = std::fs::read_to_string("/proc/thread-self/stat") else {
+    cpu_of("/proc/thread-self/stat")
+}
+
+/// CPU time every thread of the process has used, as [`thread_cpu`].
+fn process_cpu() -> Duration {
+    cpu_of("/proc/self/stat")
+}
+
+fn cpu_of(stat_file: &str) -> Duration {
+    let Ok(stat) = std::fs::read_to_string(stat_file) else {
         return Duration::ZERO;
     };
     // Fields after the command name (which ends with ')'): utime and stime are
@@ -46,9 +56,17 @@ fn thread_cpu() -> Duration {
     Duration::from_millis(ticks * 10)
 }
 
-/// One search from fresh tables: (nodes, elapsed, depth reached, CPU time of the
-/// calling thread, which runs the main search).
-fn run<G: Playable>(pos: &G, threads: usize, depth: u32) -> (u64, Duration, u32, Duration) {
+/// One search from fresh tables.
+struct Run {
+    nodes: u64,
+    elapsed: Duration,
+    /// CPU time of the calling thread, which runs the main search.
+    main_cpu: Duration,
+    /// CPU time of every thread.
+    all_cpu: Duration,
+}
+
+fn run<G: Playable>(pos: &G, threads: usize, depth: u32) -> Run {
     let config = SearchConfig {
         threads,
         ..SearchConfig::default()
@@ -58,14 +76,14 @@ fn run<G: Playable>(pos: &G, threads: usize, depth: u32) -> (u64, Duration, u32,
     searcher.prepare();
     let control = SearchControl::new(false);
     let started = Instant::now();
-    let cpu = thread_cpu();
+    let (main_cpu, all_cpu) = (thread_cpu(), process_cpu());
     let result = searcher.search(pos, &Limits::depth(depth), &control, &mut |_| {});
-    (
-        result.nodes,
-        started.elapsed(),
-        result.depth,
-        thread_cpu().saturating_sub(cpu),
-    )
+    Run {
+        nodes: result.nodes,
+        elapsed: started.elapsed(),
+        main_cpu: thread_cpu().saturating_sub(main_cpu),
+        all_cpu: process_cpu().saturating_sub(all_cpu),
+    }
 }
 
 fn median(mut times: Vec<Duration>) -> Duration {
@@ -107,7 +125,11 @@ fn bench<G: Playable>(extra: u32, repeats: usize) {
     );
     let (mut nodes, mut time) = (0, Duration::ZERO);
     for (i, pos) in positions.iter().enumerate() {
-        let (n, t, _, _) = run(pos, 1, speed_depth);
+        let Run {
+            nodes: n,
+            elapsed: t,
+            ..
+        } = run(pos, 1, speed_depth);
         println!(
             "position {i}: {n:>10} nodes {:>8.1} ms {:>6.2} Mnps",
             ms(t),
@@ -131,25 +153,26 @@ fn bench<G: Playable>(extra: u32, repeats: usize) {
     for (i, pos) in positions.iter().enumerate() {
         let mut figures = Vec::new();
         for threads in [1, 2] {
-            let runs: Vec<(u64, Duration, u32, Duration)> =
-                (0..repeats).map(|_| run(pos, threads, ttd_depth)).collect();
-            let t = median(runs.iter().map(|r| r.1).collect());
-            let n = runs.iter().map(|r| r.0).sum::<u64>() / repeats as u64;
-            let cpu = median(runs.iter().map(|r| r.3).collect());
-            figures.push((t, n, cpu));
+            let runs: Vec<Run> = (0..repeats).map(|_| run(pos, threads, ttd_depth)).collect();
+            let t = median(runs.iter().map(|r| r.elapsed).collect());
+            let n = runs.iter().map(|r| r.nodes).sum::<u64>() / repeats as u64;
+            let cpu = median(runs.iter().map(|r| r.main_cpu).collect());
+            let all = median(runs.iter().map(|r| r.all_cpu).collect());
+            figures.push((t, n, cpu, all));
         }
-        let ((t1, n1, c1), (t2, n2, c2)) = (figures[0], figures[1]);
+        let ((t1, n1, c1, _), (t2, n2, c2, a2)) = (figures[0], figures[1]);
         println!(
             "position {i}: 1 thread {:>8.1} ms ({n1} nodes), 2 threads {:>8.1} ms ({n2} nodes), \
              speed-up {:.2}x (from nodes, if each thread had a core: {:.2}x; \
-             from main-thread CPU {:.0} / {:.0} ms: {:.2}x)",
+             from main-thread CPU {:.0} / {:.0} ms: {:.2}x; helper CPU share {:.0}%)",
             ms(t1),
             ms(t2),
             t1.as_secs_f64() / t2.as_secs_f64(),
             2.0 * n1 as f64 / n2 as f64,
             ms(c1),
             ms(c2),
-            c1.as_secs_f64() / c2.as_secs_f64().max(1e-3)
+            c1.as_secs_f64() / c2.as_secs_f64().max(1e-3),
+            100.0 * a2.saturating_sub(c2).as_secs_f64() / a2.as_secs_f64().max(1e-3)
         );
         total1 += t1;
         total2 += t2;

@@ -10,10 +10,15 @@
 //! No reductions or forward pruning: the issue asks for them only where self-play
 //! shows a gain, and none has been measured yet.
 //!
-//! Parallel search is Lazy SMP: helper threads run the same iterative deepening one
-//! depth ahead of the main thread and share only the transposition table; the main
-//! thread's result is the one reported. Helpers run on a dedicated rayon pool of
-//! `threads - 1` threads so that every helper really runs next to the main thread.
+//! Parallel search is Lazy SMP: helper threads run the same iterative deepening,
+//! half of them level with the main thread and half one depth ahead, and share
+//! only the transposition table and the moves being searched (a node defers a move
+//! another thread is on, ABDADA-style, so that threads level with each other
+//! spread out). The main thread's result is the one reported, unless a helper
+//! completes the target depth first: its line is then the answer. (Level helpers
+//! measured faster to depth with two threads than a helper one depth ahead.)
+//! Helpers run on a dedicated rayon pool of `threads - 1` threads so that every
+//! helper really runs next to the main thread.
 
 use super::tables::{hold_answer, SearchTables};
 use super::time::TimeManager;
@@ -22,6 +27,7 @@ use super::*;
 use crate::core::movelist::MAX_MOVES;
 use crate::core::Seat;
 use std::sync::atomic::AtomicU32;
+use std::sync::Mutex;
 
 /// Deepest iteration searched.
 pub const MAX_DEPTH: u32 = 127;
@@ -93,6 +99,7 @@ impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
     ) -> SearchResult<G::Move> {
         let config = self.tables.config().clone();
         let (tt, pool) = self.tables.for_search();
+        let multipv = config.multipv.max(1);
         let shared = Shared {
             tt,
             control,
@@ -105,8 +112,9 @@ impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
             nodes: AtomicU64::new(0),
             main_depth: AtomicU32::new(0),
             busy: BusyMoves::new(if config.threads > 1 { BUSY_SLOTS } else { 0 }),
+            answer_first_finish: multipv == 1,
+            finished: Mutex::new(None),
         };
-        let multipv = config.multipv.max(1);
         let mut main = Worker::new(0, &shared, pos);
         if !main.root_moves.is_empty() {
             match pool {
@@ -120,6 +128,7 @@ impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
                 }),
                 _ => main.run_main(multipv, report),
             }
+            main.adopt_finished(report);
         }
         shared.abort.store(true, Ordering::Relaxed);
         main.flush_nodes();
@@ -133,8 +142,16 @@ impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
     }
 }
 
+/// A helper's iteration at the target depth, completed before the main thread's.
+struct Finished<M> {
+    depth: u32,
+    seldepth: u32,
+    score: Value,
+    pv: Vec<M>,
+}
+
 /// What every search thread reads.
-struct Shared<'a> {
+struct Shared<'a, M> {
     tt: &'a TranspositionTable,
     control: &'a SearchControl,
     time: TimeManager,
@@ -149,6 +166,10 @@ struct Shared<'a> {
     /// The main thread's last completed depth (helpers keep ahead of it).
     main_depth: AtomicU32,
     busy: BusyMoves,
+    /// Whether a helper that completes the target depth first ends the search
+    /// with its line as the answer (not with MultiPV: helpers search one line).
+    answer_first_finish: bool,
+    finished: Mutex<Option<Finished<M>>>,
 }
 
 /// The (position, move) pairs some thread is searching, by hashed slot; a lossy
@@ -300,7 +321,7 @@ struct RootMove<M> {
 
 struct Worker<'a, G: TwoPlayerGame> {
     id: usize,
-    shared: &'a Shared<'a>,
+    shared: &'a Shared<'a, G::Move>,
     pos: G,
     root_moves: Vec<RootMove<G::Move>>,
     frames: Vec<Frame<G::Move>>,
@@ -318,7 +339,7 @@ struct Worker<'a, G: TwoPlayerGame> {
 }
 
 impl<'a, G: TwoPlayerGame> Worker<'a, G> {
-    fn new(id: usize, shared: &'a Shared<'a>, root: &G) -> Self {
+    fn new(id: usize, shared: &'a Shared<'a, G::Move>, root: &G) -> Self {
         let mut worker = Worker {
             id,
             shared,
@@ -417,19 +438,83 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         }
     }
 
-    /// Lazy SMP helper: the same iterations one depth ahead of the main thread
-    /// (odd helpers) or level with it (even ones), until the main thread is done.
+    /// Lazy SMP helper: the same iterations level with the main thread (odd
+    /// helpers, so the only helper of two threads) or one depth ahead (even
+    /// ones), until the main thread is done or this helper completes the target
+    /// depth first.
     fn run_helper(&mut self) {
-        let mut depth = 1 + (self.id % 2) as i32;
+        let offset = ((self.id + 1) % 2) as i32;
+        let mut depth = 1 + offset;
         while depth <= self.shared.max_depth && !self.should_stop() {
+            self.seldepth = 0;
             self.iterate(depth, 1);
             if self.stop {
                 break;
             }
+            if depth == self.shared.max_depth && self.shared.answer_first_finish {
+                self.finish(depth);
+                break;
+            }
             let main_depth = self.shared.main_depth.load(Ordering::Relaxed) as i32;
-            depth = (depth + 1).max(main_depth + 1 + (self.id % 2) as i32);
+            depth = (depth + 1).max(main_depth + 1 + offset);
         }
         self.flush_nodes();
+    }
+
+    /// This helper completed the target depth first: its line is the answer.
+    fn finish(&mut self, depth: i32) {
+        let mut finished = self
+            .shared
+            .finished
+            .lock()
+            .expect("no thread panics holding it");
+        if self.shared.main_depth.load(Ordering::Relaxed) < depth as u32 && finished.is_none() {
+            let best = &self.root_moves[0];
+            *finished = Some(Finished {
+                depth: depth as u32,
+                seldepth: self.seldepth as u32,
+                score: best.score,
+                pv: best.pv.clone(),
+            });
+            self.shared.abort.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The main thread takes over a helper's iteration that completed a depth
+    /// it had not (and reports it).
+    fn adopt_finished(&mut self, report: &mut dyn FnMut(&SearchInfo<G::Move>)) {
+        let Some(finished) = self
+            .shared
+            .finished
+            .lock()
+            .expect("no thread panics holding it")
+            .take()
+        else {
+            return;
+        };
+        if finished.depth <= self.completed_depth || finished.pv.is_empty() {
+            return;
+        }
+        let Some(at) = self.root_moves.iter().position(|m| m.mv == finished.pv[0]) else {
+            return;
+        };
+        self.root_moves[..=at].rotate_right(1);
+        self.completed_depth = finished.depth;
+        self.flush_nodes();
+        let best = &mut self.root_moves[0];
+        best.score = finished.score;
+        best.pv = finished.pv;
+        report(&SearchInfo {
+            depth: finished.depth,
+            seldepth: finished.seldepth,
+            multipv: 1,
+            score: Score::from_value(best.score),
+            nodes: self.shared.nodes.load(Ordering::Relaxed),
+            time_ms: self.shared.started.elapsed().as_millis() as u64,
+            hashfull: self.shared.tt.hashfull(),
+            pv: best.pv.clone(),
+            scores: None,
+        });
     }
 
     fn should_stop(&self) -> bool {

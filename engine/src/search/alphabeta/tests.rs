@@ -317,3 +317,38 @@ fn reports_each_iteration() {
     assert!(result.ponder.is_some());
     assert!(<AlphaBeta as Searcher<Hasami>>::hashfull(&searcher) > 0);
 }
+
+/// With two threads the target depth may be completed by the helper first; its
+/// line is then reported and answered, and it is a legal line of that depth.
+#[test]
+fn two_threads_report_and_answer_the_target_depth() {
+    for pos in random_positions(7, 6) {
+        let mut depths = Vec::new();
+        let mut last_pv = Vec::new();
+        let mut searcher = <AlphaBeta as Searcher<Hasami>>::new(&config(2));
+        let result = searcher.search(
+            &pos,
+            &Limits::depth(5),
+            &SearchControl::new(false),
+            &mut |info| {
+                assert!(!info.pv.is_empty() && info.nodes > 0);
+                depths.push(info.depth);
+                last_pv = info.pv.clone();
+            },
+        );
+        assert!(depths.windows(2).all(|w| w[0] < w[1]), "{depths:?}");
+        // (A mate found within the depth ends the search sooner.)
+        if !matches!(result.score, Score::Mate(_)) {
+            assert_eq!(depths.last(), Some(&5));
+            assert_eq!(result.depth, 5);
+        }
+        assert_eq!(depths.last(), Some(&result.depth));
+        assert_eq!(result.best, last_pv.first().copied());
+        // Every move of the reported line is legal where it is played.
+        let mut after = pos.clone();
+        for &mv in &last_pv {
+            assert!(legal_moves(&after).contains(&mv), "{}", pos.sfen());
+            after.make(mv);
+        }
+    }
+}
