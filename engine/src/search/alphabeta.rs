@@ -78,16 +78,12 @@ impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
         }
     }
 
-    fn configure(&mut self, config: &SearchConfig) {
-        self.tables.configure(config);
+    fn tables(&self) -> &SearchTables {
+        &self.tables
     }
 
-    fn prepare(&mut self) {
-        self.tables.prepare();
-    }
-
-    fn clear(&mut self) {
-        self.tables.clear();
+    fn tables_mut(&mut self) -> &mut SearchTables {
+        &mut self.tables
     }
 
     fn search(
@@ -135,10 +131,6 @@ impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
 
         hold_answer(limits, &shared.time, control);
         main.result()
-    }
-
-    fn hashfull(&self) -> u32 {
-        self.tables.hashfull()
     }
 }
 

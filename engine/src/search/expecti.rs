@@ -167,17 +167,17 @@ impl<G: ChanceGame> Searcher<G> for Expectimax {
         }
     }
 
+    fn tables(&self) -> &SearchTables {
+        &self.tables
+    }
+
+    fn tables_mut(&mut self) -> &mut SearchTables {
+        &mut self.tables
+    }
+
     fn configure(&mut self, config: &SearchConfig) {
         self.tables.configure(config);
         self.algorithm = ChanceAlgorithm::from_name(config.algorithm).unwrap_or_default();
-    }
-
-    fn prepare(&mut self) {
-        self.tables.prepare();
-    }
-
-    fn clear(&mut self) {
-        self.tables.clear();
     }
 
     fn search(
@@ -243,10 +243,6 @@ impl<G: ChanceGame> Searcher<G> for Expectimax {
             nodes: shared.nodes.load(Ordering::Relaxed),
             ..result
         }
-    }
-
-    fn hashfull(&self) -> u32 {
-        self.tables.hashfull()
     }
 }
 

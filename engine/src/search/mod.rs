@@ -239,17 +239,26 @@ pub struct SearchResult<M> {
     pub nodes: u64,
 }
 
-/// A searcher for one kind of game; owns its tables between searches.
+/// A searcher for one kind of game; owns its [`tables::SearchTables`] between
+/// searches, through which settings, preparation and clearing go.
 pub trait Searcher<G: Game>: Send {
     fn new(config: &SearchConfig) -> Self
     where
         Self: Sized;
+    fn tables(&self) -> &tables::SearchTables;
+    fn tables_mut(&mut self) -> &mut tables::SearchTables;
     /// Applies changed settings (threads, hash size, …).
-    fn configure(&mut self, config: &SearchConfig);
+    fn configure(&mut self, config: &SearchConfig) {
+        self.tables_mut().configure(config);
+    }
     /// Does the heavy initialisation (tables) now rather than at the first search.
-    fn prepare(&mut self) {}
+    fn prepare(&mut self) {
+        self.tables_mut().prepare();
+    }
     /// Forgets everything learnt (a new game).
-    fn clear(&mut self);
+    fn clear(&mut self) {
+        self.tables_mut().clear();
+    }
     fn search(
         &mut self,
         pos: &G,
@@ -258,5 +267,7 @@ pub trait Searcher<G: Game>: Send {
         report: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move>;
     /// Permille of the table in use.
-    fn hashfull(&self) -> u32;
+    fn hashfull(&self) -> u32 {
+        self.tables().hashfull()
+    }
 }

@@ -328,16 +328,12 @@ impl<G: MultiPlayerGame> Searcher<G> for MultiSearch {
         }
     }
 
-    fn configure(&mut self, config: &SearchConfig) {
-        self.tables.configure(config);
+    fn tables(&self) -> &SearchTables {
+        &self.tables
     }
 
-    fn prepare(&mut self) {
-        self.tables.prepare();
-    }
-
-    fn clear(&mut self) {
-        self.tables.clear();
+    fn tables_mut(&mut self) -> &mut SearchTables {
+        &mut self.tables
     }
 
     fn search(
@@ -385,10 +381,6 @@ impl<G: MultiPlayerGame> Searcher<G> for MultiSearch {
 
         hold_answer(limits, &shared.time, control);
         main.result()
-    }
-
-    fn hashfull(&self) -> u32 {
-        self.tables.hashfull()
     }
 }
 
