@@ -8,44 +8,23 @@
 use super::attacks::{next_on_ray, slides_back_along, step_sources, steps_to};
 use super::piece::{Kind, Piece};
 use crate::core::board9::{Bitboard, Square};
+use crate::core::shogi_move::{DropKind, ShogiMove};
 use crate::core::Seat;
 
 pub const BLACK: Seat = 0;
 pub const WHITE: Seat = 1;
 
 /// A move: a board move (from, to, promotion) or a drop (kind, to).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct AnnanMove(u16);
+pub type AnnanMove = ShogiMove<Kind>;
 
-const DROP_BASE: u16 = 81;
-
-impl AnnanMove {
+impl DropKind for Kind {
     #[inline]
-    pub fn board(from: Square, to: Square, promote: bool) -> Self {
-        AnnanMove(to.0 as u16 | (from.0 as u16) << 7 | (promote as u16) << 14)
+    fn index(self) -> u16 {
+        self as u16
     }
     #[inline]
-    pub fn drop(kind: Kind, to: Square) -> Self {
-        AnnanMove(to.0 as u16 | (DROP_BASE + kind as u16) << 7)
-    }
-    #[inline]
-    pub fn to(self) -> Square {
-        Square((self.0 & 0x7F) as u8)
-    }
-    /// The origin square of a board move.
-    #[inline]
-    pub fn from(self) -> Option<Square> {
-        let from = self.0 >> 7 & 0x7F;
-        (from < DROP_BASE).then_some(Square(from as u8))
-    }
-    #[inline]
-    pub fn dropped(self) -> Option<Kind> {
-        let from = self.0 >> 7 & 0x7F;
-        (from >= DROP_BASE).then(|| Kind::from_index((from - DROP_BASE) as usize))
-    }
-    #[inline]
-    pub fn promotes(self) -> bool {
-        self.0 >> 14 & 1 != 0
+    fn from_index(index: usize) -> Self {
+        Kind::from_index(index)
     }
 }
 

@@ -9,6 +9,7 @@ pub mod game;
 pub mod movelist;
 pub mod options;
 pub mod sfen;
+pub mod shogi_move;
 pub mod zobrist;
 
 pub use error::{MoveError, OptionError, ParseError};
