@@ -912,26 +912,41 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         );
     }
 
+    /// What every root-relative node (paranoid, BRS) does first: stop, the
+    /// game's end, the horizon, a TT cut-off. `Err` is the node's value when one
+    /// of them ends it; `Ok` the key and the TT entry to search with.
+    fn open_node(
+        &mut self,
+        alpha: Value,
+        beta: Value,
+        depth: i32,
+        ply: usize,
+    ) -> Result<(u64, Option<(TtEntry, Value)>), Value> {
+        if self.enter(ply) {
+            return Err(0);
+        }
+        if let Some(value) = self.terminal_value(ply) {
+            return Err(value);
+        }
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return Err(self.quiesce(alpha, beta, ply, 0));
+        }
+        let key = self.key();
+        let tt = self.probe(key, ply);
+        match tt {
+            Some((entry, value)) if cutoff(&entry, value, depth, alpha, beta) => Err(value),
+            _ => Ok((key, tt)),
+        }
+    }
+
     // ---- paranoid ----------------------------------------------------------
 
     /// Paranoid alpha-beta, fail-soft, root-relative: MAX where the root seat moves.
     fn paranoid(&mut self, mut alpha: Value, mut beta: Value, depth: i32, ply: usize) -> Value {
-        if self.enter(ply) {
-            return 0;
-        }
-        if let Some(value) = self.terminal_value(ply) {
-            return value;
-        }
-        if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.quiesce(alpha, beta, ply, 0);
-        }
-        let key = self.key();
-        let tt = self.probe(key, ply);
-        if let Some((entry, value)) = tt {
-            if cutoff(&entry, value, depth, alpha, beta) {
-                return value;
-            }
-        }
+        let (key, tt) = match self.open_node(alpha, beta, depth, ply) {
+            Ok(opened) => opened,
+            Err(value) => return value,
+        };
         let frame = &mut self.frames[ply];
         frame.clear();
         self.pos.generate_moves(&mut frame.lists[0]);
@@ -1037,22 +1052,10 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
     /// BRS, fail-soft, root-relative: the root seat's moves at MAX nodes; at MIN
     /// layers every opponent's moves, the best single reply kept.
     fn brs(&mut self, mut alpha: Value, mut beta: Value, depth: i32, ply: usize) -> Value {
-        if self.enter(ply) {
-            return 0;
-        }
-        if let Some(value) = self.terminal_value(ply) {
-            return value;
-        }
-        if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.quiesce(alpha, beta, ply, 0);
-        }
-        let key = self.key();
-        let tt = self.probe(key, ply);
-        if let Some((entry, value)) = tt {
-            if cutoff(&entry, value, depth, alpha, beta) {
-                return value;
-            }
-        }
+        let (key, tt) = match self.open_node(alpha, beta, depth, ply) {
+            Ok(opened) => opened,
+            Err(value) => return value,
+        };
         let due = self.pos.side_to_move();
         let maximizing = due == self.root;
         if !maximizing && self.shared.algorithm == Algorithm::BrsPlus {
