@@ -156,6 +156,22 @@ fn bad_yonin_input_is_refused_and_the_position_kept() {
 }
 
 #[test]
+fn the_move_limit_ends_the_game_with_places_judged() {
+    let mut engine = yonin();
+    // shogiarena's name for the limit sets Yonin's MoveLimit.
+    engine.ask("setoption name MaxMovesToDraw value 2");
+    engine.ask("position startpos moves 5g5f");
+    assert!(engine.status().starts_with("ongoing"));
+    engine.ask("position startpos moves 5g5f 7e6e");
+    let status = engine.status();
+    assert!(
+        status.starts_with("over places 1,1,1,1 reason move-limit ply 2"),
+        "nobody mated and equal totals: all share first: {status}"
+    );
+    engine.quit_cleanly();
+}
+
+#[test]
 fn perft_from_the_start_through_the_protocol() {
     let mut engine = yonin();
     engine.send("go perft 3");
