@@ -1191,6 +1191,38 @@ mod naive {
         out
     }
 
+    /// Rule 6 read plainly: after `from` moved (or was mated), the nearest live
+    /// seat in check clockwise from it, else the next live seat.
+    pub fn due_after(board: &Board, from: Seat) -> Seat {
+        let clockwise = || {
+            (1..4)
+                .map(move |i| (from + i) % 4)
+                .filter(|&s| board.alive[s as usize])
+        };
+        clockwise()
+            .find(|&s| attacked_by_others(board, s))
+            .or_else(|| clockwise().next())
+            .expect("a live seat besides the mover")
+    }
+
+    /// perft with this generator and `due_after` alone, for positions where no
+    /// elimination or repetition can happen within `depth` plies: a seat due
+    /// without a move fails loudly instead of being counted wrongly.
+    pub fn perft(board: &Board, due: Seat, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = legal(board, due);
+        assert!(!moves.is_empty(), "seat {due} due without a move");
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        moves
+            .iter()
+            .map(|(_, after)| perft(after, due_after(after, due), depth - 1))
+            .sum()
+    }
+
     fn pawn_mates(after: &Board, us: Seat, r: i8, c: i8) -> bool {
         let (fr, fc) = forward(us);
         let Some((Kind::King, victim, _)) = after.cells[(r + fr) as usize][(c + fc) as usize]
@@ -1205,6 +1237,41 @@ mod naive {
             .find(|&s| after.alive[s as usize] && attacked_by_others(after, s));
         answers == Some(victim) && legal(after, victim).is_empty()
     }
+}
+
+#[test]
+fn naive_perft_from_start_agrees_with_the_fast_one_to_depth_4() {
+    let mut pos = Yonin::start(&YoninRules::default());
+    let board = naive::Board::of(pos.state());
+    let naive = naive::perft(&board, pos.side_to_move(), 4);
+    assert_eq!(naive, 6_561, "rule 26");
+    assert_eq!(naive, perft(&mut pos, 4));
+}
+
+#[test]
+#[ignore = "heavy: the naive generator to depth 6 (seconds in release)"]
+fn naive_perft_from_start_to_depth_6() {
+    use rayon::prelude::*;
+    let pos = Yonin::start(&YoninRules::default());
+    let board = naive::Board::of(pos.state());
+    let due = pos.side_to_move();
+    // Divide both ways, so that a difference names the root moves it comes from.
+    let mut naive_divide: Vec<(String, u64)> = naive::legal(&board, due)
+        .into_par_iter()
+        .map(|(text, after)| {
+            let n = naive::perft(&after, naive::due_after(&after, due), 5);
+            (text, n)
+        })
+        .collect();
+    let mut fast_divide: Vec<(String, u64)> = crate::perft::divide(&pos, 6)
+        .into_iter()
+        .map(|(mv, n)| (pos.format_move(mv), n))
+        .collect();
+    naive_divide.sort();
+    fast_divide.sort();
+    assert_eq!(naive_divide, fast_divide, "divide at depth 6 differs");
+    let total: u64 = naive_divide.iter().map(|&(_, n)| n).sum();
+    assert_eq!(total, 1_055_321);
 }
 
 fn naive_moves(state: &State, us: Seat) -> Vec<String> {
@@ -1290,15 +1357,7 @@ fn after_a_move_the_seat_due_and_eliminations_match_a_plain_resolution() {
             let mut eliminated = vec![];
             let limit = 2 - out_before as usize;
             let due = loop {
-                let next = (1..4)
-                    .map(|i| (from + i) % 4)
-                    .find(|&s| board.alive[s as usize] && naive::attacked_by_others(&board, s))
-                    .or_else(|| {
-                        (1..4)
-                            .map(|i| (from + i) % 4)
-                            .find(|&s| board.alive[s as usize])
-                    })
-                    .unwrap();
+                let next = naive::due_after(&board, from);
                 if !naive::legal(&board, next).is_empty() {
                     break Some(next);
                 }
