@@ -837,6 +837,116 @@ fn a_continuous_checker_may_not_make_the_fourth_occurrence() {
     assert!(other.outcome().is_none());
 }
 
+/// A continuous-check cycle in which seat 0's king shuttles 4h <-> 5h, each step
+/// uncovering one of its rooks (5i, 4i) onto seat 2's king, which shuttles
+/// 5c <-> 4c; seat 3's silver shuttles 6g <-> 7f and checks the king on 5h
+/// from 6g (a back diagonal for seat 3, which advances toward file 9). Seat 1
+/// never moves: check priority skips it. The position starts in the cycle with
+/// seat 2 due, in check from the rook on 5i, so that the position in which
+/// seat 0 is mated stands only three times when it is mated.
+///
+/// ```text
+///   9  8  7  6  5  4  3  2  1
+///  K1 .  .  .  .  .  .  .  K3   a
+///  .  .  .  .  .  .  .  .  .    b
+///  .  .  .  .  K2 .  .  .  .    c
+///  ...
+///  .  .  .  S3 .  .  .  R1 .    g
+///  .  .  G1 .  .  K0 .  .  .    h
+///  .  .  .  .  R0 R0 .  .  .    i
+/// ```
+///
+/// With the king on 5h and the silver on 6g, seat 0 is in check and its king
+/// can only go to 4h: 4g and 5g are covered by seat 1's rook on rank g, 6h and
+/// 6i by seat 1's gold on 7h, which (with the rook) also guards the silver on
+/// 6g; 4i and 5i hold its rooks; nothing attacks 4h. No other move of seat 0 takes the silver (its
+/// rooks do not reach 6g; the gold in hand cannot block a silver), so 5h4h is
+/// its only move, and it gives check (the rook on 5i now sees 5c).
+fn king_shuttle_cycle() -> Yonin {
+    at(&build(
+        &[
+            ("9a", "K1"),
+            ("1a", "K3"),
+            ("5c", "K2"),
+            ("6g", "S3"),
+            ("2g", "R1"),
+            ("7h", "G1"),
+            ("4h", "K0"),
+            ("5i", "R0"),
+            ("4i", "R0"),
+        ],
+        "G/-/-/-",
+        2,
+        "-",
+        "0",
+    ))
+}
+
+/// One round of the cycle from the start position and back to it (6 plies).
+const KING_SHUTTLE: &str = "5c4c 6g7f 4h5h 4c5c 7f6g 5h4h";
+
+#[test]
+fn a_continuous_checker_whose_every_move_is_forbidden_is_checkmated() {
+    let start = king_shuttle_cycle();
+    let mut pos = start.clone();
+    play(&mut pos, KING_SHUTTLE);
+    assert_eq!(pos.key(), start.key(), "the round comes back to the start");
+    assert_eq!(pos.occurrences(), 2);
+    play(&mut pos, KING_SHUTTLE);
+    assert_eq!(pos.occurrences(), 3, "plies 0, 6 and 12");
+    play(&mut pos, "5c4c 6g7f 4h5h 4c5c");
+
+    // Seat 0 in check on 5h at plies 5 and 11: 5h4h is its one move, and it
+    // brings the start position back only a second and a third time.
+    let mut earlier = start.clone();
+    let start_board = naive::Board::of(start.state());
+    for _ in 0..2 {
+        play(&mut earlier, "5c4c 6g7f 4h5h 4c5c 7f6g");
+        assert_eq!(status(&earlier, "check"), "0");
+        assert_eq!(legal(&earlier), ["5h4h"]);
+        // Independently: on the plain board the naive generator finds 5h4h
+        // alone, and it gives the start board back with seat 2 due (in check).
+        let moves = naive::legal(&naive::Board::of(earlier.state()), 0);
+        assert_eq!(moves.len(), 1);
+        let (text, after) = &moves[0];
+        assert_eq!(text, "5h4h");
+        assert!(after.cells == start_board.cells && after.hands == start_board.hands);
+        assert_eq!(naive::due_after(after, 0), 2);
+        play(&mut earlier, "5h4h");
+    }
+
+    // The silver checks a third time: seat 0 is due in this position for the
+    // third time, and its only move would make the fourth occurrence of the start
+    // position after seat 0 gave check with every move since the first (rules
+    // 10, 19), so it has no legal move and is checkmated at once.
+    play(&mut pos, "7f6g");
+    assert_eq!(pos.ply(), 17);
+    assert!(!pos.is_alive(0));
+    // Credit (rule 7): seat 0 is mated while in check, so the owner of the
+    // checking piece takes it: seat 3's silver is the only checker. (The
+    // counter-clockwise rule of rule 16 is for checkers that have not moved,
+    // and the last-mover rule for a mate without check; here both would also
+    // name seat 3, so this test does not tell those clauses apart.)
+    assert_eq!(status(&pos, "out"), "0:3");
+    assert_eq!(status(&pos, "mates"), "0,0,0,1");
+    // Seat 3 inherits both rooks (still advancing toward rank a) and the gold in
+    // hand; the flipped king stays on 5h. Seat 1 is due, seat 0 is out credited
+    // to seat 3, recency 3-2-0 (seat 1 never moved), 17 plies played.
+    assert_eq!(
+        pos.sfen(),
+        "K17K3/9/4K24/9/9/9/3S33R11/2G11k04/4R3@0R3@03 -/-/-/G 1 0:3 320 18"
+    );
+    // Totals (rule 17): seat 3 has king, silver, two rooks, the gold in hand and
+    // seat 0's flipped king.
+    assert_eq!(status(&pos, "totals"), "0,3,1,6");
+    // Who is due (rule 7, then 6 from the mated seat): nobody is in check (the
+    // rook on 5i is blocked by the flipped king, the one on 4i sees no king), so
+    // the next live seat clockwise from seat 0.
+    assert_eq!(status(&pos, "check"), "-");
+    assert_eq!(pos.side_to_move(), 1);
+    assert!(pos.outcome().is_none(), "one mate does not end the game");
+}
+
 // ---------------------------------------------------------------- pairs
 
 #[test]
