@@ -11,15 +11,16 @@
 //! shows a gain, and none has been measured yet.
 //!
 //! Parallel search is Lazy SMP: helper threads run the same iterative deepening,
-//! half of them level with the main thread and half one depth ahead, and share
-//! only the transposition table and the moves being searched (a node defers a move
-//! another thread is on, ABDADA-style, so that threads level with each other
-//! spread out). The main thread's result is the one reported, unless a helper
-//! completes the target depth first: its line is then the answer. (Level helpers
-//! measured faster to depth with two threads than a helper one depth ahead.)
+//! half of them level with the main thread and half one depth ahead
+//! ([`helper_lead`]), and share only the transposition table and the moves being
+//! searched: the root and every node `DEFER_MIN_DEPTH` from the horizon put off a
+//! move another thread is on ([`super::smp`]), so that threads level with each
+//! other spread out. The main thread's result is the one reported, unless a
+//! helper completes the target depth first: its line is then the answer.
 //! Helpers run on a dedicated rayon pool of `threads - 1` threads so that every
 //! helper really runs next to the main thread.
 
+use super::smp::{busy_key, helper_lead, BusyMoves, Deferred};
 use super::tables::{hold_answer, SearchTables};
 use super::time::TimeManager;
 use super::tt::{value_from_tt, value_to_tt, Bound, TranspositionTable, TtEntry};
@@ -62,10 +63,6 @@ const DEFER_MIN_DEPTH: i32 = 3;
 /// Quiescence answers a check with every move only this close to the horizon:
 /// deeper, chains of checks and interposing drops (Annan) explode the tree.
 const QS_EVASION_PLIES: u32 = 1;
-/// Slots in the table of (position, move) pairs being searched.
-const BUSY_SLOTS: usize = 1 << 15;
-/// Spreads a move's hash over the key bits used to pick a busy slot.
-const BUSY_MIX: u64 = 0x9E37_79B9_7F4A_7C15;
 
 pub struct AlphaBeta {
     tables: SearchTables,
@@ -107,7 +104,7 @@ impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
             abort: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             main_depth: AtomicU32::new(0),
-            busy: BusyMoves::new(if config.threads > 1 { BUSY_SLOTS } else { 0 }),
+            busy: BusyMoves::new(config.threads),
             answer_first_finish: multipv == 1,
             finished: Mutex::new(None),
         };
@@ -164,46 +161,6 @@ struct Shared<'a, M> {
     finished: Mutex<Option<Finished<M>>>,
 }
 
-/// The (position, move) pairs some thread is searching, by hashed slot; a lossy
-/// hint (a slot may be overwritten or cleared by another thread), never a lock.
-struct BusyMoves {
-    slots: Vec<AtomicU64>,
-}
-
-impl BusyMoves {
-    fn new(size: usize) -> Self {
-        BusyMoves {
-            slots: (0..size).map(|_| AtomicU64::new(0)).collect(),
-        }
-    }
-
-    fn enabled(&self) -> bool {
-        !self.slots.is_empty()
-    }
-
-    #[inline]
-    fn slot(&self, key: u64) -> &AtomicU64 {
-        &self.slots[key as usize & (self.slots.len() - 1)]
-    }
-
-    #[inline]
-    fn is_busy(&self, key: u64) -> bool {
-        self.slot(key).load(Ordering::Relaxed) == key
-    }
-
-    #[inline]
-    fn enter(&self, key: u64) {
-        self.slot(key).store(key, Ordering::Relaxed);
-    }
-
-    #[inline]
-    fn leave(&self, key: u64) {
-        let _ = self
-            .slot(key)
-            .compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
-    }
-}
-
 /// Per-ply scratch space, allocated once per search.
 struct Frame<M: Copy + Default> {
     moves: MoveList<M>,
@@ -212,9 +169,7 @@ struct Frame<M: Copy + Default> {
     /// Indices of the quiet moves searched, for the history malus.
     quiets: [u16; MAX_QUIETS],
     quiet_count: usize,
-    /// Indices of moves put off because another thread was searching them.
-    deferred: [u16; MAX_MOVES],
-    deferred_count: usize,
+    deferred: Deferred<MAX_MOVES>,
     /// Picks made since the scores were set.
     picks: usize,
     /// After `SCANNED_PICKS` picks: the untried moves by score, and the next one.
@@ -230,8 +185,7 @@ impl<M: Copy + Default> Frame<M> {
             scores: [0; MAX_MOVES],
             quiets: [0; MAX_QUIETS],
             quiet_count: 0,
-            deferred: [0; MAX_MOVES],
-            deferred_count: 0,
+            deferred: Deferred::new(),
             picks: 0,
             order: [0; MAX_MOVES],
             order_len: 0,
@@ -435,7 +389,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
     /// ones), until the main thread is done or this helper completes the target
     /// depth first.
     fn run_helper(&mut self) {
-        let offset = ((self.id + 1) % 2) as i32;
+        let offset = helper_lead(self.id);
         let mut depth = 1 + offset;
         while depth <= self.shared.max_depth && !self.should_stop() {
             self.seldepth = 0;
@@ -553,11 +507,31 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         }
     }
 
-    /// Searches `root_moves[first..]` in order; returns the best value (fail-soft).
+    /// Searches `root_moves[first..]` in order, returns the best value (fail-soft).
+    /// With several threads, a move after the first that another thread is on
+    /// waits until the others are done: threads level with each other then share
+    /// out the root moves instead of searching them all in the same order.
     fn search_root(&mut self, depth: i32, mut alpha: Value, beta: Value, first: usize) -> Value {
+        let key = self.pos.key();
+        self.frames[0].deferred.clear();
         let mut best = -INFINITE;
-        for k in first..self.root_moves.len() {
+        let mut next = first;
+        loop {
+            let (k, replaying) = if next < self.root_moves.len() {
+                next += 1;
+                (next - 1, false)
+            } else if let Some(k) = self.frames[0].deferred.replay() {
+                (k, true)
+            } else {
+                break;
+            };
             let mv = self.root_moves[k].mv;
+            let busy_key = busy_key(key, &mv);
+            if k > first && !replaying && self.shared.busy.is_busy(busy_key) {
+                self.frames[0].deferred.push(k);
+                continue;
+            }
+            self.shared.busy.enter(busy_key);
             self.pos.make(mv);
             let value = if k == first {
                 -self.search(-beta, -alpha, depth - 1, 1)
@@ -569,6 +543,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
                 value
             };
             self.pos.unmake(mv);
+            self.shared.busy.leave(busy_key);
             if self.stop {
                 break;
             }
@@ -733,9 +708,8 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             .map(usize::from)
             .filter(|&i| i < count);
         self.frames[ply].quiet_count = 0;
-        self.frames[ply].deferred_count = 0;
+        self.frames[ply].deferred.clear();
         let defer = depth >= DEFER_MIN_DEPTH && self.shared.busy.enabled();
-        let mut replayed = 0;
         let mut picked = 0;
         let mut searched = 0;
         let original_alpha = alpha;
@@ -748,13 +722,14 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             // Step 4 and 5: the TT move, then the rest by score, then the deferred ones.
             let (index, tactical, replaying) = match (picked, tt_index) {
                 _ if picked == count => {
-                    let frame = &self.frames[ply];
-                    if replayed == frame.deferred_count {
+                    let Some(index) = self.frames[ply].deferred.replay() else {
                         break;
-                    }
-                    let index = frame.deferred[replayed] as usize;
-                    replayed += 1;
-                    (index, self.pos.is_tactical(frame.moves[index]), true)
+                    };
+                    (
+                        index,
+                        self.pos.is_tactical(self.frames[ply].moves[index]),
+                        true,
+                    )
                 }
                 (0, Some(index)) => (
                     index,
@@ -774,12 +749,10 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
                 picked += 1;
             }
             let mv = self.frames[ply].moves[index];
-            let busy_key = key ^ fxhash::hash64(&mv).wrapping_mul(BUSY_MIX);
+            let busy_key = busy_key(key, &mv);
             if defer {
                 if searched > 0 && !replaying && self.shared.busy.is_busy(busy_key) {
-                    let frame = &mut self.frames[ply];
-                    frame.deferred[frame.deferred_count] = index as u16;
-                    frame.deferred_count += 1;
+                    self.frames[ply].deferred.push(index);
                     continue;
                 }
                 self.shared.busy.enter(busy_key);

@@ -5,6 +5,7 @@ pub mod alphabeta;
 pub mod expecti;
 pub mod limits;
 pub mod multi;
+pub mod smp;
 pub mod tables;
 pub mod time;
 pub mod tt;

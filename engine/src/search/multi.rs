@@ -76,10 +76,14 @@
 //!
 //! # Parallel search
 //! Lazy SMP as in [`super::alphabeta`]: helper threads on a dedicated rayon pool
-//! of `threads − 1` run the same iterative deepening (odd helpers one depth
-//! ahead) and share only the transposition table; the main thread's result is the
-//! one reported, so extra threads only change which table entries exist.
+//! of `threads − 1` run the same iterative deepening (the depths of
+//! [`helper_lead`]) and share the transposition table and the moves being
+//! searched: the root and nodes `DEFER_MIN_DEPTH` from the horizon put off a
+//! move another thread is on ([`super::smp`]; not max-n below the root or BRS+
+//! MIN layers). The main thread's result is the one reported, so extra threads
+//! only change which table entries exist.
 
+use super::smp::{busy_key, helper_lead, BusyMoves, Deferred};
 use super::tables::{hold_answer, SearchTables};
 use super::time::TimeManager;
 use super::tt::{value_from_tt, value_to_tt, Bound, TranspositionTable, TtEntry};
@@ -104,6 +108,9 @@ const MAX_PLY: usize = 96;
 pub const QS_MAX_PLIES: u32 = 2;
 /// Nodes between looks at the stop flags, the node limit and the clock.
 const CHECK_EVERY: u64 = 2048;
+/// With several threads, a node this far from the horizon puts off a move
+/// another thread is on (as in alpha-beta).
+const DEFER_MIN_DEPTH: i32 = 3;
 /// Flat values of the places (root-relative searches): first, last and the
 /// middle ones from `PLACE_MIDDLE` down to `-PLACE_MIDDLE`.
 pub const FLAT_WIN: Value = 20_000;
@@ -358,6 +365,7 @@ impl<G: MultiPlayerGame> Searcher<G> for MultiSearch {
             abort: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             main_depth: AtomicU32::new(0),
+            busy: BusyMoves::new(config.threads),
             algorithm,
             multipv: config.multipv.max(1),
             key_mix: ALGORITHM_MIX[algorithm as usize] ^ ROOT_MIX[root as usize & 3],
@@ -395,6 +403,7 @@ struct Shared<'a> {
     abort: AtomicBool,
     nodes: AtomicU64,
     main_depth: AtomicU32,
+    busy: BusyMoves,
     algorithm: Algorithm,
     multipv: usize,
     /// XORed into every key this search probes or stores.
@@ -408,6 +417,8 @@ struct Frame<M: Copy + Default> {
     scores: [[i32; MAX_MOVES]; 4],
     /// BRS+: the moves a MIN layer plays in a row (background moves and the reply).
     sequence: [M; MAX_SEQUENCE],
+    /// Moves put off, as `list * SEAT_STRIDE + index`.
+    deferred: Deferred<{ 4 * MAX_MOVES }>,
 }
 
 impl<M: Copy + Default> Frame<M> {
@@ -416,6 +427,7 @@ impl<M: Copy + Default> Frame<M> {
             lists: std::array::from_fn(|_| MoveList::new()),
             scores: [[0; MAX_MOVES]; 4],
             sequence: [M::default(); MAX_SEQUENCE],
+            deferred: Deferred::new(),
         }
     }
 
@@ -423,6 +435,7 @@ impl<M: Copy + Default> Frame<M> {
         for list in &mut self.lists {
             list.clear();
         }
+        self.deferred.clear();
     }
 
     fn is_empty(&self) -> bool {
@@ -487,6 +500,8 @@ struct Worker<'a, G: MultiPlayerGame> {
     root: Seat,
     seats: usize,
     root_moves: Vec<RootMove<G::Move>>,
+    /// The root move this iteration searches next, unless put off.
+    root_next: usize,
     frames: Vec<Frame<G::Move>>,
     killers: Vec<[G::Move; 2]>,
     /// `[seat][hashed move]`.
@@ -511,6 +526,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
             root: root.side_to_move(),
             seats: G::SEATS.clamp(1, 4),
             root_moves: Vec::new(),
+            root_next: 0,
             frames: (0..MAX_PLY).map(|_| Frame::new()).collect(),
             killers: vec![[G::Move::default(); 2]; MAX_PLY],
             history: vec![0; 4 * HISTORY_SIZE],
@@ -611,17 +627,11 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         wanted.clamp(1, self.root_moves.len().max(1))
     }
 
-    /// The `lines`-th best score among the first `searched` root moves
-    /// (`-INFINITE` while fewer are known): below it a root move is of no interest.
-    fn line_bound(&self, searched: usize) -> Value {
+    /// The `lines`-th best score among the root moves searched in this
+    /// iteration (the others are `-INFINITE`): below it a root move is of no interest.
+    fn line_bound(&self) -> Value {
         let lines = self.lines();
-        if searched < lines {
-            return -INFINITE;
-        }
-        let mut scores: Vec<Value> = self.root_moves[..searched]
-            .iter()
-            .map(|m| m.score)
-            .collect();
+        let mut scores: Vec<Value> = self.root_moves.iter().map(|m| m.score).collect();
         scores.sort_unstable_by(|a, b| b.cmp(a));
         scores[lines - 1]
     }
@@ -641,14 +651,15 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
     }
 
     fn run_helper(&mut self) {
-        let mut depth = 1 + (self.id % 2) as i32;
+        let lead = helper_lead(self.id);
+        let mut depth = 1 + lead;
         while depth <= self.shared.max_depth && !self.should_stop() {
             self.iterate(depth);
             if self.stop {
                 break;
             }
             let main_depth = self.shared.main_depth.load(Ordering::Relaxed) as i32;
-            depth = (depth + 1).max(main_depth + 1 + (self.id % 2) as i32);
+            depth = (depth + 1).max(main_depth + 1 + lead);
         }
         self.flush_nodes();
     }
@@ -677,34 +688,66 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
 
     /// Paranoid and BRS at the root: the root seat maximises over a full window.
     fn alphabeta_root(&mut self, depth: i32) {
+        self.start_root();
         let mut alpha = -INFINITE;
-        for k in 0..self.root_moves.len() {
+        while let Some((k, busy)) = self.next_root_move() {
             let mv = self.root_moves[k].mv;
             self.pos.make(mv);
             let value = self.child(alpha, INFINITE, depth - 1, 1);
             self.pos.unmake(mv);
+            self.shared.busy.leave(busy);
             if self.stop {
                 break;
             }
             if value > alpha || k < self.lines() {
                 self.record_root(k, value, [0; 4]);
-                alpha = self.line_bound(k + 1);
+                alpha = self.line_bound();
             }
         }
     }
 
     fn maxn_root(&mut self, depth: i32) {
-        for k in 0..self.root_moves.len() {
+        self.start_root();
+        while let Some((k, busy)) = self.next_root_move() {
             let mv = self.root_moves[k].mv;
             self.pos.make(mv);
             // Children the root seat values below the lines it has are cut.
-            let bound = (k >= self.lines()).then(|| (self.root, self.line_bound(k)));
+            let bound = (k >= self.lines()).then(|| (self.root, self.line_bound()));
             let shares = self.maxn_child(depth - 1, 1, bound);
             self.pos.unmake(mv);
+            self.shared.busy.leave(busy);
             if self.stop {
                 break;
             }
             self.record_root(k, shares[self.root as usize], shares);
+        }
+    }
+
+    fn start_root(&mut self) {
+        self.root_next = 0;
+        self.frames[0].deferred.clear();
+    }
+
+    /// The next root move of this iteration and its busy key: in order, except
+    /// that with several threads a move past the lines searched exactly that
+    /// another thread is on waits until the others are done.
+    fn next_root_move(&mut self) -> Option<(usize, u64)> {
+        let key = self.key();
+        let lines = self.lines();
+        loop {
+            let (k, replaying) = if self.root_next < self.root_moves.len() {
+                self.root_next += 1;
+                (self.root_next - 1, false)
+            } else {
+                (self.frames[0].deferred.replay()?, true)
+            };
+            let busy = busy_key(key, &self.root_moves[k].mv);
+            if k >= lines && !replaying && self.shared.busy.is_busy(busy) {
+                self.frames[0].deferred.push(k);
+                continue;
+            }
+            self.shared.busy.enter(busy);
+            return Some((k, busy));
         }
     }
 
@@ -865,6 +908,42 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         }
     }
 
+    /// The next move of `ply` as (list, index, busy key): the untried one with
+    /// the best score, then those put off. With several threads, a node
+    /// `DEFER_MIN_DEPTH` or more from the horizon puts off a move that another
+    /// thread is on, unless it is the first; the move returned is marked busy
+    /// until the caller leaves it.
+    fn next_move(
+        &mut self,
+        ply: usize,
+        key: u64,
+        depth: i32,
+        searched: usize,
+    ) -> Option<(usize, usize, Option<u64>)> {
+        if depth < DEFER_MIN_DEPTH || !self.shared.busy.enabled() {
+            return self.frames[ply]
+                .pick()
+                .map(|(list, index)| (list, index, None));
+        }
+        loop {
+            let frame = &mut self.frames[ply];
+            let (list, index, replaying) = match frame.pick() {
+                Some((list, index)) => (list, index, false),
+                None => {
+                    let code = frame.deferred.replay()?;
+                    (code / SEAT_STRIDE, code % SEAT_STRIDE, true)
+                }
+            };
+            let busy = busy_key(key ^ list as u64, &frame.lists[list][index]);
+            if searched > 0 && !replaying && self.shared.busy.is_busy(busy) {
+                frame.deferred.push(list * SEAT_STRIDE + index);
+                continue;
+            }
+            self.shared.busy.enter(busy);
+            return Some((list, index, Some(busy)));
+        }
+    }
+
     /// A quiet move refuted the node.
     fn reward_quiet(&mut self, ply: usize, seat: Seat, mv: G::Move, depth: i32) {
         if self.pos.is_tactical(mv) {
@@ -964,11 +1043,16 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         let bounds = (alpha, beta);
         let mut best = if maximizing { -INFINITE } else { INFINITE };
         let mut best_index = None;
-        while let Some((_, index)) = self.frames[ply].pick() {
+        let mut searched = 0;
+        while let Some((_, index, busy)) = self.next_move(ply, key, depth, searched) {
             let mv = self.frames[ply].lists[0][index];
             self.pos.make(mv);
             let value = self.paranoid(alpha, beta, depth - 1, ply + 1);
             self.pos.unmake(mv);
+            if let Some(busy) = busy {
+                self.shared.busy.leave(busy);
+            }
+            searched += 1;
             if self.stop {
                 return 0;
             }
@@ -1094,7 +1178,8 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         let bounds = (alpha, beta);
         let mut best = if maximizing { -INFINITE } else { INFINITE };
         let mut best_index = None;
-        while let Some((list, index)) = self.frames[ply].pick() {
+        let mut searched = 0;
+        while let Some((list, index, busy)) = self.next_move(ply, key, depth, searched) {
             let mv = self.frames[ply].lists[list][index];
             let seat = list as Seat;
             let passed_in = seat != due;
@@ -1114,6 +1199,10 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
             if passed_in {
                 self.pos.unmake_pass();
             }
+            if let Some(busy) = busy {
+                self.shared.busy.leave(busy);
+            }
+            searched += 1;
             if self.stop {
                 return 0;
             }
