@@ -20,9 +20,9 @@
 //! Helpers run on a dedicated rayon pool of `threads - 1` threads so that every
 //! helper really runs next to the main thread.
 
+use super::budget::{Budget, NodeCounter};
 use super::smp::{busy_key, helper_lead, BusyMoves, Deferred};
 use super::tables::{hold_answer, SearchTables};
-use super::time::TimeManager;
 use super::tt::{value_from_tt, value_to_tt, Bound, TranspositionTable, TtEntry};
 use super::*;
 use crate::core::movelist::MAX_MOVES;
@@ -95,14 +95,9 @@ impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
         let multipv = config.multipv.max(1);
         let shared = Shared {
             tt,
-            control,
-            time: TimeManager::new(limits, pos.side_to_move(), config.time_margin_ms),
-            node_limit: limits.nodes,
+            budget: Budget::new(limits, control, pos.side_to_move(), config.time_margin_ms),
             max_depth: limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH) as i32,
             root_ply: pos.ply(),
-            started: Instant::now(),
-            abort: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
             main_depth: AtomicU32::new(0),
             busy: BusyMoves::new(config.threads),
             answer_first_finish: multipv == 1,
@@ -117,16 +112,16 @@ impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
                         scope.spawn(move |_| Worker::new(id, shared, pos).run_helper());
                     }
                     main.run_main(multipv, report);
-                    shared.abort.store(true, Ordering::Relaxed);
+                    shared.budget.abort();
                 }),
                 _ => main.run_main(multipv, report),
             }
             main.adopt_finished(report);
         }
-        shared.abort.store(true, Ordering::Relaxed);
-        main.flush_nodes();
+        shared.budget.abort();
+        main.settle_nodes();
 
-        hold_answer(limits, &shared.time, control);
+        hold_answer(limits, &shared.budget.time, control);
         main.result()
     }
 }
@@ -142,16 +137,10 @@ struct Finished<M> {
 /// What every search thread reads.
 struct Shared<'a, M> {
     tt: &'a TranspositionTable,
-    control: &'a SearchControl,
-    time: TimeManager,
-    node_limit: Option<u64>,
+    budget: Budget<'a>,
     max_depth: i32,
     /// The root's ply: positions repeated since are draws.
     root_ply: u32,
-    started: Instant,
-    /// Set by the main thread when it is done or out of time or nodes.
-    abort: AtomicBool,
-    nodes: AtomicU64,
     /// The main thread's last completed depth (helpers keep ahead of it).
     main_depth: AtomicU32,
     busy: BusyMoves,
@@ -277,8 +266,7 @@ struct Worker<'a, G: TwoPlayerGame> {
     /// Triangular PV table: row `ply` holds the line from `ply` at `pv[ply * MAX_PLY + ply..]`.
     pv: Vec<G::Move>,
     pv_len: Vec<usize>,
-    nodes: u64,
-    flushed: u64,
+    counter: NodeCounter,
     seldepth: usize,
     completed_depth: u32,
     stop: bool,
@@ -296,8 +284,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             history: vec![0; 2 * HISTORY_SIZE],
             pv: vec![G::Move::default(); MAX_PLY * MAX_PLY],
             pv_len: vec![0; MAX_PLY + 1],
-            nodes: 0,
-            flushed: 0,
+            counter: NodeCounter::new(CHECK_EVERY, id == 0),
             seldepth: 0,
             completed_depth: 0,
             stop: false,
@@ -344,9 +331,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
     fn run_main(&mut self, multipv: usize, report: &mut dyn FnMut(&SearchInfo<G::Move>)) {
         let lines = multipv.min(self.root_moves.len());
         for depth in 1..=self.shared.max_depth {
-            if self.should_stop()
-                || (depth > 1 && self.shared.time.soft_expired(self.shared.control))
-            {
+            if self.should_stop() || (depth > 1 && self.shared.budget.soft_expired()) {
                 break;
             }
             self.seldepth = 0;
@@ -359,9 +344,9 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
                 .main_depth
                 .store(depth as u32, Ordering::Relaxed);
             self.store_root(depth);
-            self.flush_nodes();
-            let nodes = self.shared.nodes.load(Ordering::Relaxed);
-            let time_ms = self.shared.started.elapsed().as_millis() as u64;
+            self.settle_nodes();
+            let nodes = self.shared.budget.nodes();
+            let time_ms = self.shared.budget.elapsed_ms();
             let hashfull = self.shared.tt.hashfull();
             for (k, line) in self.root_moves[..lines].iter().enumerate() {
                 report(&SearchInfo {
@@ -404,7 +389,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             let main_depth = self.shared.main_depth.load(Ordering::Relaxed) as i32;
             depth = (depth + 1).max(main_depth + 1 + offset);
         }
-        self.flush_nodes();
+        self.settle_nodes();
     }
 
     /// This helper completed the target depth first: its line is the answer.
@@ -422,7 +407,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
                 score: best.score,
                 pv: best.pv.clone(),
             });
-            self.shared.abort.store(true, Ordering::Relaxed);
+            self.shared.budget.abort();
         }
     }
 
@@ -446,7 +431,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         };
         self.root_moves[..=at].rotate_right(1);
         self.completed_depth = finished.depth;
-        self.flush_nodes();
+        self.settle_nodes();
         let best = &mut self.root_moves[0];
         best.score = finished.score;
         best.pv = finished.pv;
@@ -455,8 +440,8 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             seldepth: finished.seldepth,
             multipv: 1,
             score: Score::from_value(best.score),
-            nodes: self.shared.nodes.load(Ordering::Relaxed),
-            time_ms: self.shared.started.elapsed().as_millis() as u64,
+            nodes: self.shared.budget.nodes(),
+            time_ms: self.shared.budget.elapsed_ms(),
             hashfull: self.shared.tt.hashfull(),
             pv: best.pv.clone(),
             scores: None,
@@ -464,7 +449,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
     }
 
     fn should_stop(&self) -> bool {
-        self.stop || self.shared.control.stopped() || self.shared.abort.load(Ordering::Relaxed)
+        self.stop || self.shared.budget.stopping()
     }
 
     /// One iteration: each of the `lines` best root moves with an aspiration
@@ -584,32 +569,13 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
 
     #[inline]
     fn count_node(&mut self) {
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(CHECK_EVERY) {
-            self.poll();
+        if self.counter.count(&self.shared.budget) {
+            self.stop = true;
         }
     }
 
-    fn flush_nodes(&mut self) -> u64 {
-        let delta = self.nodes - self.flushed;
-        self.flushed = self.nodes;
-        self.shared.control.add_nodes(delta);
-        self.shared.nodes.fetch_add(delta, Ordering::Relaxed) + delta
-    }
-
-    /// Every `CHECK_EVERY` nodes: stop flags, and on the main thread the node limit
-    /// and the hard deadline.
-    fn poll(&mut self) {
-        let total = self.flush_nodes();
-        if self.shared.control.stopped() || self.shared.abort.load(Ordering::Relaxed) {
-            self.stop = true;
-        } else if self.id == 0
-            && (self.shared.node_limit.is_some_and(|limit| total >= limit)
-                || self.shared.time.hard_expired(self.shared.control))
-        {
-            self.shared.abort.store(true, Ordering::Relaxed);
-            self.stop = true;
-        }
+    fn settle_nodes(&mut self) -> u64 {
+        self.counter.settle(&self.shared.budget)
     }
 
     #[inline]
@@ -915,7 +881,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
     /// already proven in the interrupted one; before any iteration completed, the
     /// first root move of the initial order (TT move or best static reply).
     fn result(&self) -> SearchResult<G::Move> {
-        let nodes = self.shared.nodes.load(Ordering::Relaxed);
+        let nodes = self.shared.budget.nodes();
         let Some(best) = self.root_moves.first() else {
             let score = terminal_value(&self.pos, 0, self.shared.root_ply).unwrap_or(-MATE);
             return SearchResult {

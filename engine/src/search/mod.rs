@@ -2,6 +2,7 @@
 //! scores and the reports they make while searching.
 
 pub mod alphabeta;
+pub mod budget;
 pub mod expecti;
 pub mod limits;
 pub mod multi;

@@ -83,9 +83,9 @@
 //! MIN layers). The main thread's result is the one reported, so extra threads
 //! only change which table entries exist.
 
+use super::budget::{Budget, NodeCounter};
 use super::smp::{busy_key, helper_lead, BusyMoves, Deferred};
 use super::tables::{hold_answer, SearchTables};
-use super::time::TimeManager;
 use super::tt::{value_from_tt, value_to_tt, Bound, TranspositionTable, TtEntry};
 use super::*;
 use crate::core::movelist::MAX_MOVES;
@@ -356,14 +356,9 @@ impl<G: MultiPlayerGame> Searcher<G> for MultiSearch {
         let root = pos.side_to_move();
         let shared = Shared {
             tt,
-            control,
-            time: TimeManager::new(limits, root, config.time_margin_ms),
-            node_limit: limits.nodes,
+            budget: Budget::new(limits, control, root, config.time_margin_ms),
             max_depth: limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH) as i32,
             root_ply: pos.ply(),
-            started: Instant::now(),
-            abort: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
             main_depth: AtomicU32::new(0),
             busy: BusyMoves::new(config.threads),
             algorithm,
@@ -379,29 +374,24 @@ impl<G: MultiPlayerGame> Searcher<G> for MultiSearch {
                         scope.spawn(move |_| Worker::new(id, shared, pos).run_helper());
                     }
                     main.run_main(report);
-                    shared.abort.store(true, Ordering::Relaxed);
+                    shared.budget.abort();
                 }),
                 _ => main.run_main(report),
             }
         }
-        shared.abort.store(true, Ordering::Relaxed);
-        main.flush_nodes();
+        shared.budget.abort();
+        main.settle_nodes();
 
-        hold_answer(limits, &shared.time, control);
+        hold_answer(limits, &shared.budget.time, control);
         main.result()
     }
 }
 
 struct Shared<'a> {
     tt: &'a TranspositionTable,
-    control: &'a SearchControl,
-    time: TimeManager,
-    node_limit: Option<u64>,
+    budget: Budget<'a>,
     max_depth: i32,
     root_ply: u32,
-    started: Instant,
-    abort: AtomicBool,
-    nodes: AtomicU64,
     main_depth: AtomicU32,
     busy: BusyMoves,
     algorithm: Algorithm,
@@ -510,8 +500,7 @@ struct Worker<'a, G: MultiPlayerGame> {
     pv_len: Vec<usize>,
     /// BRS+: move generation for background moves.
     scratch: MoveList<G::Move>,
-    nodes: u64,
-    flushed: u64,
+    counter: NodeCounter,
     seldepth: usize,
     completed_depth: u32,
     stop: bool,
@@ -533,8 +522,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
             pv: vec![G::Move::default(); MAX_PLY * MAX_PLY],
             pv_len: vec![0; MAX_PLY + 1],
             scratch: MoveList::new(),
-            nodes: 0,
-            flushed: 0,
+            counter: NodeCounter::new(CHECK_EVERY, id == 0),
             seldepth: 0,
             completed_depth: 0,
             stop: false,
@@ -579,9 +567,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
 
     fn run_main(&mut self, report: &mut dyn FnMut(&SearchInfo<G::Move>)) {
         for depth in 1..=self.shared.max_depth {
-            if self.should_stop()
-                || (depth > 1 && self.shared.time.soft_expired(self.shared.control))
-            {
+            if self.should_stop() || (depth > 1 && self.shared.budget.soft_expired()) {
                 break;
             }
             self.seldepth = 0;
@@ -594,10 +580,10 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
                 .main_depth
                 .store(depth as u32, Ordering::Relaxed);
             self.store_root(depth);
-            self.flush_nodes();
+            self.settle_nodes();
             let lines = self.lines();
-            let nodes = self.shared.nodes.load(Ordering::Relaxed);
-            let time_ms = self.shared.started.elapsed().as_millis() as u64;
+            let nodes = self.shared.budget.nodes();
+            let time_ms = self.shared.budget.elapsed_ms();
             let hashfull = self.shared.tt.hashfull();
             for (k, line) in self.root_moves[..lines].iter().enumerate() {
                 let (value, scores) = self.reported(line);
@@ -661,11 +647,11 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
             let main_depth = self.shared.main_depth.load(Ordering::Relaxed) as i32;
             depth = (depth + 1).max(main_depth + 1 + lead);
         }
-        self.flush_nodes();
+        self.settle_nodes();
     }
 
     fn should_stop(&self) -> bool {
-        self.stop || self.shared.control.stopped() || self.shared.abort.load(Ordering::Relaxed)
+        self.stop || self.shared.budget.stopping()
     }
 
     fn iterate(&mut self, depth: i32) {
@@ -795,30 +781,13 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
 
     #[inline]
     fn count_node(&mut self) {
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(CHECK_EVERY) {
-            self.poll();
+        if self.counter.count(&self.shared.budget) {
+            self.stop = true;
         }
     }
 
-    fn flush_nodes(&mut self) -> u64 {
-        let delta = self.nodes - self.flushed;
-        self.flushed = self.nodes;
-        self.shared.control.add_nodes(delta);
-        self.shared.nodes.fetch_add(delta, Ordering::Relaxed) + delta
-    }
-
-    fn poll(&mut self) {
-        let total = self.flush_nodes();
-        if self.shared.control.stopped() || self.shared.abort.load(Ordering::Relaxed) {
-            self.stop = true;
-        } else if self.id == 0
-            && (self.shared.node_limit.is_some_and(|limit| total >= limit)
-                || self.shared.time.hard_expired(self.shared.control))
-        {
-            self.shared.abort.store(true, Ordering::Relaxed);
-            self.stop = true;
-        }
+    fn settle_nodes(&mut self) -> u64 {
+        self.counter.settle(&self.shared.budget)
     }
 
     /// Counts the node and empties its PV; `true` when the search must unwind.
@@ -1470,7 +1439,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
     /// The answer: the best root move of the last iteration (or a better one
     /// proven in an interrupted one); before any, the first of the initial order.
     fn result(&self) -> SearchResult<G::Move> {
-        let nodes = self.shared.nodes.load(Ordering::Relaxed);
+        let nodes = self.shared.budget.nodes();
         let Some(best) = self.root_moves.first() else {
             let score = match self.pos.outcome() {
                 Some(outcome) => place_value(outcome.result, self.root, self.seats, 0),
