@@ -21,6 +21,7 @@
 //! helper really runs next to the main thread.
 
 use super::budget::{Budget, NodeCounter};
+use super::ordering::{order_score, History, Killers, HISTORY_MAX, SCORE_TACTICAL};
 use super::smp::{busy_key, helper_lead, BusyMoves, Deferred};
 use super::tables::{hold_answer, SearchTables};
 use super::tt::{value_from_tt, value_to_tt, Bound, TranspositionTable, TtEntry};
@@ -40,16 +41,8 @@ const CHECK_EVERY: u64 = 1024;
 const ASPIRATION_MIN_DEPTH: i32 = 4;
 /// Half-width of the first aspiration window (a third of a stone in Hasami).
 const ASPIRATION_DELTA: Value = 30;
-/// History table: per side, moves hashed to this many slots.
+/// History table: per side, moves hashed to 2^HISTORY_BITS slots.
 const HISTORY_BITS: u32 = 14;
-const HISTORY_SIZE: usize = 1 << HISTORY_BITS;
-/// History scores stay within ±HISTORY_MAX (the update is self-limiting).
-const HISTORY_MAX: i32 = 1 << 14;
-/// Tactical moves are tried before killers and quiet moves.
-const SCORE_TACTICAL: i32 = 1 << 28;
-const SCORE_KILLER: [i32; 2] = [1 << 27, (1 << 27) - 1];
-/// Tactical moves are ordered by material won first, history second.
-const GAIN_WEIGHT: i32 = 2 * HISTORY_MAX;
 /// A move already tried (below every real ordering score).
 const TRIED: i32 = i32::MIN;
 /// Picks by a scan over the scores before the rest of a node's moves is sorted
@@ -260,9 +253,8 @@ struct Worker<'a, G: TwoPlayerGame> {
     pos: G,
     root_moves: Vec<RootMove<G::Move>>,
     frames: Vec<Frame<G::Move>>,
-    killers: Vec<[G::Move; 2]>,
-    /// `[side][hashed move]`.
-    history: Vec<i32>,
+    killers: Killers<G::Move>,
+    history: History,
     /// Triangular PV table: row `ply` holds the line from `ply` at `pv[ply * MAX_PLY + ply..]`.
     pv: Vec<G::Move>,
     pv_len: Vec<usize>,
@@ -280,8 +272,8 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             pos: root.clone(),
             root_moves: Vec::new(),
             frames: (0..MAX_PLY).map(|_| Frame::new()).collect(),
-            killers: vec![[G::Move::default(); 2]; MAX_PLY],
-            history: vec![0; 2 * HISTORY_SIZE],
+            killers: Killers::new(MAX_PLY),
+            history: History::new(2, HISTORY_BITS),
             pv: vec![G::Move::default(); MAX_PLY * MAX_PLY],
             pv_len: vec![0; MAX_PLY + 1],
             counter: NodeCounter::new(CHECK_EVERY, id == 0),
@@ -578,35 +570,15 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         self.counter.settle(&self.shared.budget)
     }
 
-    #[inline]
-    fn history_slot(side: Seat, mv: G::Move) -> usize {
-        side as usize * HISTORY_SIZE + (fxhash::hash64(&mv) >> (64 - HISTORY_BITS)) as usize
-    }
-
-    /// Moves the history score toward ±HISTORY_MAX by `bonus` (self-limiting).
-    #[inline]
-    fn update_history(&mut self, side: Seat, mv: G::Move, bonus: i32) {
-        let slot = &mut self.history[Self::history_slot(side, mv)];
-        *slot += bonus - *slot * bonus.abs() / HISTORY_MAX;
-    }
-
     /// Ordering scores for the moves of `ply` (all but `skip`, already searched).
     fn score_moves(&mut self, ply: usize, skip: Option<usize>) {
         let side = self.pos.side_to_move();
-        let killers = self.killers[ply];
+        let killers = self.killers.at(ply);
         let frame = &mut self.frames[ply];
         for i in 0..frame.moves.len() {
             let mv = frame.moves[i];
-            let history = self.history[Self::history_slot(side, mv)];
-            frame.scores[i] = if self.pos.is_tactical(mv) {
-                SCORE_TACTICAL + self.pos.gain(mv) * GAIN_WEIGHT + history
-            } else if mv == killers[0] {
-                SCORE_KILLER[0]
-            } else if mv == killers[1] {
-                SCORE_KILLER[1]
-            } else {
-                history
-            };
+            let gain = self.pos.is_tactical(mv).then(|| self.pos.gain(mv));
+            frame.scores[i] = order_score(mv, gain, self.history.get(side, mv), killers);
         }
         if let Some(skip) = skip {
             frame.scores[skip] = TRIED;
@@ -794,16 +766,12 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
     /// A quiet move caused a cutoff: it becomes a killer and gains history; the
     /// quiet moves tried before it lose some.
     fn reward_quiet(&mut self, ply: usize, side: Seat, mv: G::Move, depth: i32) {
-        let killers = &mut self.killers[ply];
-        if killers[0] != mv {
-            killers[1] = killers[0];
-            killers[0] = mv;
-        }
+        self.killers.insert(ply, mv);
         let bonus = (depth * depth).min(HISTORY_MAX / 2);
-        self.update_history(side, mv, bonus);
+        self.history.update(side, mv, bonus);
         for k in 0..self.frames[ply].quiet_count {
             let tried = self.frames[ply].moves[self.frames[ply].quiets[k] as usize];
-            self.update_history(side, tried, -bonus);
+            self.history.update(side, tried, -bonus);
         }
     }
 

@@ -6,6 +6,7 @@ pub mod budget;
 pub mod expecti;
 pub mod limits;
 pub mod multi;
+pub mod ordering;
 pub mod smp;
 pub mod tables;
 pub mod time;

@@ -84,6 +84,7 @@
 //! only change which table entries exist.
 
 use super::budget::{Budget, NodeCounter};
+use super::ordering::{order_score, History, Killers, HISTORY_MAX, SCORE_TACTICAL};
 use super::smp::{busy_key, helper_lead, BusyMoves, Deferred};
 use super::tables::{hold_answer, SearchTables};
 use super::tt::{value_from_tt, value_to_tt, Bound, TranspositionTable, TtEntry};
@@ -123,14 +124,9 @@ pub const SHARE_FLOOR: Value = 2_000;
 /// Static shares start this far above the floor (clear of last place's share).
 const STATIC_FLOOR: Value = 200;
 const SHARE_CLAMP: Value = 3_000;
-/// History: per seat, moves hashed to this many slots.
+/// History: per seat, moves hashed to 2^HISTORY_BITS slots.
 const HISTORY_BITS: u32 = 13;
-const HISTORY_SIZE: usize = 1 << HISTORY_BITS;
-const HISTORY_MAX: i32 = 1 << 14;
 const SCORE_TT: i32 = 1 << 30;
-const SCORE_TACTICAL: i32 = 1 << 28;
-const SCORE_KILLER: [i32; 2] = [1 << 27, (1 << 27) - 1];
-const GAIN_WEIGHT: i32 = 2 * HISTORY_MAX;
 const TRIED: i32 = i32::MIN;
 /// A BRS move is stored in the TT as `seat * SEAT_STRIDE + index`.
 const SEAT_STRIDE: usize = 1024;
@@ -493,9 +489,8 @@ struct Worker<'a, G: MultiPlayerGame> {
     /// The root move this iteration searches next, unless put off.
     root_next: usize,
     frames: Vec<Frame<G::Move>>,
-    killers: Vec<[G::Move; 2]>,
-    /// `[seat][hashed move]`.
-    history: Vec<i32>,
+    killers: Killers<G::Move>,
+    history: History,
     pv: Vec<G::Move>,
     pv_len: Vec<usize>,
     /// BRS+: move generation for background moves.
@@ -517,8 +512,8 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
             root_moves: Vec::new(),
             root_next: 0,
             frames: (0..MAX_PLY).map(|_| Frame::new()).collect(),
-            killers: vec![[G::Move::default(); 2]; MAX_PLY],
-            history: vec![0; 4 * HISTORY_SIZE],
+            killers: Killers::new(MAX_PLY),
+            history: History::new(4, HISTORY_BITS),
             pv: vec![G::Move::default(); MAX_PLY * MAX_PLY],
             pv_len: vec![0; MAX_PLY + 1],
             scratch: MoveList::new(),
@@ -846,33 +841,17 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
 
     // ---- move ordering -----------------------------------------------------
 
-    #[inline]
-    fn history_slot(seat: Seat, mv: G::Move) -> usize {
-        (seat as usize & 3) * HISTORY_SIZE + (fxhash::hash64(&mv) >> (64 - HISTORY_BITS)) as usize
-    }
-
-    fn update_history(&mut self, seat: Seat, mv: G::Move, bonus: i32) {
-        let slot = &mut self.history[Self::history_slot(seat, mv)];
-        *slot += bonus - *slot * bonus.abs() / HISTORY_MAX;
-    }
-
     /// Ordering scores for list `list` of `ply`, whose moves belong to `seat`.
     fn score_list(&mut self, ply: usize, list: usize, seat: Seat, tt_move: Option<usize>) {
-        let killers = self.killers[ply];
+        let killers = self.killers.at(ply);
         let frame = &mut self.frames[ply];
         for i in 0..frame.lists[list].len() {
             let mv = frame.lists[list][i];
-            let history = self.history[Self::history_slot(seat, mv)];
             frame.scores[list][i] = if tt_move == Some(list * SEAT_STRIDE + i) {
                 SCORE_TT
-            } else if self.pos.is_tactical(mv) {
-                SCORE_TACTICAL + self.pos.gain(mv) * GAIN_WEIGHT + history
-            } else if mv == killers[0] {
-                SCORE_KILLER[0]
-            } else if mv == killers[1] {
-                SCORE_KILLER[1]
             } else {
-                history
+                let gain = self.pos.is_tactical(mv).then(|| self.pos.gain(mv));
+                order_score(mv, gain, self.history.get(seat, mv), killers)
             };
         }
     }
@@ -918,12 +897,9 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         if self.pos.is_tactical(mv) {
             return;
         }
-        let killers = &mut self.killers[ply];
-        if killers[0] != mv {
-            killers[1] = killers[0];
-            killers[0] = mv;
-        }
-        self.update_history(seat, mv, (depth * depth).min(HISTORY_MAX / 2));
+        self.killers.insert(ply, mv);
+        self.history
+            .update(seat, mv, (depth * depth).min(HISTORY_MAX / 2));
     }
 
     fn probe(&self, key: u64, ply: usize) -> Option<(TtEntry, Value)> {
