@@ -11,17 +11,19 @@
 //! shows a gain, and none has been measured yet.
 //!
 //! Parallel search is Lazy SMP: helper threads run the same iterative deepening,
-//! half of them level with the main thread and half one depth ahead, and share
-//! only the transposition table and the moves being searched (a node defers a move
-//! another thread is on, ABDADA-style, so that threads level with each other
-//! spread out). The main thread's result is the one reported, unless a helper
-//! completes the target depth first: its line is then the answer. (Level helpers
-//! measured faster to depth with two threads than a helper one depth ahead.)
+//! half of them level with the main thread and half one depth ahead
+//! ([`helper_lead`]), and share only the transposition table and the moves being
+//! searched: the root and every node `DEFER_MIN_DEPTH` from the horizon put off a
+//! move another thread is on ([`super::smp`]), so that threads level with each
+//! other spread out. The main thread's result is the one reported, unless a
+//! helper completes the target depth first: its line is then the answer.
 //! Helpers run on a dedicated rayon pool of `threads - 1` threads so that every
 //! helper really runs next to the main thread.
 
+use super::budget::{Budget, NodeCounter};
+use super::ordering::{order_score, History, Killers, HISTORY_MAX, SCORE_TACTICAL};
+use super::smp::{busy_key, helper_lead, BusyMoves, Deferred};
 use super::tables::{hold_answer, SearchTables};
-use super::time::TimeManager;
 use super::tt::{value_from_tt, value_to_tt, Bound, TranspositionTable, TtEntry};
 use super::*;
 use crate::core::movelist::MAX_MOVES;
@@ -39,16 +41,8 @@ const CHECK_EVERY: u64 = 1024;
 const ASPIRATION_MIN_DEPTH: i32 = 4;
 /// Half-width of the first aspiration window (a third of a stone in Hasami).
 const ASPIRATION_DELTA: Value = 30;
-/// History table: per side, moves hashed to this many slots.
+/// History table: per side, moves hashed to 2^HISTORY_BITS slots.
 const HISTORY_BITS: u32 = 14;
-const HISTORY_SIZE: usize = 1 << HISTORY_BITS;
-/// History scores stay within ±HISTORY_MAX (the update is self-limiting).
-const HISTORY_MAX: i32 = 1 << 14;
-/// Tactical moves are tried before killers and quiet moves.
-const SCORE_TACTICAL: i32 = 1 << 28;
-const SCORE_KILLER: [i32; 2] = [1 << 27, (1 << 27) - 1];
-/// Tactical moves are ordered by material won first, history second.
-const GAIN_WEIGHT: i32 = 2 * HISTORY_MAX;
 /// A move already tried (below every real ordering score).
 const TRIED: i32 = i32::MIN;
 /// Picks by a scan over the scores before the rest of a node's moves is sorted
@@ -62,10 +56,6 @@ const DEFER_MIN_DEPTH: i32 = 3;
 /// Quiescence answers a check with every move only this close to the horizon:
 /// deeper, chains of checks and interposing drops (Annan) explode the tree.
 const QS_EVASION_PLIES: u32 = 1;
-/// Slots in the table of (position, move) pairs being searched.
-const BUSY_SLOTS: usize = 1 << 15;
-/// Spreads a move's hash over the key bits used to pick a busy slot.
-const BUSY_MIX: u64 = 0x9E37_79B9_7F4A_7C15;
 
 pub struct AlphaBeta {
     tables: SearchTables,
@@ -98,16 +88,11 @@ impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
         let multipv = config.multipv.max(1);
         let shared = Shared {
             tt,
-            control,
-            time: TimeManager::new(limits, pos.side_to_move(), config.time_margin_ms),
-            node_limit: limits.nodes,
+            budget: Budget::new(limits, control, pos.side_to_move(), config.time_margin_ms),
             max_depth: limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH) as i32,
             root_ply: pos.ply(),
-            started: Instant::now(),
-            abort: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
             main_depth: AtomicU32::new(0),
-            busy: BusyMoves::new(if config.threads > 1 { BUSY_SLOTS } else { 0 }),
+            busy: BusyMoves::new(config.threads),
             answer_first_finish: multipv == 1,
             finished: Mutex::new(None),
         };
@@ -120,16 +105,16 @@ impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
                         scope.spawn(move |_| Worker::new(id, shared, pos).run_helper());
                     }
                     main.run_main(multipv, report);
-                    shared.abort.store(true, Ordering::Relaxed);
+                    shared.budget.abort();
                 }),
                 _ => main.run_main(multipv, report),
             }
             main.adopt_finished(report);
         }
-        shared.abort.store(true, Ordering::Relaxed);
-        main.flush_nodes();
+        shared.budget.abort();
+        main.settle_nodes();
 
-        hold_answer(limits, &shared.time, control);
+        hold_answer(limits, &shared.budget.time, control);
         main.result()
     }
 }
@@ -145,16 +130,10 @@ struct Finished<M> {
 /// What every search thread reads.
 struct Shared<'a, M> {
     tt: &'a TranspositionTable,
-    control: &'a SearchControl,
-    time: TimeManager,
-    node_limit: Option<u64>,
+    budget: Budget<'a>,
     max_depth: i32,
     /// The root's ply: positions repeated since are draws.
     root_ply: u32,
-    started: Instant,
-    /// Set by the main thread when it is done or out of time or nodes.
-    abort: AtomicBool,
-    nodes: AtomicU64,
     /// The main thread's last completed depth (helpers keep ahead of it).
     main_depth: AtomicU32,
     busy: BusyMoves,
@@ -162,46 +141,6 @@ struct Shared<'a, M> {
     /// with its line as the answer (not with MultiPV: helpers search one line).
     answer_first_finish: bool,
     finished: Mutex<Option<Finished<M>>>,
-}
-
-/// The (position, move) pairs some thread is searching, by hashed slot; a lossy
-/// hint (a slot may be overwritten or cleared by another thread), never a lock.
-struct BusyMoves {
-    slots: Vec<AtomicU64>,
-}
-
-impl BusyMoves {
-    fn new(size: usize) -> Self {
-        BusyMoves {
-            slots: (0..size).map(|_| AtomicU64::new(0)).collect(),
-        }
-    }
-
-    fn enabled(&self) -> bool {
-        !self.slots.is_empty()
-    }
-
-    #[inline]
-    fn slot(&self, key: u64) -> &AtomicU64 {
-        &self.slots[key as usize & (self.slots.len() - 1)]
-    }
-
-    #[inline]
-    fn is_busy(&self, key: u64) -> bool {
-        self.slot(key).load(Ordering::Relaxed) == key
-    }
-
-    #[inline]
-    fn enter(&self, key: u64) {
-        self.slot(key).store(key, Ordering::Relaxed);
-    }
-
-    #[inline]
-    fn leave(&self, key: u64) {
-        let _ = self
-            .slot(key)
-            .compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
-    }
 }
 
 /// Per-ply scratch space, allocated once per search.
@@ -212,9 +151,7 @@ struct Frame<M: Copy + Default> {
     /// Indices of the quiet moves searched, for the history malus.
     quiets: [u16; MAX_QUIETS],
     quiet_count: usize,
-    /// Indices of moves put off because another thread was searching them.
-    deferred: [u16; MAX_MOVES],
-    deferred_count: usize,
+    deferred: Deferred<MAX_MOVES>,
     /// Picks made since the scores were set.
     picks: usize,
     /// After `SCANNED_PICKS` picks: the untried moves by score, and the next one.
@@ -230,8 +167,7 @@ impl<M: Copy + Default> Frame<M> {
             scores: [0; MAX_MOVES],
             quiets: [0; MAX_QUIETS],
             quiet_count: 0,
-            deferred: [0; MAX_MOVES],
-            deferred_count: 0,
+            deferred: Deferred::new(),
             picks: 0,
             order: [0; MAX_MOVES],
             order_len: 0,
@@ -317,14 +253,12 @@ struct Worker<'a, G: TwoPlayerGame> {
     pos: G,
     root_moves: Vec<RootMove<G::Move>>,
     frames: Vec<Frame<G::Move>>,
-    killers: Vec<[G::Move; 2]>,
-    /// `[side][hashed move]`.
-    history: Vec<i32>,
+    killers: Killers<G::Move>,
+    history: History,
     /// Triangular PV table: row `ply` holds the line from `ply` at `pv[ply * MAX_PLY + ply..]`.
     pv: Vec<G::Move>,
     pv_len: Vec<usize>,
-    nodes: u64,
-    flushed: u64,
+    counter: NodeCounter,
     seldepth: usize,
     completed_depth: u32,
     stop: bool,
@@ -338,12 +272,11 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             pos: root.clone(),
             root_moves: Vec::new(),
             frames: (0..MAX_PLY).map(|_| Frame::new()).collect(),
-            killers: vec![[G::Move::default(); 2]; MAX_PLY],
-            history: vec![0; 2 * HISTORY_SIZE],
+            killers: Killers::new(MAX_PLY),
+            history: History::new(2, HISTORY_BITS),
             pv: vec![G::Move::default(); MAX_PLY * MAX_PLY],
             pv_len: vec![0; MAX_PLY + 1],
-            nodes: 0,
-            flushed: 0,
+            counter: NodeCounter::new(CHECK_EVERY, id == 0),
             seldepth: 0,
             completed_depth: 0,
             stop: false,
@@ -390,9 +323,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
     fn run_main(&mut self, multipv: usize, report: &mut dyn FnMut(&SearchInfo<G::Move>)) {
         let lines = multipv.min(self.root_moves.len());
         for depth in 1..=self.shared.max_depth {
-            if self.should_stop()
-                || (depth > 1 && self.shared.time.soft_expired(self.shared.control))
-            {
+            if self.should_stop() || (depth > 1 && self.shared.budget.soft_expired()) {
                 break;
             }
             self.seldepth = 0;
@@ -405,9 +336,9 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
                 .main_depth
                 .store(depth as u32, Ordering::Relaxed);
             self.store_root(depth);
-            self.flush_nodes();
-            let nodes = self.shared.nodes.load(Ordering::Relaxed);
-            let time_ms = self.shared.started.elapsed().as_millis() as u64;
+            self.settle_nodes();
+            let nodes = self.shared.budget.nodes();
+            let time_ms = self.shared.budget.elapsed_ms();
             let hashfull = self.shared.tt.hashfull();
             for (k, line) in self.root_moves[..lines].iter().enumerate() {
                 report(&SearchInfo {
@@ -435,7 +366,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
     /// ones), until the main thread is done or this helper completes the target
     /// depth first.
     fn run_helper(&mut self) {
-        let offset = ((self.id + 1) % 2) as i32;
+        let offset = helper_lead(self.id);
         let mut depth = 1 + offset;
         while depth <= self.shared.max_depth && !self.should_stop() {
             self.seldepth = 0;
@@ -450,7 +381,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             let main_depth = self.shared.main_depth.load(Ordering::Relaxed) as i32;
             depth = (depth + 1).max(main_depth + 1 + offset);
         }
-        self.flush_nodes();
+        self.settle_nodes();
     }
 
     /// This helper completed the target depth first: its line is the answer.
@@ -468,7 +399,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
                 score: best.score,
                 pv: best.pv.clone(),
             });
-            self.shared.abort.store(true, Ordering::Relaxed);
+            self.shared.budget.abort();
         }
     }
 
@@ -492,7 +423,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         };
         self.root_moves[..=at].rotate_right(1);
         self.completed_depth = finished.depth;
-        self.flush_nodes();
+        self.settle_nodes();
         let best = &mut self.root_moves[0];
         best.score = finished.score;
         best.pv = finished.pv;
@@ -501,8 +432,8 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             seldepth: finished.seldepth,
             multipv: 1,
             score: Score::from_value(best.score),
-            nodes: self.shared.nodes.load(Ordering::Relaxed),
-            time_ms: self.shared.started.elapsed().as_millis() as u64,
+            nodes: self.shared.budget.nodes(),
+            time_ms: self.shared.budget.elapsed_ms(),
             hashfull: self.shared.tt.hashfull(),
             pv: best.pv.clone(),
             scores: None,
@@ -510,7 +441,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
     }
 
     fn should_stop(&self) -> bool {
-        self.stop || self.shared.control.stopped() || self.shared.abort.load(Ordering::Relaxed)
+        self.stop || self.shared.budget.stopping()
     }
 
     /// One iteration: each of the `lines` best root moves with an aspiration
@@ -553,11 +484,31 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         }
     }
 
-    /// Searches `root_moves[first..]` in order; returns the best value (fail-soft).
+    /// Searches `root_moves[first..]` in order, returns the best value (fail-soft).
+    /// With several threads, a move after the first that another thread is on
+    /// waits until the others are done: threads level with each other then share
+    /// out the root moves instead of searching them all in the same order.
     fn search_root(&mut self, depth: i32, mut alpha: Value, beta: Value, first: usize) -> Value {
+        let key = self.pos.key();
+        self.frames[0].deferred.clear();
         let mut best = -INFINITE;
-        for k in first..self.root_moves.len() {
+        let mut next = first;
+        loop {
+            let (k, replaying) = if next < self.root_moves.len() {
+                next += 1;
+                (next - 1, false)
+            } else if let Some(k) = self.frames[0].deferred.replay() {
+                (k, true)
+            } else {
+                break;
+            };
             let mv = self.root_moves[k].mv;
+            let busy_key = busy_key(key, &mv);
+            if k > first && !replaying && self.shared.busy.is_busy(busy_key) {
+                self.frames[0].deferred.push(k);
+                continue;
+            }
+            self.shared.busy.enter(busy_key);
             self.pos.make(mv);
             let value = if k == first {
                 -self.search(-beta, -alpha, depth - 1, 1)
@@ -569,6 +520,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
                 value
             };
             self.pos.unmake(mv);
+            self.shared.busy.leave(busy_key);
             if self.stop {
                 break;
             }
@@ -609,63 +561,24 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
 
     #[inline]
     fn count_node(&mut self) {
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(CHECK_EVERY) {
-            self.poll();
-        }
-    }
-
-    fn flush_nodes(&mut self) -> u64 {
-        let delta = self.nodes - self.flushed;
-        self.flushed = self.nodes;
-        self.shared.control.add_nodes(delta);
-        self.shared.nodes.fetch_add(delta, Ordering::Relaxed) + delta
-    }
-
-    /// Every `CHECK_EVERY` nodes: stop flags, and on the main thread the node limit
-    /// and the hard deadline.
-    fn poll(&mut self) {
-        let total = self.flush_nodes();
-        if self.shared.control.stopped() || self.shared.abort.load(Ordering::Relaxed) {
-            self.stop = true;
-        } else if self.id == 0
-            && (self.shared.node_limit.is_some_and(|limit| total >= limit)
-                || self.shared.time.hard_expired(self.shared.control))
-        {
-            self.shared.abort.store(true, Ordering::Relaxed);
+        if self.counter.count(&self.shared.budget) {
             self.stop = true;
         }
     }
 
-    #[inline]
-    fn history_slot(side: Seat, mv: G::Move) -> usize {
-        side as usize * HISTORY_SIZE + (fxhash::hash64(&mv) >> (64 - HISTORY_BITS)) as usize
-    }
-
-    /// Moves the history score toward ±HISTORY_MAX by `bonus` (self-limiting).
-    #[inline]
-    fn update_history(&mut self, side: Seat, mv: G::Move, bonus: i32) {
-        let slot = &mut self.history[Self::history_slot(side, mv)];
-        *slot += bonus - *slot * bonus.abs() / HISTORY_MAX;
+    fn settle_nodes(&mut self) -> u64 {
+        self.counter.settle(&self.shared.budget)
     }
 
     /// Ordering scores for the moves of `ply` (all but `skip`, already searched).
     fn score_moves(&mut self, ply: usize, skip: Option<usize>) {
         let side = self.pos.side_to_move();
-        let killers = self.killers[ply];
+        let killers = self.killers.at(ply);
         let frame = &mut self.frames[ply];
         for i in 0..frame.moves.len() {
             let mv = frame.moves[i];
-            let history = self.history[Self::history_slot(side, mv)];
-            frame.scores[i] = if self.pos.is_tactical(mv) {
-                SCORE_TACTICAL + self.pos.gain(mv) * GAIN_WEIGHT + history
-            } else if mv == killers[0] {
-                SCORE_KILLER[0]
-            } else if mv == killers[1] {
-                SCORE_KILLER[1]
-            } else {
-                history
-            };
+            let gain = self.pos.is_tactical(mv).then(|| self.pos.gain(mv));
+            frame.scores[i] = order_score(mv, gain, self.history.get(side, mv), killers);
         }
         if let Some(skip) = skip {
             frame.scores[skip] = TRIED;
@@ -733,9 +646,8 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             .map(usize::from)
             .filter(|&i| i < count);
         self.frames[ply].quiet_count = 0;
-        self.frames[ply].deferred_count = 0;
+        self.frames[ply].deferred.clear();
         let defer = depth >= DEFER_MIN_DEPTH && self.shared.busy.enabled();
-        let mut replayed = 0;
         let mut picked = 0;
         let mut searched = 0;
         let original_alpha = alpha;
@@ -748,13 +660,14 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             // Step 4 and 5: the TT move, then the rest by score, then the deferred ones.
             let (index, tactical, replaying) = match (picked, tt_index) {
                 _ if picked == count => {
-                    let frame = &self.frames[ply];
-                    if replayed == frame.deferred_count {
+                    let Some(index) = self.frames[ply].deferred.replay() else {
                         break;
-                    }
-                    let index = frame.deferred[replayed] as usize;
-                    replayed += 1;
-                    (index, self.pos.is_tactical(frame.moves[index]), true)
+                    };
+                    (
+                        index,
+                        self.pos.is_tactical(self.frames[ply].moves[index]),
+                        true,
+                    )
                 }
                 (0, Some(index)) => (
                     index,
@@ -774,12 +687,10 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
                 picked += 1;
             }
             let mv = self.frames[ply].moves[index];
-            let busy_key = key ^ fxhash::hash64(&mv).wrapping_mul(BUSY_MIX);
+            let busy_key = busy_key(key, &mv);
             if defer {
                 if searched > 0 && !replaying && self.shared.busy.is_busy(busy_key) {
-                    let frame = &mut self.frames[ply];
-                    frame.deferred[frame.deferred_count] = index as u16;
-                    frame.deferred_count += 1;
+                    self.frames[ply].deferred.push(index);
                     continue;
                 }
                 self.shared.busy.enter(busy_key);
@@ -855,16 +766,12 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
     /// A quiet move caused a cutoff: it becomes a killer and gains history; the
     /// quiet moves tried before it lose some.
     fn reward_quiet(&mut self, ply: usize, side: Seat, mv: G::Move, depth: i32) {
-        let killers = &mut self.killers[ply];
-        if killers[0] != mv {
-            killers[1] = killers[0];
-            killers[0] = mv;
-        }
+        self.killers.insert(ply, mv);
         let bonus = (depth * depth).min(HISTORY_MAX / 2);
-        self.update_history(side, mv, bonus);
+        self.history.update(side, mv, bonus);
         for k in 0..self.frames[ply].quiet_count {
             let tried = self.frames[ply].moves[self.frames[ply].quiets[k] as usize];
-            self.update_history(side, tried, -bonus);
+            self.history.update(side, tried, -bonus);
         }
     }
 
@@ -942,7 +849,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
     /// already proven in the interrupted one; before any iteration completed, the
     /// first root move of the initial order (TT move or best static reply).
     fn result(&self) -> SearchResult<G::Move> {
-        let nodes = self.shared.nodes.load(Ordering::Relaxed);
+        let nodes = self.shared.budget.nodes();
         let Some(best) = self.root_moves.first() else {
             let score = terminal_value(&self.pos, 0, self.shared.root_ply).unwrap_or(-MATE);
             return SearchResult {

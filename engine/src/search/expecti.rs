@@ -66,8 +66,8 @@
 //! iteration is thrown away unless it already proved a move better than the first.
 //! `go infinite` and pondering wait for `stop` / `ponderhit` as in alpha-beta.
 
+use super::budget::{Budget, NodeCounter};
 use super::tables::{hold_answer, SearchTables};
-use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::*;
 use crate::core::movelist::MAX_MOVES;
@@ -194,13 +194,8 @@ impl<G: ChanceGame> Searcher<G> for Expectimax {
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let shared = Shared {
             tt: use_tt.then_some(tt),
-            control,
-            time: TimeManager::new(limits, pos.side_to_move(), config.time_margin_ms),
-            node_limit: limits.nodes,
+            budget: Budget::new(limits, control, pos.side_to_move(), config.time_margin_ms),
             algorithm,
-            started: Instant::now(),
-            abort: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
             root: Mutex::new(Vec::new()),
             next: AtomicUsize::new(0),
         };
@@ -238,9 +233,9 @@ impl<G: ChanceGame> Searcher<G> for Expectimax {
             }
         };
 
-        hold_answer(limits, &shared.time, control);
+        hold_answer(limits, &shared.budget.time, control);
         SearchResult {
-            nodes: shared.nodes.load(Ordering::Relaxed),
+            nodes: shared.budget.nodes(),
             ..result
         }
     }
@@ -297,14 +292,8 @@ struct RootLine<M> {
 /// What every search thread reads.
 struct Shared<'a, G: ChanceGame> {
     tt: Option<&'a TranspositionTable>,
-    control: &'a SearchControl,
-    time: TimeManager,
-    node_limit: Option<u64>,
+    budget: Budget<'a>,
     algorithm: ChanceAlgorithm,
-    started: Instant,
-    /// Set when out of time or nodes (or stopped): every thread unwinds.
-    abort: AtomicBool,
-    nodes: AtomicU64,
     /// The root moves in search order, with this iteration's results.
     root: Mutex<Vec<RootLine<G::Move>>>,
     /// The next root move to hand out in this iteration.
@@ -362,7 +351,7 @@ fn run<G: ChanceGame>(
     let forced =
         move_count == 1 && limits.depth.is_none() && limits.nodes.is_none() && !limits.infinite;
     for depth in 1..=max_depth {
-        if main.should_stop() || (depth > 1 && shared.time.soft_expired(shared.control)) {
+        if main.should_stop() || (depth > 1 && shared.budget.soft_expired()) {
             break;
         }
         let finished = iterate(main, helpers, pool, depth, lines);
@@ -398,8 +387,8 @@ fn run<G: ChanceGame>(
                 },
             );
         }
-        let nodes = shared.nodes.load(Ordering::Relaxed);
-        let time_ms = shared.started.elapsed().as_millis() as u64;
+        let nodes = shared.budget.nodes();
+        let time_ms = shared.budget.elapsed_ms();
         let hashfull = shared.tt.map_or(0, TranspositionTable::hashfull);
         for (k, line) in reported.iter().enumerate() {
             report(&SearchInfo {
@@ -442,7 +431,7 @@ fn iterate<G: ChanceGame>(
     // The first move alone with the full window: the others get its value as alpha.
     let value = main.search_root_move(0, depth, -G::VALUE_BOUND - 1);
     if main.stop {
-        main.flush_nodes();
+        main.settle_nodes();
         return false;
     }
     shared.record(0, value, true);
@@ -456,9 +445,7 @@ fn iterate<G: ChanceGame>(
         }),
         _ => main.split_root(depth, lines),
     }
-    !shared.abort.load(Ordering::Relaxed)
-        && !shared.control.stopped()
-        && shared.root().iter().all(|line| line.done)
+    !shared.budget.stopping() && shared.root().iter().all(|line| line.done)
 }
 
 /// Per-ply scratch space, allocated once per search.
@@ -490,8 +477,7 @@ struct Worker<'a, G: ChanceGame> {
     frames: Vec<Frame<G::Move>>,
     /// Cut-offs per (side, hashed move), for ordering where static values cost too much.
     history: Vec<Value>,
-    nodes: u64,
-    flushed: u64,
+    counter: NodeCounter,
     stop: bool,
 }
 
@@ -504,8 +490,8 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
             pos: root.clone(),
             frames: (0..plies).map(|_| Frame::new()).collect(),
             history: vec![0; 2 * HISTORY_SIZE],
-            nodes: 0,
-            flushed: 0,
+            // Threads split the root: each enforces the limits.
+            counter: NodeCounter::new(CHECK_EVERY, true),
             stop: false,
         }
     }
@@ -572,7 +558,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
             }
             self.shared.record(k, value, value > alpha);
         }
-        self.flush_nodes();
+        self.settle_nodes();
     }
 
     /// The value of root move `k` searched to `depth` with the window (alpha, U + 1).
@@ -586,25 +572,16 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
     }
 
     fn should_stop(&self) -> bool {
-        self.stop || self.shared.control.stopped() || self.shared.abort.load(Ordering::Relaxed)
+        self.stop || self.shared.budget.stopping()
     }
 
-    fn flush_nodes(&mut self) -> u64 {
-        let delta = self.nodes - self.flushed;
-        self.flushed = self.nodes;
-        self.shared.control.add_nodes(delta);
-        self.shared.nodes.fetch_add(delta, Ordering::Relaxed) + delta
+    fn settle_nodes(&mut self) -> u64 {
+        self.counter.settle(&self.shared.budget)
     }
 
-    /// Every `CHECK_EVERY` nodes: the stop flags, the node limit and the clock.
-    fn poll(&mut self) {
-        let total = self.flush_nodes();
-        if self.shared.control.stopped() || self.shared.abort.load(Ordering::Relaxed) {
-            self.stop = true;
-        } else if self.shared.node_limit.is_some_and(|limit| total >= limit)
-            || self.shared.time.hard_expired(self.shared.control)
-        {
-            self.shared.abort.store(true, Ordering::Relaxed);
+    #[inline]
+    fn count_node(&mut self) {
+        if self.counter.count(&self.shared.budget) {
             self.stop = true;
         }
     }
@@ -630,14 +607,6 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
 
     /// Any node: a decided game, a chance node or a decision node. `probe` asks a
     /// decision node for its first move only (Star2).
-    #[inline]
-    fn count_node(&mut self) {
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(CHECK_EVERY) {
-            self.poll();
-        }
-    }
-
     fn node(&mut self, depth: u32, alpha: Value, beta: Value, ply: usize, probe: bool) -> Value {
         self.count_node();
         if self.stop {

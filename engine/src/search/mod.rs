@@ -2,9 +2,12 @@
 //! scores and the reports they make while searching.
 
 pub mod alphabeta;
+pub mod budget;
 pub mod expecti;
 pub mod limits;
 pub mod multi;
+pub mod ordering;
+pub mod smp;
 pub mod tables;
 pub mod time;
 pub mod tt;

@@ -76,12 +76,17 @@
 //!
 //! # Parallel search
 //! Lazy SMP as in [`super::alphabeta`]: helper threads on a dedicated rayon pool
-//! of `threads − 1` run the same iterative deepening (odd helpers one depth
-//! ahead) and share only the transposition table; the main thread's result is the
-//! one reported, so extra threads only change which table entries exist.
+//! of `threads − 1` run the same iterative deepening (the depths of
+//! [`helper_lead`]) and share the transposition table and the moves being
+//! searched: the root and nodes `DEFER_MIN_DEPTH` from the horizon put off a
+//! move another thread is on ([`super::smp`]; not max-n below the root or BRS+
+//! MIN layers). The main thread's result is the one reported, so extra threads
+//! only change which table entries exist.
 
+use super::budget::{Budget, NodeCounter};
+use super::ordering::{order_score, History, Killers, HISTORY_MAX, SCORE_TACTICAL};
+use super::smp::{busy_key, helper_lead, BusyMoves, Deferred};
 use super::tables::{hold_answer, SearchTables};
-use super::time::TimeManager;
 use super::tt::{value_from_tt, value_to_tt, Bound, TranspositionTable, TtEntry};
 use super::*;
 use crate::core::movelist::MAX_MOVES;
@@ -104,6 +109,9 @@ const MAX_PLY: usize = 96;
 pub const QS_MAX_PLIES: u32 = 2;
 /// Nodes between looks at the stop flags, the node limit and the clock.
 const CHECK_EVERY: u64 = 2048;
+/// With several threads, a node this far from the horizon puts off a move
+/// another thread is on (as in alpha-beta).
+const DEFER_MIN_DEPTH: i32 = 3;
 /// Flat values of the places (root-relative searches): first, last and the
 /// middle ones from `PLACE_MIDDLE` down to `-PLACE_MIDDLE`.
 pub const FLAT_WIN: Value = 20_000;
@@ -116,14 +124,9 @@ pub const SHARE_FLOOR: Value = 2_000;
 /// Static shares start this far above the floor (clear of last place's share).
 const STATIC_FLOOR: Value = 200;
 const SHARE_CLAMP: Value = 3_000;
-/// History: per seat, moves hashed to this many slots.
+/// History: per seat, moves hashed to 2^HISTORY_BITS slots.
 const HISTORY_BITS: u32 = 13;
-const HISTORY_SIZE: usize = 1 << HISTORY_BITS;
-const HISTORY_MAX: i32 = 1 << 14;
 const SCORE_TT: i32 = 1 << 30;
-const SCORE_TACTICAL: i32 = 1 << 28;
-const SCORE_KILLER: [i32; 2] = [1 << 27, (1 << 27) - 1];
-const GAIN_WEIGHT: i32 = 2 * HISTORY_MAX;
 const TRIED: i32 = i32::MIN;
 /// A BRS move is stored in the TT as `seat * SEAT_STRIDE + index`.
 const SEAT_STRIDE: usize = 1024;
@@ -349,15 +352,11 @@ impl<G: MultiPlayerGame> Searcher<G> for MultiSearch {
         let root = pos.side_to_move();
         let shared = Shared {
             tt,
-            control,
-            time: TimeManager::new(limits, root, config.time_margin_ms),
-            node_limit: limits.nodes,
+            budget: Budget::new(limits, control, root, config.time_margin_ms),
             max_depth: limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH) as i32,
             root_ply: pos.ply(),
-            started: Instant::now(),
-            abort: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
             main_depth: AtomicU32::new(0),
+            busy: BusyMoves::new(config.threads),
             algorithm,
             multipv: config.multipv.max(1),
             key_mix: ALGORITHM_MIX[algorithm as usize] ^ ROOT_MIX[root as usize & 3],
@@ -371,30 +370,26 @@ impl<G: MultiPlayerGame> Searcher<G> for MultiSearch {
                         scope.spawn(move |_| Worker::new(id, shared, pos).run_helper());
                     }
                     main.run_main(report);
-                    shared.abort.store(true, Ordering::Relaxed);
+                    shared.budget.abort();
                 }),
                 _ => main.run_main(report),
             }
         }
-        shared.abort.store(true, Ordering::Relaxed);
-        main.flush_nodes();
+        shared.budget.abort();
+        main.settle_nodes();
 
-        hold_answer(limits, &shared.time, control);
+        hold_answer(limits, &shared.budget.time, control);
         main.result()
     }
 }
 
 struct Shared<'a> {
     tt: &'a TranspositionTable,
-    control: &'a SearchControl,
-    time: TimeManager,
-    node_limit: Option<u64>,
+    budget: Budget<'a>,
     max_depth: i32,
     root_ply: u32,
-    started: Instant,
-    abort: AtomicBool,
-    nodes: AtomicU64,
     main_depth: AtomicU32,
+    busy: BusyMoves,
     algorithm: Algorithm,
     multipv: usize,
     /// XORed into every key this search probes or stores.
@@ -408,6 +403,8 @@ struct Frame<M: Copy + Default> {
     scores: [[i32; MAX_MOVES]; 4],
     /// BRS+: the moves a MIN layer plays in a row (background moves and the reply).
     sequence: [M; MAX_SEQUENCE],
+    /// Moves put off, as `list * SEAT_STRIDE + index`.
+    deferred: Deferred<{ 4 * MAX_MOVES }>,
 }
 
 impl<M: Copy + Default> Frame<M> {
@@ -416,6 +413,7 @@ impl<M: Copy + Default> Frame<M> {
             lists: std::array::from_fn(|_| MoveList::new()),
             scores: [[0; MAX_MOVES]; 4],
             sequence: [M::default(); MAX_SEQUENCE],
+            deferred: Deferred::new(),
         }
     }
 
@@ -423,6 +421,7 @@ impl<M: Copy + Default> Frame<M> {
         for list in &mut self.lists {
             list.clear();
         }
+        self.deferred.clear();
     }
 
     fn is_empty(&self) -> bool {
@@ -487,16 +486,16 @@ struct Worker<'a, G: MultiPlayerGame> {
     root: Seat,
     seats: usize,
     root_moves: Vec<RootMove<G::Move>>,
+    /// The root move this iteration searches next, unless put off.
+    root_next: usize,
     frames: Vec<Frame<G::Move>>,
-    killers: Vec<[G::Move; 2]>,
-    /// `[seat][hashed move]`.
-    history: Vec<i32>,
+    killers: Killers<G::Move>,
+    history: History,
     pv: Vec<G::Move>,
     pv_len: Vec<usize>,
     /// BRS+: move generation for background moves.
     scratch: MoveList<G::Move>,
-    nodes: u64,
-    flushed: u64,
+    counter: NodeCounter,
     seldepth: usize,
     completed_depth: u32,
     stop: bool,
@@ -511,14 +510,14 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
             root: root.side_to_move(),
             seats: G::SEATS.clamp(1, 4),
             root_moves: Vec::new(),
+            root_next: 0,
             frames: (0..MAX_PLY).map(|_| Frame::new()).collect(),
-            killers: vec![[G::Move::default(); 2]; MAX_PLY],
-            history: vec![0; 4 * HISTORY_SIZE],
+            killers: Killers::new(MAX_PLY),
+            history: History::new(4, HISTORY_BITS),
             pv: vec![G::Move::default(); MAX_PLY * MAX_PLY],
             pv_len: vec![0; MAX_PLY + 1],
             scratch: MoveList::new(),
-            nodes: 0,
-            flushed: 0,
+            counter: NodeCounter::new(CHECK_EVERY, id == 0),
             seldepth: 0,
             completed_depth: 0,
             stop: false,
@@ -563,9 +562,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
 
     fn run_main(&mut self, report: &mut dyn FnMut(&SearchInfo<G::Move>)) {
         for depth in 1..=self.shared.max_depth {
-            if self.should_stop()
-                || (depth > 1 && self.shared.time.soft_expired(self.shared.control))
-            {
+            if self.should_stop() || (depth > 1 && self.shared.budget.soft_expired()) {
                 break;
             }
             self.seldepth = 0;
@@ -578,10 +575,10 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
                 .main_depth
                 .store(depth as u32, Ordering::Relaxed);
             self.store_root(depth);
-            self.flush_nodes();
+            self.settle_nodes();
             let lines = self.lines();
-            let nodes = self.shared.nodes.load(Ordering::Relaxed);
-            let time_ms = self.shared.started.elapsed().as_millis() as u64;
+            let nodes = self.shared.budget.nodes();
+            let time_ms = self.shared.budget.elapsed_ms();
             let hashfull = self.shared.tt.hashfull();
             for (k, line) in self.root_moves[..lines].iter().enumerate() {
                 let (value, scores) = self.reported(line);
@@ -611,17 +608,11 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         wanted.clamp(1, self.root_moves.len().max(1))
     }
 
-    /// The `lines`-th best score among the first `searched` root moves
-    /// (`-INFINITE` while fewer are known): below it a root move is of no interest.
-    fn line_bound(&self, searched: usize) -> Value {
+    /// The `lines`-th best score among the root moves searched in this
+    /// iteration (the others are `-INFINITE`): below it a root move is of no interest.
+    fn line_bound(&self) -> Value {
         let lines = self.lines();
-        if searched < lines {
-            return -INFINITE;
-        }
-        let mut scores: Vec<Value> = self.root_moves[..searched]
-            .iter()
-            .map(|m| m.score)
-            .collect();
+        let mut scores: Vec<Value> = self.root_moves.iter().map(|m| m.score).collect();
         scores.sort_unstable_by(|a, b| b.cmp(a));
         scores[lines - 1]
     }
@@ -641,20 +632,21 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
     }
 
     fn run_helper(&mut self) {
-        let mut depth = 1 + (self.id % 2) as i32;
+        let lead = helper_lead(self.id);
+        let mut depth = 1 + lead;
         while depth <= self.shared.max_depth && !self.should_stop() {
             self.iterate(depth);
             if self.stop {
                 break;
             }
             let main_depth = self.shared.main_depth.load(Ordering::Relaxed) as i32;
-            depth = (depth + 1).max(main_depth + 1 + (self.id % 2) as i32);
+            depth = (depth + 1).max(main_depth + 1 + lead);
         }
-        self.flush_nodes();
+        self.settle_nodes();
     }
 
     fn should_stop(&self) -> bool {
-        self.stop || self.shared.control.stopped() || self.shared.abort.load(Ordering::Relaxed)
+        self.stop || self.shared.budget.stopping()
     }
 
     fn iterate(&mut self, depth: i32) {
@@ -677,34 +669,66 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
 
     /// Paranoid and BRS at the root: the root seat maximises over a full window.
     fn alphabeta_root(&mut self, depth: i32) {
+        self.start_root();
         let mut alpha = -INFINITE;
-        for k in 0..self.root_moves.len() {
+        while let Some((k, busy)) = self.next_root_move() {
             let mv = self.root_moves[k].mv;
             self.pos.make(mv);
             let value = self.child(alpha, INFINITE, depth - 1, 1);
             self.pos.unmake(mv);
+            self.shared.busy.leave(busy);
             if self.stop {
                 break;
             }
             if value > alpha || k < self.lines() {
                 self.record_root(k, value, [0; 4]);
-                alpha = self.line_bound(k + 1);
+                alpha = self.line_bound();
             }
         }
     }
 
     fn maxn_root(&mut self, depth: i32) {
-        for k in 0..self.root_moves.len() {
+        self.start_root();
+        while let Some((k, busy)) = self.next_root_move() {
             let mv = self.root_moves[k].mv;
             self.pos.make(mv);
             // Children the root seat values below the lines it has are cut.
-            let bound = (k >= self.lines()).then(|| (self.root, self.line_bound(k)));
+            let bound = (k >= self.lines()).then(|| (self.root, self.line_bound()));
             let shares = self.maxn_child(depth - 1, 1, bound);
             self.pos.unmake(mv);
+            self.shared.busy.leave(busy);
             if self.stop {
                 break;
             }
             self.record_root(k, shares[self.root as usize], shares);
+        }
+    }
+
+    fn start_root(&mut self) {
+        self.root_next = 0;
+        self.frames[0].deferred.clear();
+    }
+
+    /// The next root move of this iteration and its busy key: in order, except
+    /// that with several threads a move past the lines searched exactly that
+    /// another thread is on waits until the others are done.
+    fn next_root_move(&mut self) -> Option<(usize, u64)> {
+        let key = self.key();
+        let lines = self.lines();
+        loop {
+            let (k, replaying) = if self.root_next < self.root_moves.len() {
+                self.root_next += 1;
+                (self.root_next - 1, false)
+            } else {
+                (self.frames[0].deferred.replay()?, true)
+            };
+            let busy = busy_key(key, &self.root_moves[k].mv);
+            if k >= lines && !replaying && self.shared.busy.is_busy(busy) {
+                self.frames[0].deferred.push(k);
+                continue;
+            }
+            self.shared.busy.enter(busy);
+            return Some((k, busy));
         }
     }
 
@@ -752,30 +776,13 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
 
     #[inline]
     fn count_node(&mut self) {
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(CHECK_EVERY) {
-            self.poll();
+        if self.counter.count(&self.shared.budget) {
+            self.stop = true;
         }
     }
 
-    fn flush_nodes(&mut self) -> u64 {
-        let delta = self.nodes - self.flushed;
-        self.flushed = self.nodes;
-        self.shared.control.add_nodes(delta);
-        self.shared.nodes.fetch_add(delta, Ordering::Relaxed) + delta
-    }
-
-    fn poll(&mut self) {
-        let total = self.flush_nodes();
-        if self.shared.control.stopped() || self.shared.abort.load(Ordering::Relaxed) {
-            self.stop = true;
-        } else if self.id == 0
-            && (self.shared.node_limit.is_some_and(|limit| total >= limit)
-                || self.shared.time.hard_expired(self.shared.control))
-        {
-            self.shared.abort.store(true, Ordering::Relaxed);
-            self.stop = true;
-        }
+    fn settle_nodes(&mut self) -> u64 {
+        self.counter.settle(&self.shared.budget)
     }
 
     /// Counts the node and empties its PV; `true` when the search must unwind.
@@ -834,34 +841,54 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
 
     // ---- move ordering -----------------------------------------------------
 
-    #[inline]
-    fn history_slot(seat: Seat, mv: G::Move) -> usize {
-        (seat as usize & 3) * HISTORY_SIZE + (fxhash::hash64(&mv) >> (64 - HISTORY_BITS)) as usize
-    }
-
-    fn update_history(&mut self, seat: Seat, mv: G::Move, bonus: i32) {
-        let slot = &mut self.history[Self::history_slot(seat, mv)];
-        *slot += bonus - *slot * bonus.abs() / HISTORY_MAX;
-    }
-
     /// Ordering scores for list `list` of `ply`, whose moves belong to `seat`.
     fn score_list(&mut self, ply: usize, list: usize, seat: Seat, tt_move: Option<usize>) {
-        let killers = self.killers[ply];
+        let killers = self.killers.at(ply);
         let frame = &mut self.frames[ply];
         for i in 0..frame.lists[list].len() {
             let mv = frame.lists[list][i];
-            let history = self.history[Self::history_slot(seat, mv)];
             frame.scores[list][i] = if tt_move == Some(list * SEAT_STRIDE + i) {
                 SCORE_TT
-            } else if self.pos.is_tactical(mv) {
-                SCORE_TACTICAL + self.pos.gain(mv) * GAIN_WEIGHT + history
-            } else if mv == killers[0] {
-                SCORE_KILLER[0]
-            } else if mv == killers[1] {
-                SCORE_KILLER[1]
             } else {
-                history
+                let gain = self.pos.is_tactical(mv).then(|| self.pos.gain(mv));
+                order_score(mv, gain, self.history.get(seat, mv), killers)
             };
+        }
+    }
+
+    /// The next move of `ply` as (list, index, busy key): the untried one with
+    /// the best score, then those put off. With several threads, a node
+    /// `DEFER_MIN_DEPTH` or more from the horizon puts off a move that another
+    /// thread is on, unless it is the first; the move returned is marked busy
+    /// until the caller leaves it.
+    fn next_move(
+        &mut self,
+        ply: usize,
+        key: u64,
+        depth: i32,
+        searched: usize,
+    ) -> Option<(usize, usize, Option<u64>)> {
+        if depth < DEFER_MIN_DEPTH || !self.shared.busy.enabled() {
+            return self.frames[ply]
+                .pick()
+                .map(|(list, index)| (list, index, None));
+        }
+        loop {
+            let frame = &mut self.frames[ply];
+            let (list, index, replaying) = match frame.pick() {
+                Some((list, index)) => (list, index, false),
+                None => {
+                    let code = frame.deferred.replay()?;
+                    (code / SEAT_STRIDE, code % SEAT_STRIDE, true)
+                }
+            };
+            let busy = busy_key(key ^ list as u64, &frame.lists[list][index]);
+            if searched > 0 && !replaying && self.shared.busy.is_busy(busy) {
+                frame.deferred.push(list * SEAT_STRIDE + index);
+                continue;
+            }
+            self.shared.busy.enter(busy);
+            return Some((list, index, Some(busy)));
         }
     }
 
@@ -870,12 +897,9 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         if self.pos.is_tactical(mv) {
             return;
         }
-        let killers = &mut self.killers[ply];
-        if killers[0] != mv {
-            killers[1] = killers[0];
-            killers[0] = mv;
-        }
-        self.update_history(seat, mv, (depth * depth).min(HISTORY_MAX / 2));
+        self.killers.insert(ply, mv);
+        self.history
+            .update(seat, mv, (depth * depth).min(HISTORY_MAX / 2));
     }
 
     fn probe(&self, key: u64, ply: usize) -> Option<(TtEntry, Value)> {
@@ -964,11 +988,16 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         let bounds = (alpha, beta);
         let mut best = if maximizing { -INFINITE } else { INFINITE };
         let mut best_index = None;
-        while let Some((_, index)) = self.frames[ply].pick() {
+        let mut searched = 0;
+        while let Some((_, index, busy)) = self.next_move(ply, key, depth, searched) {
             let mv = self.frames[ply].lists[0][index];
             self.pos.make(mv);
             let value = self.paranoid(alpha, beta, depth - 1, ply + 1);
             self.pos.unmake(mv);
+            if let Some(busy) = busy {
+                self.shared.busy.leave(busy);
+            }
+            searched += 1;
             if self.stop {
                 return 0;
             }
@@ -1094,7 +1123,8 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         let bounds = (alpha, beta);
         let mut best = if maximizing { -INFINITE } else { INFINITE };
         let mut best_index = None;
-        while let Some((list, index)) = self.frames[ply].pick() {
+        let mut searched = 0;
+        while let Some((list, index, busy)) = self.next_move(ply, key, depth, searched) {
             let mv = self.frames[ply].lists[list][index];
             let seat = list as Seat;
             let passed_in = seat != due;
@@ -1114,6 +1144,10 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
             if passed_in {
                 self.pos.unmake_pass();
             }
+            if let Some(busy) = busy {
+                self.shared.busy.leave(busy);
+            }
+            searched += 1;
             if self.stop {
                 return 0;
             }
@@ -1381,7 +1415,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
     /// The answer: the best root move of the last iteration (or a better one
     /// proven in an interrupted one); before any, the first of the initial order.
     fn result(&self) -> SearchResult<G::Move> {
-        let nodes = self.shared.nodes.load(Ordering::Relaxed);
+        let nodes = self.shared.budget.nodes();
         let Some(best) = self.root_moves.first() else {
             let score = match self.pos.outcome() {
                 Some(outcome) => place_value(outcome.result, self.root, self.seats, 0),

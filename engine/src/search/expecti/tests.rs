@@ -429,13 +429,8 @@ fn shared_for<'a>(
 ) -> Shared<'a, Race> {
     Shared {
         tt,
-        control,
-        time: TimeManager::unlimited(),
-        node_limit: None,
+        budget: Budget::new(&Limits::default(), control, 0, 0),
         algorithm,
-        started: Instant::now(),
-        abort: AtomicBool::new(false),
-        nodes: AtomicU64::new(0),
         root: Mutex::new(Vec::new()),
         next: AtomicUsize::new(0),
     }

@@ -1,0 +1,114 @@
+//! When a search must stop, in one place for every searcher: `stop` (or
+//! `gameover`), the node limit and the clock, and the nodes all threads have
+//! searched. Threads count nodes locally and settle with the shared total every
+//! `every` nodes, so the hot path touches no shared memory.
+
+use super::{Limits, SearchControl, TimeManager};
+use crate::core::Seat;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+/// What every thread of one search reads to know whether to go on.
+pub struct Budget<'a> {
+    pub control: &'a SearchControl,
+    pub time: TimeManager,
+    node_limit: Option<u64>,
+    started: Instant,
+    /// Set when out of time or nodes, or when the search is done: every thread unwinds.
+    abort: AtomicBool,
+    nodes: AtomicU64,
+}
+
+impl<'a> Budget<'a> {
+    /// The budget of `limits` for `side` (whose clock counts), with the time
+    /// margin of [`TimeManager::new`].
+    pub fn new(limits: &Limits, control: &'a SearchControl, side: Seat, margin_ms: u64) -> Self {
+        Budget {
+            control,
+            time: TimeManager::new(limits, side, margin_ms),
+            node_limit: limits.nodes,
+            started: Instant::now(),
+            abort: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+        }
+    }
+
+    /// Every thread stops at its next look.
+    pub fn abort(&self) {
+        self.abort.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the search is stopped or aborted.
+    pub fn stopping(&self) -> bool {
+        self.control.stopped() || self.abort.load(Ordering::Relaxed)
+    }
+
+    /// Whether the soft limit has passed: start no new iteration.
+    pub fn soft_expired(&self) -> bool {
+        self.time.soft_expired(self.control)
+    }
+
+    /// Nodes settled so far by all threads.
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    pub fn elapsed_ms(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64
+    }
+}
+
+/// One thread's nodes, and its looks at the budget.
+pub struct NodeCounter {
+    nodes: u64,
+    settled: u64,
+    every: u64,
+    /// Whether this thread ends the search when the node limit or the hard
+    /// deadline is reached (otherwise it only follows the stop flags).
+    enforces_limits: bool,
+}
+
+impl NodeCounter {
+    /// Looks at the budget every `every` nodes (a power of two keeps it cheap).
+    pub fn new(every: u64, enforces_limits: bool) -> Self {
+        NodeCounter {
+            nodes: 0,
+            settled: 0,
+            every,
+            enforces_limits,
+        }
+    }
+
+    /// Counts a node; `true` when the search must stop.
+    #[inline]
+    pub fn count(&mut self, budget: &Budget) -> bool {
+        self.nodes += 1;
+        self.nodes.is_multiple_of(self.every) && self.look(budget)
+    }
+
+    /// Adds the nodes not yet settled to the shared total; returns the total.
+    pub fn settle(&mut self, budget: &Budget) -> u64 {
+        let delta = self.nodes - self.settled;
+        self.settled = self.nodes;
+        budget.control.add_nodes(delta);
+        budget.nodes.fetch_add(delta, Ordering::Relaxed) + delta
+    }
+
+    /// Settles, then: stopped or aborted, or (enforcing) out of nodes or past
+    /// the hard deadline, which aborts every thread.
+    #[cold]
+    fn look(&mut self, budget: &Budget) -> bool {
+        let total = self.settle(budget);
+        if budget.stopping() {
+            return true;
+        }
+        if self.enforces_limits
+            && (budget.node_limit.is_some_and(|limit| total >= limit)
+                || budget.time.hard_expired(budget.control))
+        {
+            budget.abort();
+            return true;
+        }
+        false
+    }
+}

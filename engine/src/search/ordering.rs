@@ -1,0 +1,87 @@
+//! Move-ordering memory of the alpha-beta style searchers (two-player and
+//! multi-player): two killer moves per ply, a history of quiet cut-offs per
+//! seat, and the score that orders the moves after the TT move.
+
+use super::Value;
+use crate::core::Seat;
+use std::hash::Hash;
+
+/// History scores stay within ±HISTORY_MAX (the update is self-limiting).
+pub const HISTORY_MAX: i32 = 1 << 14;
+/// Tactical moves are tried before killers and quiet moves.
+pub const SCORE_TACTICAL: i32 = 1 << 28;
+pub const SCORE_KILLER: [i32; 2] = [1 << 27, (1 << 27) - 1];
+/// Tactical moves are ordered by material won first, history second.
+pub const GAIN_WEIGHT: i32 = 2 * HISTORY_MAX;
+
+/// The ordering score of a move other than the TT move: a tactical move (`gain`
+/// is its material won) by gain, then history; then the two killers; then the
+/// other quiet moves by history.
+#[inline]
+pub fn order_score<M: PartialEq>(mv: M, gain: Option<Value>, history: i32, killers: [M; 2]) -> i32 {
+    match gain {
+        Some(gain) => SCORE_TACTICAL + gain * GAIN_WEIGHT + history,
+        None if mv == killers[0] => SCORE_KILLER[0],
+        None if mv == killers[1] => SCORE_KILLER[1],
+        None => history,
+    }
+}
+
+/// Two quiet moves per ply that refuted a position there, the latest first.
+pub struct Killers<M> {
+    plies: Vec<[M; 2]>,
+}
+
+impl<M: Copy + Default + PartialEq> Killers<M> {
+    pub fn new(plies: usize) -> Self {
+        Killers {
+            plies: vec![[M::default(); 2]; plies],
+        }
+    }
+
+    #[inline]
+    pub fn at(&self, ply: usize) -> [M; 2] {
+        self.plies[ply]
+    }
+
+    pub fn insert(&mut self, ply: usize, mv: M) {
+        let killers = &mut self.plies[ply];
+        if killers[0] != mv {
+            killers[1] = killers[0];
+            killers[0] = mv;
+        }
+    }
+}
+
+/// History scores per seat and move, the move hashed to `2^bits` slots.
+pub struct History {
+    scores: Vec<i32>,
+    bits: u32,
+}
+
+impl History {
+    pub fn new(seats: usize, bits: u32) -> Self {
+        History {
+            scores: vec![0; seats << bits],
+            bits,
+        }
+    }
+
+    #[inline]
+    fn slot<M: Hash>(&self, seat: Seat, mv: M) -> usize {
+        ((seat as usize) << self.bits) + (fxhash::hash64(&mv) >> (64 - self.bits)) as usize
+    }
+
+    #[inline]
+    pub fn get<M: Hash>(&self, seat: Seat, mv: M) -> i32 {
+        self.scores[self.slot(seat, mv)]
+    }
+
+    /// Moves the score toward ±HISTORY_MAX by `bonus` (self-limiting).
+    #[inline]
+    pub fn update<M: Hash>(&mut self, seat: Seat, mv: M, bonus: i32) {
+        let slot = self.slot(seat, mv);
+        let score = &mut self.scores[slot];
+        *score += bonus - *score * bonus.abs() / HISTORY_MAX;
+    }
+}

@@ -1,0 +1,118 @@
+//! What Lazy SMP threads share besides the transposition table: the moves some
+//! thread is searching right now, so that threads searching the same iteration
+//! spread out (ABDADA-style: a node puts off a move, other than its first, that
+//! another thread is on, and comes back to it after the rest), and the depth a
+//! helper thread searches next.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Slots in the table of (position, move) pairs being searched.
+pub const BUSY_SLOTS: usize = 1 << 15;
+/// Spreads a move's hash over the key bits used to pick a busy slot.
+const BUSY_MIX: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// The (position, move) pairs some thread is searching, by hashed slot; a lossy
+/// hint (a slot may be overwritten or cleared by another thread), never a lock.
+/// Empty with one thread: then nothing is ever busy.
+pub struct BusyMoves {
+    slots: Vec<AtomicU64>,
+}
+
+impl BusyMoves {
+    pub fn new(threads: usize) -> Self {
+        let size = if threads > 1 { BUSY_SLOTS } else { 0 };
+        BusyMoves {
+            slots: (0..size).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    pub fn enabled(&self) -> bool {
+        !self.slots.is_empty()
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> Option<&AtomicU64> {
+        self.slots
+            .get(key as usize & self.slots.len().wrapping_sub(1))
+    }
+
+    #[inline]
+    pub fn is_busy(&self, key: u64) -> bool {
+        self.slot(key)
+            .is_some_and(|slot| slot.load(Ordering::Relaxed) == key)
+    }
+
+    #[inline]
+    pub fn enter(&self, key: u64) {
+        if let Some(slot) = self.slot(key) {
+            slot.store(key, Ordering::Relaxed);
+        }
+    }
+
+    #[inline]
+    pub fn leave(&self, key: u64) {
+        if let Some(slot) = self.slot(key) {
+            let _ = slot.compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
+        }
+    }
+}
+
+/// The busy-table key of `mv` searched from the position keyed `key`.
+#[inline]
+pub fn busy_key<M: std::hash::Hash>(key: u64, mv: &M) -> u64 {
+    key ^ fxhash::hash64(mv).wrapping_mul(BUSY_MIX)
+}
+
+/// How far ahead of the main thread helper `id` (≥ 1) searches: odd helpers
+/// (so the only helper of two threads) level with it, even ones one depth
+/// ahead. Level helpers measured faster to depth with two threads than one
+/// ahead, once both defer busy moves.
+pub fn helper_lead(id: usize) -> i32 {
+    ((id + 1) % 2) as i32
+}
+
+/// The moves a node put off because another thread was on them, by index into
+/// the node's own move list, to be searched after the others in the order put off.
+pub struct Deferred<const N: usize> {
+    indices: [u16; N],
+    len: usize,
+    replayed: usize,
+}
+
+impl<const N: usize> Deferred<N> {
+    pub fn new() -> Self {
+        Deferred {
+            indices: [0; N],
+            len: 0,
+            replayed: 0,
+        }
+    }
+
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.replayed = 0;
+    }
+
+    /// Puts off move `index` (each move of a node at most once, so `N` moves fit).
+    #[inline]
+    pub fn push(&mut self, index: usize) {
+        self.indices[self.len] = index as u16;
+        self.len += 1;
+    }
+
+    /// The next move put off, once every other move of the node has been searched.
+    #[inline]
+    pub fn replay(&mut self) -> Option<usize> {
+        (self.replayed < self.len).then(|| {
+            self.replayed += 1;
+            self.indices[self.replayed - 1] as usize
+        })
+    }
+}
+
+impl<const N: usize> Default for Deferred<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
