@@ -76,6 +76,15 @@ impl TwoPlayerGame for Annan {
         self.state().in_check(self.side_to_move())
     }
 
+    fn make_null(&mut self) -> bool {
+        self.make_pass();
+        true
+    }
+
+    fn unmake_null(&mut self) {
+        self.unmake_pass();
+    }
+
     fn gain(&self, mv: AnnanMove) -> Value {
         let captured = if mv.from().is_some() {
             self.state().at(mv.to())

@@ -35,6 +35,15 @@ impl TwoPlayerGame for Hasami {
         self.captures_of(mv).count() as Value * STONE
     }
 
+    fn make_null(&mut self) -> bool {
+        self.make_pass();
+        true
+    }
+
+    fn unmake_null(&mut self) {
+        self.unmake_pass();
+    }
+
     #[inline]
     fn is_tactical(&self, mv: HasamiMove) -> bool {
         // A legal move lands on an empty square: a target exactly when it captures.

@@ -75,6 +75,14 @@ pub trait TwoPlayerGame: Game {
         self.generate_moves(moves);
         moves.retain(|mv| self.is_tactical(mv));
     }
+    /// Hands the move to the opponent without moving, for null-move pruning
+    /// (never while in check); `false`, changing nothing, in games without it.
+    /// The pass counts as a ply; the key changes as for any move of the side.
+    fn make_null(&mut self) -> bool {
+        false
+    }
+    /// Takes back [`TwoPlayerGame::make_null`].
+    fn unmake_null(&mut self) {}
 }
 
 /// What a game of more than two seats, moving in an order its rules decide
