@@ -71,25 +71,6 @@ impl Annan {
         &self.state
     }
 
-    /// The search's null move: the turn passes, nothing else changes. Recorded
-    /// as `AnnanMove::NULL` so that walking the history back skips it.
-    pub(super) fn make_pass(&mut self) {
-        self.history.push(Undo {
-            mv: AnnanMove::NULL,
-            captured: Piece::NONE,
-            key: self.key,
-        });
-        self.side ^= 1;
-        self.key ^= SIDE_KEY;
-    }
-
-    pub(super) fn unmake_pass(&mut self) {
-        let undo = self.history.pop().expect("unmake_pass without a pass");
-        debug_assert!(undo.mv.is_null());
-        self.side ^= 1;
-        self.key = undo.key;
-    }
-
     /// Whether the side to move is in check.
     pub fn in_check(&self) -> bool {
         self.state.in_check(self.side)
@@ -119,9 +100,7 @@ impl Annan {
             if !state.in_check(side) {
                 all_checks[mover as usize] = false;
             }
-            if !undo.mv.is_null() {
-                state.revert(undo.mv, mover, undo.captured);
-            }
+            state.revert(undo.mv, mover, undo.captured);
             side = mover;
         }
         Some(match all_checks {

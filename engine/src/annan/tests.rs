@@ -482,35 +482,3 @@ mod search {
         }
     }
 }
-
-#[test]
-fn a_null_move_passes_the_turn_and_is_taken_back_exactly() {
-    use crate::search::TwoPlayerGame;
-    let mut pos = at(START_SFEN);
-    play(&mut pos, "7g7f 3c3d");
-    let (sfen, key) = (pos.sfen(), pos.key());
-    assert!(pos.make_null());
-    assert_eq!(pos.side_to_move(), 1);
-    assert_eq!(pos.ply(), 3);
-    assert_eq!(pos.key(), pos.compute_key());
-    assert_ne!(pos.key(), key);
-    pos.unmake_null();
-    assert_eq!((pos.sfen(), pos.key()), (sfen, key));
-}
-
-#[test]
-fn passes_in_the_history_count_toward_repetition() {
-    use crate::search::TwoPlayerGame;
-    // Black shuffles its king while white passes: the start stands again
-    // every two of black's moves, and the fourth time is a draw.
-    let mut pos = at("8k/9/9/9/9/9/9/9/K8 b - 1");
-    for cycle in 0..3 {
-        assert_eq!(pos.outcome(), None, "cycle {cycle}");
-        for text in ["9i9h", "9h9i"] {
-            play(&mut pos, text);
-            assert!(pos.make_null());
-        }
-    }
-    assert_eq!(pos.occurrences(), 4);
-    assert_eq!(pos.outcome(), Some(Outcome::draw("repetition")));
-}

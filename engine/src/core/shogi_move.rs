@@ -25,15 +25,6 @@ impl<K> Default for ShogiMove<K> {
 }
 
 impl<K: DropKind> ShogiMove<K> {
-    /// No move (the default): from the first square to itself, never legal.
-    /// Records a pass (the search's null move) in a game's history.
-    pub const NULL: Self = ShogiMove(0, PhantomData);
-
-    #[inline]
-    pub fn is_null(self) -> bool {
-        self.0 == 0
-    }
-
     #[inline]
     pub fn board(from: Square, to: Square, promote: bool) -> Self {
         ShogiMove(

@@ -35,8 +35,9 @@
 //!
 //! Every searcher: iterative deepening, the TT (paranoid and BRS: values and
 //! bounds, cutoffs at equal or greater depth; max-n: move only), ordering by TT
-//! move, tactical moves by `gain`, two killers per ply, history per seat;
-//! MultiPV (the best lines get exact values; max-n cuts below the last line). A
+//! move, tactical moves by `gain`, two killers per ply, history per seat; late
+//! move reductions in paranoid and BRS nodes as in alpha-beta (BRS with them
+//! against without, Yonin, 60 games at 100 ms a move: +45 ± 34 Elo); MultiPV (the best lines get exact values; max-n cuts below the last line). A
 //! position with no legal move that `decided` called open is scored by
 //! `outcome()`, or else statically.
 //!
