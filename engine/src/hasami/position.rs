@@ -396,6 +396,23 @@ impl Game for Hasami {
 }
 
 impl Hasami {
+    /// The search's null move: the turn passes, nothing else changes.
+    pub(super) fn make_pass(&mut self) {
+        self.history.push(Undo {
+            captured: Bitboard::EMPTY,
+            key: self.key,
+        });
+        self.side ^= 1;
+        self.key ^= SIDE_KEY;
+    }
+
+    pub(super) fn unmake_pass(&mut self) {
+        let undo = self.history.pop().expect("unmake_pass without a pass");
+        debug_assert!(undo.captured.is_empty());
+        self.side ^= 1;
+        self.key = undo.key;
+    }
+
     /// After taking back a capture: the ply of the latest capture still in history.
     fn recompute_last_capture(&self) -> u32 {
         self.history

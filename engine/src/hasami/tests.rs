@@ -818,3 +818,31 @@ fn mobility_balance_and_capture_targets_agree_with_per_stone_counts() {
         assert_eq!(pos.capture_targets(), expected, "{}", pos.sfen());
     }
 }
+
+#[test]
+fn a_null_move_passes_the_turn_and_is_taken_back_exactly() {
+    let mut pos = Hasami::start(&HasamiRules::default());
+    play(&mut pos, "9i9h");
+    let (sfen, key) = (pos.sfen(), pos.key());
+    assert!(pos.make_null());
+    assert_eq!(pos.side_to_move(), BLACK);
+    assert_eq!(pos.ply(), 2);
+    assert_eq!(pos.key(), pos.compute_key());
+    pos.unmake_null();
+    assert_eq!((pos.sfen(), pos.key()), (sfen, key));
+    // Passes count as plies between occurrences: black shuffling while white
+    // passes repeats the position every second black move.
+    let mut pos = Hasami::start(&HasamiRules::default());
+    for _ in 0..3 {
+        assert_eq!(pos.outcome(), None);
+        for text in ["9i9h", "9h9i"] {
+            play(&mut pos, text);
+            assert!(pos.make_null());
+        }
+    }
+    assert_eq!(pos.occurrences(), 4);
+    assert_eq!(
+        pos.outcome(),
+        Some(crate::core::Outcome::draw("repetition"))
+    );
+}

@@ -54,6 +54,12 @@ impl Score {
 
 /// What a two-player alternating game adds for alpha-beta search.
 pub trait TwoPlayerGame: Game {
+    /// Whether the alpha-beta searcher reduces late quiet moves: on where a
+    /// match showed it gains for the game.
+    const LATE_MOVE_REDUCTIONS: bool = true;
+    /// Whether the alpha-beta searcher tries null moves
+    /// ([`TwoPlayerGame::make_null`]): on where a match showed it gains.
+    const NULL_MOVE: bool = false;
     /// Static evaluation from the side to move's point of view.
     fn evaluate(&self) -> Value;
     /// Whether `mv` changes material (searched in quiescence, ordered early).
@@ -75,6 +81,15 @@ pub trait TwoPlayerGame: Game {
         self.generate_moves(moves);
         moves.retain(|mv| self.is_tactical(mv));
     }
+    /// Hands the move to the opponent without moving, for null-move pruning
+    /// (never while in check; only with `NULL_MOVE`); `false`, changing
+    /// nothing, in games without it. The pass counts as a ply; the key changes
+    /// as for any move of the side.
+    fn make_null(&mut self) -> bool {
+        false
+    }
+    /// Takes back [`TwoPlayerGame::make_null`].
+    fn unmake_null(&mut self) {}
 }
 
 /// What a game of more than two seats, moving in an order its rules decide

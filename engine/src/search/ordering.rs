@@ -1,6 +1,7 @@
-//! Move-ordering memory of the alpha-beta style searchers (two-player and
+//! Move ordering of the alpha-beta style searchers (two-player and
 //! multi-player): two killer moves per ply, a history of quiet cut-offs per
-//! seat, and the score that orders the moves after the TT move.
+//! seat, the score that orders the moves after the TT move, and the late move
+//! reductions that ordering makes possible.
 
 use super::Value;
 use crate::core::Seat;
@@ -13,6 +14,12 @@ pub const SCORE_TACTICAL: i32 = 1 << 28;
 pub const SCORE_KILLER: [i32; 2] = [1 << 27, (1 << 27) - 1];
 /// Tactical moves are ordered by material won first, history second.
 pub const GAIN_WEIGHT: i32 = 2 * HISTORY_MAX;
+/// Late move reductions: nodes this far from the horizon reduce plain quiet
+/// moves (neither tactical, nor the TT move, nor a killer) after their first
+/// `LMR_MIN_MOVES`, by `ln(depth)·ln(moves searched) / LMR_DIVISOR` plies.
+pub const LMR_MIN_DEPTH: i32 = 3;
+const LMR_MIN_MOVES: usize = 3;
+const LMR_DIVISOR: f64 = 2.0;
 
 /// The ordering score of a move other than the TT move: a tactical move (`gain`
 /// is its material won) by gain, then history; then the two killers; then the
@@ -84,4 +91,24 @@ impl History {
         let score = &mut self.scores[slot];
         *score += bonus - *score * bonus.abs() / HISTORY_MAX;
     }
+}
+
+/// Plies taken off a move after `searched` others at a node `depth` from the
+/// horizon: a ply less at PV nodes, and never straight into quiescence.
+pub fn late_move_reduction(depth: i32, searched: usize, pv_node: bool) -> i32 {
+    if searched < LMR_MIN_MOVES {
+        return 0;
+    }
+    static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut table = [[0; 64]; 64];
+        for (d, row) in table.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = ((d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as u8;
+            }
+        }
+        table
+    });
+    let r = table[(depth as usize).min(63)][searched.min(63)] as i32 - pv_node as i32;
+    r.clamp(0, depth - 2)
 }
