@@ -15,8 +15,8 @@ const NEAR_WIN: Value = 12;
 const MOBILITY: Value = 2;
 
 impl TwoPlayerGame for Hasami {
-    /// Measured on top of late move reductions: +45 ± 50 Elo (LOS 96.5 %),
-    /// 100 games at 100 ms a move.
+    /// Measured on top of late move reductions, at 100 ms a move: +45 ± 50,
+    /// +85 ± 47 and +35 ± 62 Elo in runs of 100, 100 and 50 games.
     const NULL_MOVE: bool = true;
 
     fn evaluate(&self) -> Value {
