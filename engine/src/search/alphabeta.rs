@@ -615,9 +615,11 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
     ///
     /// 1. Count the node; end it if the game is over or the position repeats.
     /// 2. At the horizon, quiescence.
-    /// 3. Mate-distance bounds; TT cutoff at non-PV nodes.
+    /// 3. Mate-distance bounds; TT cutoff at non-PV nodes; the null move (where
+    ///    the game has it).
     /// 4. The TT move before anything else is generated or scored.
-    /// 5. The other moves by ordering score, null-window first, re-searched on a fail high.
+    /// 5. The other moves by ordering score, null-window first (late plain
+    ///    moves reduced), re-searched on a fail high.
     /// 6. Killers and history from a quiet cutoff; store the result.
     fn search(&mut self, mut alpha: Value, mut beta: Value, depth: i32, ply: usize) -> Value {
         // Step 1.
