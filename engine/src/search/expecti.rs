@@ -67,6 +67,7 @@
 //! `go infinite` and pondering wait for `stop` / `ponderhit` as in alpha-beta.
 
 use super::budget::{Budget, NodeCounter};
+use super::ordering::History;
 use super::tables::{hold_answer, SearchTables};
 use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::*;
@@ -92,9 +93,8 @@ const LAST_TURN_PROBE_MIN_PLY: usize = 5;
 /// Decision nodes this many turns or more from the horizon order their moves by
 /// static value (a make and an evaluation per move); nearer, by history.
 const STATIC_ORDER_MIN_DEPTH: u32 = 2;
-/// History table: per side, moves hashed to this many slots.
+/// History table: per side, moves hashed to 2^HISTORY_BITS slots.
 const HISTORY_BITS: u32 = 14;
-const HISTORY_SIZE: usize = 1 << HISTORY_BITS;
 /// History scores saturate here (far below the TT move's score).
 const HISTORY_MAX: Value = 1 << 20;
 /// Above every static ordering score: the TT move.
@@ -476,7 +476,7 @@ struct Worker<'a, G: ChanceGame> {
     pos: G,
     frames: Vec<Frame<G::Move>>,
     /// Cut-offs per (side, hashed move), for ordering where static values cost too much.
-    history: Vec<Value>,
+    history: History,
     counter: NodeCounter,
     stop: bool,
 }
@@ -489,7 +489,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
             shared,
             pos: root.clone(),
             frames: (0..plies).map(|_| Frame::new()).collect(),
-            history: vec![0; 2 * HISTORY_SIZE],
+            history: History::new(2, HISTORY_BITS),
             // Threads split the root: each enforces the limits.
             counter: NodeCounter::new(CHECK_EVERY, true),
             stop: false,
@@ -702,9 +702,8 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
                 if value > alpha {
                     alpha = value;
                     if value >= beta {
-                        let slot = history_slot(side, mv);
-                        self.history[slot] =
-                            (self.history[slot] + (depth * depth) as Value).min(HISTORY_MAX);
+                        self.history
+                            .add_capped(side, mv, (depth * depth) as Value, HISTORY_MAX);
                         break;
                     }
                 }
@@ -748,7 +747,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
                 self.static_value_after(mv, side)
             } else {
                 let mv = self.frames[ply].moves[index];
-                self.history[history_slot(side, mv)]
+                self.history.get(side, mv)
             };
             self.frames[ply].order.push((score, index as u16));
         }
@@ -900,11 +899,6 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         }
         (mean::<G>(exact_sum), Bound::Exact)
     }
-}
-
-#[inline]
-fn history_slot<M: std::hash::Hash>(side: Seat, mv: M) -> usize {
-    (side as usize & 1) * HISTORY_SIZE + (fxhash::hash64(&mv) >> (64 - HISTORY_BITS)) as usize
 }
 
 /// A weighted sum of outcome values as their mean, rounded to nearest (halves up).

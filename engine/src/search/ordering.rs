@@ -1,7 +1,8 @@
 //! Move ordering of the alpha-beta style searchers (two-player and
 //! multi-player): two killer moves per ply, a history of quiet cut-offs per
 //! seat, the score that orders the moves after the TT move, and the late move
-//! reductions that ordering makes possible.
+//! reductions that ordering makes possible. Expectimax keeps its history of
+//! cut-offs in the same [`History`].
 
 use super::Value;
 use crate::core::Seat;
@@ -82,6 +83,13 @@ impl History {
     #[inline]
     pub fn get<M: Hash>(&self, seat: Seat, mv: M) -> i32 {
         self.scores[self.slot(seat, mv)]
+    }
+
+    /// Adds `bonus`, the score saturating at `cap` (a count of cut-offs).
+    #[inline]
+    pub fn add_capped<M: Hash>(&mut self, seat: Seat, mv: M, bonus: i32, cap: i32) {
+        let slot = self.slot(seat, mv);
+        self.scores[slot] = (self.scores[slot] + bonus).min(cap);
     }
 
     /// Moves the score toward ±HISTORY_MAX by `bonus` (self-limiting).
