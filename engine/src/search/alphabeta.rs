@@ -31,7 +31,7 @@ use super::ordering::{
     late_move_reduction, order_score, History, Killers, HISTORY_MAX, LMR_MIN_DEPTH, SCORE_KILLER,
     SCORE_TACTICAL,
 };
-use super::smp::{busy_key, helper_lead, BusyMoves, Deferred};
+use super::smp::{beside_helpers, busy_key, helper_lead, BusyMoves, Deferred};
 use super::tables::{hold_answer, SearchTables};
 use super::tt::{value_from_tt, value_to_tt, Bound, TranspositionTable, TtEntry};
 use super::*;
@@ -111,17 +111,13 @@ impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
         };
         let mut main = Worker::new(0, &shared, pos);
         if !main.root_moves.is_empty() {
-            match pool {
-                Some(pool) => pool.in_place_scope(|scope| {
-                    let shared = &shared;
-                    for id in 1..config.threads {
-                        scope.spawn(move |_| Worker::new(id, shared, pos).run_helper());
-                    }
-                    main.run_main(multipv, report);
-                    shared.budget.abort();
-                }),
-                _ => main.run_main(multipv, report),
-            }
+            beside_helpers(
+                pool,
+                config.threads,
+                &shared.budget,
+                |id| Worker::new(id, &shared, pos).run_helper(),
+                || main.run_main(multipv, report),
+            );
             main.adopt_finished(report);
         }
         shared.budget.abort();

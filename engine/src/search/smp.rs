@@ -1,9 +1,10 @@
 //! What Lazy SMP threads share besides the transposition table: the moves some
 //! thread is searching right now, so that threads searching the same iteration
 //! spread out (ABDADA-style: a node puts off a move, other than its first, that
-//! another thread is on, and comes back to it after the rest), and the depth a
-//! helper thread searches next.
+//! another thread is on, and comes back to it after the rest); the depth a
+//! helper thread searches next; and how helpers run beside the main thread.
 
+use super::budget::Budget;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Slots in the table of (position, move) pairs being searched.
@@ -61,6 +62,29 @@ impl BusyMoves {
 #[inline]
 pub fn busy_key<M: std::hash::Hash>(key: u64, mv: &M) -> u64 {
     key ^ fxhash::hash64(mv).wrapping_mul(BUSY_MIX)
+}
+
+/// Runs `main` on the calling thread and `helper(id)` for ids `1..threads` on
+/// the pool beside it; when `main` returns, the budget is aborted so that the
+/// helpers stop too. Without a pool, `main` alone.
+pub fn beside_helpers(
+    pool: Option<&rayon::ThreadPool>,
+    threads: usize,
+    budget: &Budget,
+    helper: impl Fn(usize) + Sync,
+    main: impl FnOnce(),
+) {
+    match pool {
+        Some(pool) => pool.in_place_scope(|scope| {
+            let helper = &helper;
+            for id in 1..threads {
+                scope.spawn(move |_| helper(id));
+            }
+            main();
+            budget.abort();
+        }),
+        None => main(),
+    }
 }
 
 /// How far ahead of the main thread helper `id` (≥ 1) searches: odd helpers
