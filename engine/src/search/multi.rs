@@ -1036,12 +1036,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
                 best_index = Some(index);
                 self.update_pv(ply, mv, true);
             }
-            if maximizing {
-                alpha = alpha.max(value);
-            } else {
-                beta = beta.min(value);
-            }
-            if alpha >= beta {
+            if narrow(maximizing, value, &mut alpha, &mut beta) {
                 self.reward_quiet(ply, mover, mv, depth);
                 break;
             }
@@ -1058,16 +1053,8 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         }
         let maximizing = self.pos.side_to_move() == self.root;
         let mut best = stand;
-        if maximizing {
-            if best >= beta {
-                return best;
-            }
-            alpha = alpha.max(best);
-        } else {
-            if best <= alpha {
-                return best;
-            }
-            beta = beta.min(best);
+        if narrow(maximizing, best, &mut alpha, &mut beta) {
+            return best;
         }
         let frame = &mut self.frames[ply];
         frame.clear();
@@ -1092,14 +1079,12 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
             if self.stop {
                 return 0;
             }
-            if maximizing {
-                best = best.max(value);
-                alpha = alpha.max(value);
+            best = if maximizing {
+                best.max(value)
             } else {
-                best = best.min(value);
-                beta = beta.min(value);
-            }
-            if alpha >= beta {
+                best.min(value)
+            };
+            if narrow(maximizing, value, &mut alpha, &mut beta) {
                 break;
             }
         }
@@ -1194,12 +1179,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
                     self.update_pv(ply, mv, !passed_back);
                 }
             }
-            if maximizing {
-                alpha = alpha.max(value);
-            } else {
-                beta = beta.min(value);
-            }
-            if alpha >= beta {
+            if narrow(maximizing, value, &mut alpha, &mut beta) {
                 self.reward_quiet(ply, seat, mv, depth);
                 break;
             }
@@ -1484,6 +1464,18 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
             nodes,
         }
     }
+}
+
+/// Narrows the window (alpha, beta) by `value` on the mover's side (alpha when
+/// maximizing, beta otherwise); `true` when the window closes: a cut-off.
+#[inline]
+fn narrow(maximizing: bool, value: Value, alpha: &mut Value, beta: &mut Value) -> bool {
+    if maximizing {
+        *alpha = (*alpha).max(value);
+    } else {
+        *beta = (*beta).min(value);
+    }
+    *alpha >= *beta
 }
 
 /// Whether a child's `value` would raise the node's window on its side (for a
