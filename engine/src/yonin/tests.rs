@@ -423,9 +423,9 @@ fn mate_without_check_is_credited_to_the_last_mover() {
     assert_eq!(pos.side_to_move(), 3);
 }
 
-#[test]
-fn several_eliminations_after_one_move_end_the_game() {
-    let mut pos = at(&build(
+/// Seat 0's two rooks, one move (6c6a) from mating seats 1 and 3 at once.
+fn double_mate_ahead() -> String {
+    build(
         &[
             ("5i", "K0"),
             ("9a", "K1"),
@@ -438,7 +438,12 @@ fn several_eliminations_after_one_move_end_the_game() {
         0,
         "-",
         "-",
-    ));
+    )
+}
+
+#[test]
+fn several_eliminations_after_one_move_end_the_game() {
+    let mut pos = at(&double_mate_ahead());
     play(&mut pos, "6c6a");
     assert_eq!(status(&pos, "out"), "1:0,3:0", "nearest clockwise first");
     assert_eq!(places(&pos), ([1, 4, 2, 3], "second-checkmate"));
@@ -951,23 +956,7 @@ fn a_continuous_checker_whose_every_move_is_forbidden_is_checkmated() {
 
 #[test]
 fn pairs_end_at_the_first_mate_and_partners_share_places() {
-    let mut pos = at_with(
-        &build(
-            &[
-                ("5i", "K0"),
-                ("9a", "K1"),
-                ("3g", "K2"),
-                ("1a", "K3"),
-                ("5b", "R0"),
-                ("6c", "R0"),
-            ],
-            "-/-/-/-",
-            0,
-            "-",
-            "-",
-        ),
-        &pairs(),
-    );
+    let mut pos = at_with(&double_mate_ahead(), &pairs());
     play(&mut pos, "6c6a");
     assert_eq!(
         status(&pos, "out"),
