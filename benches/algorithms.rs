@@ -33,7 +33,7 @@ fn search<G: Game, S: Searcher<G>>(
         ..SearchConfig::default()
     };
     let mut searcher = S::new(&config);
-    searcher.prepare();
+    searcher.prepare().expect("the bench hash table");
     let control = SearchControl::new(false);
     let started = Instant::now();
     let mut depth = 0;

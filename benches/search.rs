@@ -73,7 +73,7 @@ fn run<G: Playable>(pos: &G, threads: usize, depth: u32) -> Run {
     };
     let mut searcher = G::Searcher::new(&config);
     // The table is allocated before the clock starts.
-    searcher.prepare();
+    searcher.prepare().expect("the bench hash table");
     let control = SearchControl::new(false);
     let started = Instant::now();
     let (main_cpu, all_cpu) = (thread_cpu(), process_cpu());

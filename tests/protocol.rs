@@ -448,7 +448,7 @@ fn bad_input_gets_one_error_line_and_keeps_the_state() {
         ("truncated go", b"go depth".to_vec()),
         ("go depth abc", b"go depth abc".to_vec()),
         ("go nodes -5", b"go nodes -5".to_vec()),
-        ("go mate", b"go mate 3".to_vec()),
+        ("go mate with two limits", b"go mate 3 4".to_vec()),
         ("go perft x", b"go perft x".to_vec()),
         ("gameover maybe", b"gameover maybe".to_vec()),
         (
@@ -673,5 +673,218 @@ fn annan_session_plays_reports_mate_and_refuses_bad_moves() {
         assert_one_error(&engine.ask(bad), "move");
         assert_eq!(engine.sfen(), before);
     }
+    engine.quit_cleanly();
+}
+
+/// A searchable position of every game, as the command that sets it.
+const EVERY_GAME: [(&str, &str); 4] = [
+    ("hasami", "position startpos"),
+    ("annan", "position startpos"),
+    ("yonin", "position startpos"),
+    ("sugoroku", "position startpos moves 52"),
+];
+
+fn engine_at(game: &str, position: &str) -> Engine {
+    let mut engine = Engine::start();
+    assert_eq!(
+        engine.ask(&format!("setoption name USI_Variant value {game}")),
+        [format!("info string variant {game}")]
+    );
+    assert_eq!(engine.ask(position), Vec::<String>::new(), "{game}");
+    engine
+}
+
+/// The words after `name` in an `info` line, as a number.
+fn info_field(line: &str, name: &str) -> Option<u64> {
+    let mut words = line.split_whitespace();
+    words.by_ref().find(|&w| w == name)?;
+    words.next()?.parse().ok()
+}
+
+/// The first move of the `pv` of an `info` line.
+fn pv_first(line: &str) -> Option<&str> {
+    let mut words = line.split_whitespace();
+    words.by_ref().find(|&w| w == "pv")?;
+    words.next()
+}
+
+#[test]
+fn a_hash_table_that_cannot_be_had_is_refused_and_the_old_one_kept() {
+    let mut engine = Engine::start();
+    engine.send("usi");
+    let lines = engine.read_until(PROMPT, |l| l == "usiok");
+    assert!(
+        lines.contains(&"option name USI_Hash type spin default 64 min 1 max 32768".to_string()),
+        "{lines:#?}"
+    );
+    assert_eq!(engine.ask("setoption name USI_Hash value 8"), Vec::<String>::new());
+    // 32 GiB on a 24 GiB machine: the allocation fails, and must not abort.
+    engine.send("setoption name USI_Hash value 32768");
+    let error = assert_one_error(&engine.sync(), "isready after an impossible USI_Hash");
+    assert!(
+        error.contains("cannot allocate a 32768 MiB hash table; keeping 8 MiB"),
+        "{error}"
+    );
+    // A `go` without `isready` reports it once more and searches with the old table.
+    let legal = engine.legal_moves();
+    engine.send("setoption name USI_Hash value 32768");
+    let lines = engine.go("go depth 3", PROMPT);
+    assert!(lines[0].starts_with("info string error: go: cannot allocate"), "{lines:#?}");
+    assert_legal_search(&lines[1..], &legal);
+    assert_eq!(engine.ask("setoption name USI_Hash value 16"), Vec::<String>::new());
+    assert_legal_search(&engine.go("go depth 3", PROMPT), &legal);
+    engine.quit_cleanly();
+}
+
+#[test]
+fn early_ponder_searches_with_the_clock_ponderhit_brings() {
+    for (game, position) in EVERY_GAME {
+        let mut engine = engine_at(game, position);
+        engine.ask("setoption name USI_Ponder value true");
+        let legal = engine.legal_moves();
+        // No clock at all with `go ponder`: shogiarena's early ponder.
+        engine.send("go ponder");
+        let early = engine.lines_within(QUIET);
+        assert!(
+            early.iter().all(|l| l.starts_with("info ")),
+            "{game}: no bestmove while pondering: {early:?}"
+        );
+        let hit = Instant::now();
+        engine.send("ponderhit btime 1000 wtime 1000 byoyomi 500");
+        let lines = engine.read_until(Duration::from_secs(5), |l| l.starts_with("bestmove"));
+        assert_legal_search(&lines, &legal);
+        // 500 ms of byoyomi plus a share of the main time; generous for a busy machine.
+        assert!(hit.elapsed() < Duration::from_secs(3), "{game}: {:?}", hit.elapsed());
+        engine.quit_cleanly();
+    }
+}
+
+#[test]
+fn searchmoves_restricts_the_root_in_every_game() {
+    for (game, position) in EVERY_GAME {
+        let mut engine = engine_at(game, position);
+        let legal = engine.legal_moves();
+        assert!(legal.len() > 3, "{game}: {legal:?}");
+        let chosen = [legal[legal.len() - 1].clone(), legal[legal.len() - 2].clone()];
+        let lines = engine.go(
+            &format!("go depth 2 searchmoves {} {}", chosen[0], chosen[1]),
+            PROMPT,
+        );
+        let mv = assert_legal_search(&lines, &legal);
+        assert!(chosen.contains(&mv), "{game}: {mv} not in {chosen:?}");
+        for line in &lines[..lines.len() - 1] {
+            if let Some(first) = pv_first(line) {
+                assert!(chosen.iter().any(|c| c == first), "{game}: {line}");
+            }
+        }
+        let only = &legal[legal.len() / 2];
+        let lines = engine.go(&format!("go nodes 3000 searchmoves {only}"), PROMPT);
+        assert_eq!(&assert_legal_search(&lines, &legal), only, "{game}");
+        // A move that is not legal here is refused: one error line, no search.
+        let status = engine.status();
+        let lines = engine.ask(&format!("go depth 2 searchmoves {only} 1a1a"));
+        let error = assert_one_error(&lines, game);
+        assert!(error.contains("go: searchmoves: move '1a1a'"), "{game}: {error}");
+        assert!(engine.lines_within(QUIET).is_empty(), "{game}: no search");
+        assert_eq!(engine.status(), status, "{game}");
+        engine.quit_cleanly();
+    }
+}
+
+#[test]
+fn go_mate_is_always_answered_with_a_checkmate_line() {
+    for (game, position) in EVERY_GAME {
+        let mut engine = engine_at(game, position);
+        for go in ["go mate 1000", "go mate infinite", "go mate", "go mate nodes 5000"] {
+            engine.send(go);
+            let lines = engine.read_until(PROMPT, |l| l.starts_with("checkmate"));
+            assert_eq!(lines, ["checkmate notimplemented"], "{game}: {go}");
+        }
+        let legal = engine.legal_moves();
+        assert_legal_search(&engine.go("go depth 1", PROMPT), &legal);
+        engine.quit_cleanly();
+    }
+}
+
+#[test]
+fn replies_are_ascii_whatever_the_input_quotes() {
+    let mut engine = Engine::start();
+    let before = engine.status();
+    for (bad, quoted) in [
+        ("position sfen ９ｉ歩 b - 1", "\\u{ff19}\\u{ff49}\\u{6b69}"),
+        ("position startpos moves ９ｉ９ｈ", "\\u{ff19}"),
+        ("setoption name 持ち時間 value 1", "\\u{6301}"),
+        ("ｕｓｉ", "\\u{ff55}"),
+        ("go depth 深い", "\\u{6df1}"),
+    ] {
+        let error = assert_one_error(&engine.ask(bad), bad);
+        assert!(error.is_ascii(), "{bad}: {error}");
+        assert!(error.contains(quoted), "{bad}: {error}");
+    }
+    let long = format!("position startpos moves {}", "歩".repeat(500));
+    let error = assert_one_error(&engine.ask(&long), "a long quote");
+    assert!(error.is_ascii() && error.contains("...") && error.len() < 400, "{error}");
+    assert_eq!(engine.status(), before);
+    engine.quit_cleanly();
+}
+
+/// Every `info` line: `nps` follows from `nodes` and `time`, neither goes
+/// back, `time` is no more than the time since `go`; the last line with a
+/// `pv` starts with the move played.
+fn assert_consistent_infos(lines: &[String], since_go: Duration, what: &str) {
+    let (mut nodes_before, mut time_before) = (0, 0);
+    for line in lines.iter().filter(|l| l.starts_with("info depth")) {
+        let nodes = info_field(line, "nodes").expect("nodes");
+        let time = info_field(line, "time").expect("time");
+        let nps = info_field(line, "nps").expect("nps");
+        assert_eq!(nps, nodes * 1000 / time.max(1), "{what}: {line}");
+        assert!(nodes >= nodes_before && time >= time_before, "{what}: {line}");
+        assert!(time <= since_go.as_millis() as u64, "{what}: {line} after {since_go:?}");
+        (nodes_before, time_before) = (nodes, time);
+    }
+    let (best, _) = bestmove(lines);
+    let last_pv = lines.iter().rev().find_map(|l| {
+        (l.starts_with("info depth") && info_field(l, "multipv") == Some(1))
+            .then(|| pv_first(l))
+            .flatten()
+    });
+    assert_eq!(last_pv, Some(best.as_str()), "{what}: {lines:#?}");
+}
+
+#[test]
+fn info_lines_agree_with_each_other_and_with_the_move_played() {
+    for (game, position) in EVERY_GAME {
+        let mut engine = engine_at(game, position);
+        // Stopped at different moments, inside an iteration or between two.
+        for wait in [0, 30, 120, 400] {
+            let sent = Instant::now();
+            engine.send("go infinite");
+            std::thread::sleep(Duration::from_millis(wait));
+            engine.send("stop");
+            let lines = engine.read_until(PROMPT, |l| l.starts_with("bestmove"));
+            assert_consistent_infos(&lines, sent.elapsed(), &format!("{game} stopped after {wait} ms"));
+        }
+        // A weak level plays one of several lines it considered.
+        engine.ask("setoption name Skill value 3");
+        for seed in 0..4 {
+            engine.ask(&format!("setoption name Seed value {seed}"));
+            let sent = Instant::now();
+            let lines = engine.go("go nodes 20000", PROMPT);
+            assert_consistent_infos(&lines, sent.elapsed(), &format!("{game} at skill 3"));
+        }
+        engine.quit_cleanly();
+    }
+}
+
+#[test]
+fn main_time_with_byoyomi_is_spent_a_bounded_share_at_a_time() {
+    let mut engine = Engine::start();
+    engine.ask("position startpos");
+    let sent = Instant::now();
+    let lines = engine.go("go btime 10000 wtime 10000 byoyomi 100", Duration::from_secs(10));
+    bestmove(&lines);
+    // At most a tenth of the main time plus the byoyomi, less the margin
+    // (800 ms), with room for a loaded machine; it once took a fifth of the clock.
+    assert!(sent.elapsed() < Duration::from_millis(2_000), "{:?}", sent.elapsed());
     engine.quit_cleanly();
 }

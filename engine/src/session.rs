@@ -12,6 +12,7 @@ use crate::perft;
 use crate::search::{Limits, SearchConfig, SearchControl, SearchInfo, Searcher};
 use crate::strength;
 use std::fmt;
+use std::time::Instant;
 
 /// The games, as named everywhere (protocol, command line, files).
 pub const GAMES: [&str; 4] = ["hasami", "annan", "yonin", "sugoroku"];
@@ -42,15 +43,41 @@ pub trait Playable: Game {
     fn search_refusal(&self) -> Option<String> {
         None
     }
+    /// Whether [`Playable::mate`] is implemented.
+    const MATE_SOLVER: bool = false;
+    /// `go mate`: a mate for the side to move within the `movetime` or
+    /// `nodes` of `limits` (`infinite`: until `control` stops it). Games
+    /// without a mate solver keep the default.
+    fn mate(&self, limits: &Limits, control: &SearchControl) -> MateAnswer<Self::Move> {
+        let _ = (limits, control);
+        MateAnswer::NotImplemented
+    }
+}
+
+/// What a mate search found (`checkmate …` in the protocol).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MateAnswer<M> {
+    /// The mating line, the side to move's moves and the replies.
+    Mate(Vec<M>),
+    /// There is no mate.
+    NoMate,
+    /// Neither found within the time.
+    Timeout,
+    /// The game has no mate solver.
+    NotImplemented,
 }
 
 /// The option choosing among a game's search algorithms.
 pub const SEARCH_ALGORITHM: &str = "SearchAlgorithm";
 
+/// The largest hash table offered (32 GiB); a size the machine cannot give is
+/// refused at `isready` or `go` and the previous table kept.
+pub const MAX_HASH_MB: i64 = 32_768;
+
 /// Options every game shares, announced after the game's own rules.
 pub const ENGINE_OPTIONS: &[OptionSpec] = &[
     OptionSpec::spin("Threads", 1, 1, 256),
-    OptionSpec::spin("USI_Hash", 64, 1, 65_536).with_aliases(&["Hash"]),
+    OptionSpec::spin("USI_Hash", 64, 1, MAX_HASH_MB).with_aliases(&["Hash"]),
     OptionSpec::spin("MultiPV", 1, 1, 64),
     OptionSpec::check("USI_Ponder", false),
     OptionSpec::spin("TimeMargin", 300, 0, 60_000),
@@ -104,8 +131,10 @@ pub trait GameSession: Send {
     fn option_specs(&self) -> Vec<OptionSpec>;
     /// `Ok(false)`: no option has that name.
     fn set_option(&mut self, name: &str, value: &str) -> Result<bool, OptionError>;
-    /// Heavy initialisation (tables), so that the first search starts at once.
-    fn prepare(&mut self);
+    /// Heavy initialisation (tables), so that the first search starts at once;
+    /// an error (a hash size that cannot be allocated) keeps the previous table
+    /// and its size.
+    fn prepare(&mut self) -> Result<(), String>;
     /// A new game: tables cleared, the start position set.
     fn new_game(&mut self);
     /// Sets the position (start when `sfen` is `None`) and plays `moves`; on any
@@ -121,9 +150,14 @@ pub trait GameSession: Send {
     fn status(&self) -> String;
     fn diagram(&self) -> String;
     fn ponder_enabled(&self) -> bool;
-    /// Why `go` cannot search the current position (sugoroku waiting for its
-    /// dice), if so.
-    fn search_refusal(&self) -> Option<String>;
+    /// Why `go` with `limits` cannot search the current position (sugoroku
+    /// waiting for its dice, a `searchmoves` move that is not legal), if so.
+    fn search_refusal(&self, limits: &Limits) -> Option<String>;
+    /// Whether the game has a mate solver (otherwise `go mate` answers
+    /// `checkmate notimplemented` at once).
+    fn has_mate_solver(&self) -> bool;
+    /// `go mate`: see [`Playable::mate`]; the line as notation.
+    fn mate(&mut self, limits: &Limits, control: &SearchControl) -> MateAnswer<String>;
     /// Searches the current position until a limit or `control` stops it.
     fn search(
         &mut self,
@@ -263,8 +297,10 @@ impl<G: Playable> GameSession for Session<G> {
         }
     }
 
-    fn prepare(&mut self) {
-        self.searcher.prepare();
+    fn prepare(&mut self) -> Result<(), String> {
+        let prepared = self.searcher.prepare();
+        self.config.hash_mb = self.searcher.tables().config().hash_mb;
+        prepared
     }
 
     fn new_game(&mut self) {
@@ -344,8 +380,38 @@ impl<G: Playable> GameSession for Session<G> {
         self.ponder
     }
 
-    fn search_refusal(&self) -> Option<String> {
-        self.pos.search_refusal()
+    fn search_refusal(&self, limits: &Limits) -> Option<String> {
+        if let Some(reason) = self.pos.search_refusal() {
+            return Some(reason);
+        }
+        limits
+            .searchmoves_in(&self.pos)
+            .err()
+            .map(|e| format!("searchmoves: {e}"))
+    }
+
+    fn has_mate_solver(&self) -> bool {
+        G::MATE_SOLVER
+    }
+
+    fn mate(&mut self, limits: &Limits, control: &SearchControl) -> MateAnswer<String> {
+        match self.pos.mate(limits, control) {
+            MateAnswer::Mate(line) => {
+                let mut pos = self.pos.clone();
+                MateAnswer::Mate(
+                    line.into_iter()
+                        .map(|mv| {
+                            let text = pos.format_move(mv);
+                            pos.make(mv);
+                            text
+                        })
+                        .collect(),
+                )
+            }
+            MateAnswer::NoMate => MateAnswer::NoMate,
+            MateAnswer::Timeout => MateAnswer::Timeout,
+            MateAnswer::NotImplemented => MateAnswer::NotImplemented,
+        }
     }
 
     fn search(
@@ -366,9 +432,17 @@ impl<G: Playable> GameSession for Session<G> {
             self.searcher.configure(&config);
         }
         let pos = &self.pos;
+        let started = Instant::now();
         // The root lines of the deepest iteration reported: the choices.
         let mut lines: Vec<(u32, crate::search::Score, Vec<G::Move>)> = Vec::new();
+        // The last first line reported: (depth, seldepth, its first move).
+        let mut shown: Option<(u32, u32, G::Move)> = None;
         let mut forward = |info: &SearchInfo<G::Move>| {
+            if info.multipv <= 1 {
+                if let Some(&first) = info.pv.first() {
+                    shown = Some((info.depth, info.seldepth, first));
+                }
+            }
             if weakened {
                 if lines.first().is_some_and(|line| line.0 != info.depth) {
                     lines.clear();
@@ -394,7 +468,7 @@ impl<G: Playable> GameSession for Session<G> {
             });
         };
         let result = self.searcher.search(pos, &limits, control, &mut forward);
-        let (mut best, mut reply) = (result.best, result.ponder);
+        let (mut best, mut reply, mut score) = (result.best, result.ponder, result.score);
         if weakened {
             self.searcher.configure(&self.config);
             let lines: Vec<_> = lines
@@ -404,9 +478,35 @@ impl<G: Playable> GameSession for Session<G> {
             if !lines.is_empty() {
                 let scores: Vec<_> = lines.iter().map(|line| line.1).collect();
                 let seed = self.config.seed ^ pos.key();
-                let chosen = &lines[strength::choose(&scores, self.skill, seed)].2;
+                let k = strength::choose(&scores, self.skill, seed);
+                let chosen = &lines[k].2;
                 best = Some(chosen[0]);
                 reply = chosen.get(1).copied();
+                score = lines[k].1;
+            }
+        }
+        // The answer is always the first move of the last `info` line: a search
+        // stopped inside an iteration (or a weakened choice) shows its move once more.
+        if let Some(mv) = best {
+            if shown.map(|(_, _, first)| first) != Some(mv) {
+                let (depth, seldepth) = shown.map_or((result.depth, 0), |(d, sd, _)| (d, sd));
+                let mut pv = vec![pos.format_move(mv)];
+                if let Some(reply) = reply {
+                    let mut after = pos.clone();
+                    after.make(mv);
+                    pv.push(after.format_move(reply));
+                }
+                report(&SearchInfo {
+                    depth: depth.max(1),
+                    seldepth: seldepth.max(depth.max(1)),
+                    multipv: 1,
+                    score,
+                    nodes: result.nodes,
+                    time_ms: started.elapsed().as_millis() as u64,
+                    hashfull: self.searcher.hashfull(),
+                    pv,
+                    scores: None,
+                });
             }
         }
         let ponder = match (best, reply) {

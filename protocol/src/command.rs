@@ -30,8 +30,16 @@ pub enum Command {
     Perft {
         depth: u32,
     },
+    /// `go mate [<ms>|infinite|nodes <n>]`: a mate search within `ms`
+    /// milliseconds or `nodes` nodes; neither for `infinite` (or no limit).
+    Mate {
+        ms: Option<u64>,
+        nodes: Option<u64>,
+    },
     Stop,
-    PonderHit,
+    /// `ponderhit [btime … wtime … byoyomi …]`: the clock, when one is given
+    /// (YaneuraOu's early ponder), replaces the one `go ponder` gave.
+    PonderHit(GoClock),
     GameOver(GameOverResult),
     Quit,
     /// `d`: the board diagram (extension).
@@ -54,19 +62,34 @@ pub enum GameOverResult {
     Draw,
 }
 
-/// The parameters of `go`; times in milliseconds.
+/// The clock fields of `go` (and of `ponderhit`), in milliseconds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Go {
+pub struct GoClock {
     /// Time left per seat: `btime`/`time0`, `wtime`/`time1`, `time2`, `time3`.
     pub time: [Option<u64>; 4],
     /// Increment per seat: `binc`/`inc0`, `winc`/`inc1`, `inc2`, `inc3`.
     pub inc: [Option<u64>; 4],
     pub byoyomi: Option<u64>,
+}
+
+impl GoClock {
+    /// Whether any field was given.
+    pub fn is_set(&self) -> bool {
+        self.time.iter().chain(&self.inc).any(Option::is_some) || self.byoyomi.is_some()
+    }
+}
+
+/// The parameters of `go`; times in milliseconds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Go {
+    pub clock: GoClock,
     pub movetime: Option<u64>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
     pub infinite: bool,
     pub ponder: bool,
+    /// `searchmoves m1 m2 …`: only these root moves (notation as given).
+    pub searchmoves: Vec<String>,
 }
 
 /// A line that is not a well-formed command; the message says what is wrong.
@@ -85,18 +108,10 @@ fn error(message: impl Into<String>) -> CommandError {
     CommandError(message.into())
 }
 
-/// Input echoed in messages: at most 40 characters, control characters shown as `?`.
+/// Input echoed in messages: at most 40 characters, in ASCII (see
+/// [`yomi_engine::core::error::quote`]).
 pub fn echo(text: &str) -> String {
-    const KEEP: usize = 40;
-    let mut out: String = text
-        .chars()
-        .take(KEEP)
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect();
-    if text.chars().nth(KEEP).is_some() {
-        out.push_str("...");
-    }
-    out
+    yomi_engine::core::error::quote(text, 40)
 }
 
 impl Command {
@@ -120,7 +135,7 @@ impl Command {
             "isready" => no_args(Command::IsReady),
             "usinewgame" => no_args(Command::UsiNewGame),
             "stop" => no_args(Command::Stop),
-            "ponderhit" => no_args(Command::PonderHit),
+            "ponderhit" => parse_ponderhit(args).map(Some),
             "quit" => no_args(Command::Quit),
             "d" => no_args(Command::Display),
             "moves" => no_args(Command::Moves),
@@ -238,11 +253,21 @@ fn parse_depth(what: &str, text: &str) -> Result<u32, CommandError> {
 
 /// A time in milliseconds; negative times (some GUIs send them when a clock runs
 /// out) count as 0.
-fn parse_time(what: &str, text: &str) -> Result<u64, CommandError> {
+fn parse_time(command: &str, what: &str, text: &str) -> Result<u64, CommandError> {
     match text.parse::<i64>() {
         Ok(ms) => Ok(ms.max(0) as u64),
         Err(_) => Err(error(format!(
-            "go {what}: '{}' is not a number of milliseconds",
+            "{command} {what}: '{}' is not a number of milliseconds",
+            echo(text)
+        ))),
+    }
+}
+
+fn parse_nodes(what: &str, text: &str) -> Result<u64, CommandError> {
+    match text.parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(error(format!(
+            "{what}: '{}' is not a positive number",
             echo(text)
         ))),
     }
@@ -268,63 +293,116 @@ fn seat_clock_field(word: &str) -> Option<(bool, usize)> {
     }
 }
 
-fn parse_go(args: &[&str]) -> Result<Command, CommandError> {
-    if args.first() == Some(&"perft") {
-        return match &args[1..] {
-            [depth] => match depth.parse::<u32>() {
-                Ok(depth) if depth <= MAX_DEPTH => Ok(Command::Perft { depth }),
-                _ => Err(error(format!(
-                    "go perft: depth '{}' is not a number from 0 to {MAX_DEPTH}",
-                    echo(depth)
-                ))),
-            },
-            [] => Err(error("go perft: missing depth")),
-            [_, extra, ..] => Err(error(format!("go perft: unexpected '{}'", echo(extra)))),
-        };
-    }
-    let mut go = Go::default();
+/// Reads one clock field (`btime 1000`, `byoyomi 500`, …) into `clock`;
+/// `Ok(false)` when `word` is not a clock field.
+fn parse_clock_field<'a>(
+    what: &str,
+    word: &str,
+    tokens: &mut impl Iterator<Item = &'a &'a str>,
+    clock: &mut GoClock,
+) -> Result<bool, CommandError> {
+    let field = match (word, seat_clock_field(word)) {
+        ("byoyomi", _) => &mut clock.byoyomi,
+        (_, Some((false, seat))) => &mut clock.time[seat],
+        (_, Some((true, seat))) => &mut clock.inc[seat],
+        (_, None) => return Ok(false),
+    };
+    let Some(&value) = tokens.next() else {
+        return Err(error(format!("{what} {word}: missing value")));
+    };
+    *field = Some(parse_time(what, word, value)?);
+    Ok(true)
+}
+
+fn parse_ponderhit(args: &[&str]) -> Result<Command, CommandError> {
+    let mut clock = GoClock::default();
     let mut tokens = args.iter();
     while let Some(&word) = tokens.next() {
-        if word == "infinite" {
-            go.infinite = true;
-            continue;
+        if !parse_clock_field("ponderhit", word, &mut tokens, &mut clock)? {
+            return Err(error(format!(
+                "ponderhit: unexpected '{}' (it takes only clock fields: btime, wtime, binc, winc, byoyomi, time0..3, inc0..3)",
+                echo(word)
+            )));
         }
-        if word == "ponder" {
-            go.ponder = true;
-            continue;
-        }
-        let clock_field = seat_clock_field(word);
-        if clock_field.is_none() && !matches!(word, "byoyomi" | "movetime" | "depth" | "nodes") {
-            return Err(error(format!("go: unknown parameter '{}'", echo(word))));
-        }
-        let Some(&value) = tokens.next() else {
-            return Err(error(format!("go {word}: missing value")));
-        };
-        if let Some((is_increment, seat)) = clock_field {
-            let field = if is_increment {
-                &mut go.inc
-            } else {
-                &mut go.time
-            };
-            field[seat] = Some(parse_time(word, value)?);
-            continue;
-        }
-        match word {
-            "byoyomi" => go.byoyomi = Some(parse_time(word, value)?),
-            "movetime" => go.movetime = Some(parse_time(word, value)?),
-            "depth" => go.depth = Some(parse_depth("go depth", value)?),
-            "nodes" => {
-                go.nodes = Some(match value.parse::<u64>() {
-                    Ok(n) if n > 0 => n,
-                    _ => {
-                        return Err(error(format!(
-                            "go nodes: '{}' is not a positive number",
-                            echo(value)
-                        )))
-                    }
-                })
+    }
+    Ok(Command::PonderHit(clock))
+}
+
+/// The words that begin a `go` parameter (and end a `searchmoves` list).
+fn is_go_word(word: &str) -> bool {
+    matches!(
+        word,
+        "infinite" | "ponder" | "byoyomi" | "movetime" | "depth" | "nodes" | "searchmoves" | "mate"
+    ) || seat_clock_field(word).is_some()
+}
+
+fn parse_go(args: &[&str]) -> Result<Command, CommandError> {
+    match args.first() {
+        Some(&"perft") => {
+            return match &args[1..] {
+                [depth] => match depth.parse::<u32>() {
+                    Ok(depth) if depth <= MAX_DEPTH => Ok(Command::Perft { depth }),
+                    _ => Err(error(format!(
+                        "go perft: depth '{}' is not a number from 0 to {MAX_DEPTH}",
+                        echo(depth)
+                    ))),
+                },
+                [] => Err(error("go perft: missing depth")),
+                [_, extra, ..] => Err(error(format!("go perft: unexpected '{}'", echo(extra)))),
             }
-            _ => unreachable!("checked above"),
+        }
+        Some(&"mate") => {
+            let (ms, nodes) = match &args[1..] {
+                [] | ["infinite"] => (None, None),
+                ["nodes", n] => (None, Some(parse_nodes("go mate nodes", n)?)),
+                ["nodes"] => return Err(error("go mate nodes: missing value")),
+                [ms] => (Some(parse_time("go", "mate", ms)?), None),
+                [_, extra, ..] => {
+                    return Err(error(format!("go mate: unexpected '{}'", echo(extra))))
+                }
+            };
+            return Ok(Command::Mate { ms, nodes });
+        }
+        _ => {}
+    }
+    let mut go = Go::default();
+    let mut tokens = args.iter().peekable();
+    while let Some(&word) = tokens.next() {
+        match word {
+            "infinite" => go.infinite = true,
+            "ponder" => go.ponder = true,
+            "searchmoves" => {
+                while let Some(&&mv) = tokens.peek() {
+                    if is_go_word(mv) {
+                        break;
+                    }
+                    go.searchmoves.push(mv.to_string());
+                    tokens.next();
+                }
+                if go.searchmoves.is_empty() {
+                    return Err(error("go searchmoves: no move given"));
+                }
+            }
+            "mate" => {
+                return Err(error(
+                    "go mate: give it alone ('go mate <ms>' or 'go mate infinite')",
+                ))
+            }
+            "movetime" | "depth" | "nodes" => {
+                let Some(&value) = tokens.next() else {
+                    return Err(error(format!("go {word}: missing value")));
+                };
+                match word {
+                    "movetime" => go.movetime = Some(parse_time("go", word, value)?),
+                    "depth" => go.depth = Some(parse_depth("go depth", value)?),
+                    _ => go.nodes = Some(parse_nodes("go nodes", value)?),
+                }
+            }
+            _ => {
+                if !parse_clock_field("go", word, &mut tokens, &mut go.clock)? {
+                    return Err(error(format!("go: unknown parameter '{}'", echo(word))));
+                }
+            }
         }
     }
     Ok(Command::Go(go))
@@ -340,13 +418,10 @@ impl fmt::Display for GameOverResult {
     }
 }
 
-impl fmt::Display for Go {
+impl fmt::Display for GoClock {
+    /// The fields with a leading space each: two-player clocks as USI has
+    /// them, four as time0 … time3.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("go")?;
-        if self.ponder {
-            f.write_str(" ponder")?;
-        }
-        // Two-player clocks print as USI has them; four as time0 … time3.
         let four = self.time[2..]
             .iter()
             .chain(&self.inc[2..])
@@ -369,12 +444,21 @@ impl fmt::Display for Go {
                 }
             }
         }
-        let times = [
-            ("byoyomi", self.byoyomi),
-            ("movetime", self.movetime),
-            ("nodes", self.nodes),
-        ];
-        for (name, value) in times {
+        if let Some(byoyomi) = self.byoyomi {
+            write!(f, " byoyomi {byoyomi}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Go {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("go")?;
+        if self.ponder {
+            f.write_str(" ponder")?;
+        }
+        write!(f, "{}", self.clock)?;
+        for (name, value) in [("movetime", self.movetime), ("nodes", self.nodes)] {
             if let Some(value) = value {
                 write!(f, " {name} {value}")?;
             }
@@ -384,6 +468,9 @@ impl fmt::Display for Go {
         }
         if self.infinite {
             f.write_str(" infinite")?;
+        }
+        if !self.searchmoves.is_empty() {
+            write!(f, " searchmoves {}", self.searchmoves.join(" "))?;
         }
         Ok(())
     }
@@ -413,7 +500,12 @@ impl fmt::Display for Command {
             Command::Go(go) => write!(f, "{go}"),
             Command::Perft { depth } => write!(f, "go perft {depth}"),
             Command::Stop => f.write_str("stop"),
-            Command::PonderHit => f.write_str("ponderhit"),
+            Command::PonderHit(clock) => write!(f, "ponderhit{clock}"),
+            Command::Mate { ms: Some(ms), .. } => write!(f, "go mate {ms}"),
+            Command::Mate {
+                nodes: Some(nodes), ..
+            } => write!(f, "go mate nodes {nodes}"),
+            Command::Mate { .. } => f.write_str("go mate infinite"),
             Command::GameOver(result) => write!(f, "gameover {result}"),
             Command::Quit => f.write_str("quit"),
             Command::Display => f.write_str("d"),
@@ -523,8 +615,8 @@ mod tests {
             (
                 "go btime 60000 wtime 50000 byoyomi 1000",
                 go(|g| {
-                    g.time[..2].copy_from_slice(&[Some(60_000), Some(50_000)]);
-                    g.byoyomi = Some(1_000);
+                    g.clock.time[..2].copy_from_slice(&[Some(60_000), Some(50_000)]);
+                    g.clock.byoyomi = Some(1_000);
                 }),
                 "go btime 60000 wtime 50000 byoyomi 1000",
             ),
@@ -532,29 +624,99 @@ mod tests {
                 "go ponder btime -5 wtime 0 binc 100 winc 200",
                 go(|g| {
                     g.ponder = true;
-                    g.time[..2].copy_from_slice(&[Some(0), Some(0)]);
-                    g.inc[..2].copy_from_slice(&[Some(100), Some(200)]);
+                    g.clock.time[..2].copy_from_slice(&[Some(0), Some(0)]);
+                    g.clock.inc[..2].copy_from_slice(&[Some(100), Some(200)]);
                 }),
                 "go ponder btime 0 wtime 0 binc 100 winc 200",
             ),
             (
                 "go time0 1000 time1 2000 time2 3000 time3 4000 inc2 50 byoyomi 0",
                 go(|g| {
-                    g.time = [Some(1_000), Some(2_000), Some(3_000), Some(4_000)];
-                    g.inc[2] = Some(50);
-                    g.byoyomi = Some(0);
+                    g.clock.time = [Some(1_000), Some(2_000), Some(3_000), Some(4_000)];
+                    g.clock.inc[2] = Some(50);
+                    g.clock.byoyomi = Some(0);
                 }),
                 "go time0 1000 time1 2000 time2 3000 time3 4000 inc2 50 byoyomi 0",
             ),
             (
                 "go time0 500 time1 600",
-                go(|g| g.time[..2].copy_from_slice(&[Some(500), Some(600)])),
+                go(|g| g.clock.time[..2].copy_from_slice(&[Some(500), Some(600)])),
                 "go btime 500 wtime 600",
             ),
             ("go perft 3", Command::Perft { depth: 3 }, "go perft 3"),
             ("go perft 0", Command::Perft { depth: 0 }, "go perft 0"),
             ("stop", Command::Stop, "stop"),
-            ("ponderhit", Command::PonderHit, "ponderhit"),
+            (
+                "ponderhit",
+                Command::PonderHit(GoClock::default()),
+                "ponderhit",
+            ),
+            (
+                "ponderhit btime 1000 wtime 1000 byoyomi 500",
+                Command::PonderHit(GoClock {
+                    time: [Some(1_000), Some(1_000), None, None],
+                    byoyomi: Some(500),
+                    ..GoClock::default()
+                }),
+                "ponderhit btime 1000 wtime 1000 byoyomi 500",
+            ),
+            (
+                "ponderhit time0 1 time1 2 time2 3 time3 4 inc3 5",
+                Command::PonderHit(GoClock {
+                    time: [Some(1), Some(2), Some(3), Some(4)],
+                    inc: [None, None, None, Some(5)],
+                    byoyomi: None,
+                }),
+                "ponderhit time0 1 time1 2 time2 3 time3 4 inc3 5",
+            ),
+            (
+                "go searchmoves 9i9h 1i1b depth 3",
+                go(|g| {
+                    g.searchmoves = vec!["9i9h".into(), "1i1b".into()];
+                    g.depth = Some(3);
+                }),
+                "go depth 3 searchmoves 9i9h 1i1b",
+            ),
+            (
+                "go btime 10 searchmoves 24/18,13/11",
+                go(|g| {
+                    g.clock.time[0] = Some(10);
+                    g.searchmoves = vec!["24/18,13/11".into()];
+                }),
+                "go btime 10 searchmoves 24/18,13/11",
+            ),
+            (
+                "go mate 5000",
+                Command::Mate {
+                    ms: Some(5_000),
+                    nodes: None,
+                },
+                "go mate 5000",
+            ),
+            (
+                "go mate infinite",
+                Command::Mate {
+                    ms: None,
+                    nodes: None,
+                },
+                "go mate infinite",
+            ),
+            (
+                "go mate",
+                Command::Mate {
+                    ms: None,
+                    nodes: None,
+                },
+                "go mate infinite",
+            ),
+            (
+                "go mate nodes 100000",
+                Command::Mate {
+                    ms: None,
+                    nodes: Some(100_000),
+                },
+                "go mate nodes 100000",
+            ),
             (
                 "gameover win",
                 Command::GameOver(GameOverResult::Win),
@@ -631,7 +793,17 @@ mod tests {
             ("go time4 100", "go: unknown parameter 'time4'"),
             ("go inc3", "go inc3: missing value"),
             ("go movetime", "go movetime: missing value"),
-            ("go mate 5", "go: unknown parameter 'mate'"),
+            ("go mate nodes", "go mate nodes: missing value"),
+            ("go mate nodes 0", "go mate nodes: '0' is not a positive number"),
+            ("go mate x", "go mate: 'x' is not a number of milliseconds"),
+            ("go mate 5 6", "go mate: unexpected '6'"),
+            ("go depth 3 mate 5", "go mate: give it alone"),
+            ("go searchmoves", "go searchmoves: no move given"),
+            ("go searchmoves depth 3", "go searchmoves: no move given"),
+            ("ponderhit now", "ponderhit: unexpected 'now'"),
+            ("ponderhit btime", "ponderhit btime: missing value"),
+            ("ponderhit depth 3", "ponderhit: unexpected 'depth'"),
+            ("ponderhit byoyomi x", "ponderhit byoyomi: 'x' is not a number"),
             ("go infinite 5", "go: unknown parameter '5'"),
             ("go perft", "go perft: missing depth"),
             ("go perft x", "go perft: depth 'x' is not a number"),

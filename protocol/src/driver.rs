@@ -7,9 +7,10 @@
 //! just before printing it), so a command sent in answer to a `bestmove` always
 //! finds the session back in place.
 
-use crate::command::{echo, Command, Go};
+use crate::command::{echo, Command, Go, GoClock};
 use crate::output::{
-    bench_line, bench_total_line, bestmove_line, divide_line, error_line, info_line, nps, Output,
+    bench_line, bench_total_line, bestmove_line, checkmate_line, divide_line, error_line,
+    info_line, nps, Output,
 };
 use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -20,7 +21,7 @@ use std::time::{Duration, Instant};
 use yomi_engine::core::options::MAX_MOVES_TO_DRAW;
 use yomi_engine::core::OptionSpec;
 use yomi_engine::search::{Clock, Limits, SearchControl, SearchInfo};
-use yomi_engine::session::{new_session, BestMove, GameSession, GAMES};
+use yomi_engine::session::{new_session, BestMove, GameSession, MateAnswer, GAMES};
 
 /// The game played until `USI_Variant` says otherwise.
 pub const DEFAULT_GAME: &str = GAMES[0];
@@ -48,6 +49,10 @@ enum JobKind {
         pondering: bool,
         bounded: bool,
     },
+    /// `go mate`; `bounded`: it has a time limit.
+    Mate {
+        bounded: bool,
+    },
     Perft,
     Bench,
 }
@@ -58,6 +63,7 @@ impl JobKind {
     fn ends_by_itself(self) -> bool {
         match self {
             JobKind::Search { pondering, bounded } => bounded && !pondering,
+            JobKind::Mate { bounded } => bounded,
             JobKind::Perft | JobKind::Bench => true,
         }
     }
@@ -177,7 +183,7 @@ impl Protocol {
                 Command::Usi
                 | Command::IsReady
                 | Command::Stop
-                | Command::PonderHit
+                | Command::PonderHit(_)
                 | Command::GameOver(_)
                 | Command::Quit
                 | Command::Display
@@ -201,7 +207,7 @@ impl Protocol {
                 // Heavy initialisation belongs here, not to `usi`; during a search
                 // the answer comes at once.
                 if self.job.is_none() {
-                    self.session_mut().prepare();
+                    self.prepare("isready");
                 }
                 self.out.line("readyok")
             }
@@ -218,21 +224,23 @@ impl Protocol {
                 }
             }
             Command::Go(go) => self.go(go),
+            Command::Mate { ms, nodes } => self.mate(ms, nodes),
             Command::Perft { depth } => self.perft(depth),
             Command::Bench { depth } => self.bench(depth),
             Command::Stop => self.stop(false),
-            Command::PonderHit => {
+            Command::PonderHit(clock) => {
                 if let Some(job) = &mut self.job {
                     if let JobKind::Search {
                         pondering: true,
                         bounded,
                     } = job.kind
                     {
+                        let clock = engine_clock(&clock);
                         job.kind = JobKind::Search {
                             pondering: false,
-                            bounded,
+                            bounded: bounded || clock.is_some(),
                         };
-                        job.control.ponderhit();
+                        job.control.ponderhit(clock);
                         job.handle.thread().unpark();
                     }
                 }
@@ -265,6 +273,14 @@ impl Protocol {
             }
         }
         Flow::Continue
+    }
+
+    /// Makes the session's tables (a new hash size); what cannot be had is
+    /// reported and the previous table kept.
+    fn prepare(&mut self, word: &str) {
+        if let Err(e) = self.session_mut().prepare() {
+            self.out.error(&format!("{word}: {e}"));
+        }
     }
 
     fn session_ref(&self) -> &dyn GameSession {
@@ -377,7 +393,12 @@ impl Protocol {
                 self.rebuild();
                 let delivered = job.flags.delivered.load(Ordering::SeqCst);
                 let discard = job.flags.discard.load(Ordering::SeqCst);
-                if matches!(job.kind, JobKind::Search { .. }) && !delivered && !discard {
+                if matches!(job.kind, JobKind::Mate { .. }) && !delivered && !discard {
+                    self.out.lines([
+                        error_line(&format!("mate search failed: {}", panic_message(&*payload))),
+                        checkmate_line(&MateAnswer::Timeout),
+                    ]);
+                } else if matches!(job.kind, JobKind::Search { .. }) && !delivered && !discard {
                     let best = BestMove {
                         best: self.session_ref().legal_moves().into_iter().next(),
                         ponder: None,
@@ -398,7 +419,7 @@ impl Protocol {
     /// it. Perft and bench cannot be interrupted and go on.
     fn stop(&mut self, discard: bool) {
         let Some(job) = &self.job else { return };
-        if !matches!(job.kind, JobKind::Search { .. }) {
+        if !matches!(job.kind, JobKind::Search { .. } | JobKind::Mate { .. }) {
             return;
         }
         if discard {
@@ -466,23 +487,28 @@ impl Protocol {
                 // The session went down with the closure: start again from the replay.
                 self.rebuild();
                 self.out.error(&format!("cannot start a thread: {e}"));
-                if matches!(kind, JobKind::Search { .. }) {
-                    let best = BestMove {
-                        best: snapshot.moves.into_iter().next(),
-                        ponder: None,
-                    };
-                    self.out.line(&bestmove_line(&best, false));
+                match kind {
+                    JobKind::Search { .. } => {
+                        let best = BestMove {
+                            best: snapshot.moves.into_iter().next(),
+                            ponder: None,
+                        };
+                        self.out.line(&bestmove_line(&best, false));
+                    }
+                    JobKind::Mate { .. } => self.out.line(&checkmate_line(&MateAnswer::Timeout)),
+                    JobKind::Perft | JobKind::Bench => {}
                 }
             }
         }
     }
 
     fn go(&mut self, go: Go) {
-        if let Some(reason) = self.session_ref().search_refusal() {
+        let limits = limits(&go);
+        if let Some(reason) = self.session_ref().search_refusal(&limits) {
             self.out.error(&format!("go: {reason}"));
             return;
         }
-        let limits = limits(&go);
+        self.prepare("go");
         // In `go infinite` and `go ponder` the answer waits for `stop` / `ponderhit`.
         let control = SearchControl::new(go.infinite || go.ponder);
         let bounded = !limits.infinite
@@ -529,6 +555,42 @@ impl Protocol {
         );
     }
 
+    /// `go mate`: always answered by one `checkmate …` line.
+    fn mate(&mut self, ms: Option<u64>, nodes: Option<u64>) {
+        if !self.session_ref().has_mate_solver() {
+            return self
+                .out
+                .line(&checkmate_line(&MateAnswer::NotImplemented));
+        }
+        self.prepare("go mate");
+        let limits = Limits {
+            movetime: ms.map(Duration::from_millis),
+            nodes,
+            infinite: ms.is_none() && nodes.is_none(),
+            ..Limits::default()
+        };
+        self.spawn(
+            JobKind::Mate {
+                bounded: !limits.infinite,
+            },
+            SearchControl::new(false),
+            move |session, control, flags, _| {
+                let answer = catch_unwind(AssertUnwindSafe(|| session.mate(&limits, control)));
+                flags.searched.store(true, Ordering::SeqCst);
+                match answer {
+                    Ok(answer) => (vec![checkmate_line(&answer)], false),
+                    Err(payload) => (
+                        vec![
+                            error_line(&format!("mate search failed: {}", panic_message(&*payload))),
+                            checkmate_line(&MateAnswer::Timeout),
+                        ],
+                        true,
+                    ),
+                }
+            },
+        );
+    }
+
     fn perft(&mut self, depth: u32) {
         self.spawn(
             JobKind::Perft,
@@ -571,20 +633,24 @@ impl Protocol {
 /// pondering the limits are the real ones; the control's waiting flag keeps the
 /// time manager from stopping the search until `ponderhit`.
 pub fn limits(go: &Go) -> Limits {
-    let ms = Duration::from_millis;
-    let has_clock = go.time.iter().chain(&go.inc).any(Option::is_some) || go.byoyomi.is_some();
-    let clock = has_clock.then(|| Clock {
-        time_left: go.time.map(|t| t.map(ms)),
-        increment: go.inc.map(|i| ms(i.unwrap_or(0))),
-        byoyomi: ms(go.byoyomi.unwrap_or(0)),
-    });
     Limits {
         depth: go.depth,
         nodes: go.nodes,
-        movetime: go.movetime.map(ms),
-        clock,
+        movetime: go.movetime.map(Duration::from_millis),
+        clock: engine_clock(&go.clock),
         infinite: go.infinite,
+        searchmoves: go.searchmoves.clone(),
     }
+}
+
+/// The clock fields as the engine's clock; `None` when none was given.
+pub fn engine_clock(clock: &GoClock) -> Option<Clock> {
+    let ms = Duration::from_millis;
+    clock.is_set().then(|| Clock {
+        time_left: clock.time.map(|t| t.map(ms)),
+        increment: clock.inc.map(|i| ms(i.unwrap_or(0))),
+        byoyomi: ms(clock.byoyomi.unwrap_or(0)),
+    })
 }
 
 fn command_word(command: &Command) -> String {
@@ -660,9 +726,11 @@ mod tests {
     #[test]
     fn go_maps_to_limits_with_seat_0_as_b() {
         let go = Go {
-            time: [Some(1_000), Some(2_000), None, None],
-            inc: [Some(10), Some(20), None, None],
-            byoyomi: Some(300),
+            clock: GoClock {
+                time: [Some(1_000), Some(2_000), None, None],
+                inc: [Some(10), Some(20), None, None],
+                byoyomi: Some(300),
+            },
             depth: Some(4),
             ..Go::default()
         };

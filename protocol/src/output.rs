@@ -5,9 +5,10 @@
 //! flushed at once.
 
 use std::io::Write;
+use yomi_engine::core::error::quote;
 use std::sync::{Arc, Mutex, MutexGuard};
 use yomi_engine::search::{Score, SearchInfo};
-use yomi_engine::session::{BenchReport, BestMove};
+use yomi_engine::session::{BenchReport, BestMove, MateAnswer};
 
 /// A shared, locked, line-flushed writer.
 #[derive(Clone)]
@@ -23,8 +24,15 @@ pub struct Locked<'a> {
 impl Locked<'_> {
     /// Writes one line and flushes. Write errors (a closed pipe) are ignored: the
     /// engine keeps its state and ends when its input ends.
+    ///
+    /// Replies are ASCII whatever they quote: clients read them as Shift-JIS
+    /// or ASCII, so any other character is escaped here, the last guard.
     pub fn line(&mut self, text: &str) {
-        let _ = writeln!(self.guard, "{text}");
+        let _ = if text.is_ascii() {
+            writeln!(self.guard, "{text}")
+        } else {
+            writeln!(self.guard, "{}", quote(text, usize::MAX))
+        };
         let _ = self.guard.flush();
     }
 }
@@ -112,6 +120,17 @@ pub fn bestmove_line(best: &BestMove, ponder_enabled: bool) -> String {
         (None, _) => "bestmove resign".to_string(),
         (Some(mv), Some(reply)) if ponder_enabled => format!("bestmove {mv} ponder {reply}"),
         (Some(mv), _) => format!("bestmove {mv}"),
+    }
+}
+
+/// `checkmate <moves>`, `checkmate nomate`, `checkmate timeout` or
+/// `checkmate notimplemented`.
+pub fn checkmate_line(answer: &MateAnswer<String>) -> String {
+    match answer {
+        MateAnswer::Mate(line) => format!("checkmate {}", line.join(" ")),
+        MateAnswer::NoMate => "checkmate nomate".to_string(),
+        MateAnswer::Timeout => "checkmate timeout".to_string(),
+        MateAnswer::NotImplemented => "checkmate notimplemented".to_string(),
     }
 }
 

@@ -82,13 +82,39 @@ impl std::error::Error for OptionError {}
 
 /// Echoed input is cut short so that one bad megabyte does not come back as one.
 pub(crate) fn truncate(s: &str) -> String {
-    const KEEP: usize = 80;
-    if s.len() <= KEEP {
-        return s.to_string();
+    quote(s, 80)
+}
+
+/// Input as it may be quoted in a reply: control characters as `?` and other
+/// non-ASCII characters escaped as `\u{..}`, so that a reply is one ASCII line
+/// whatever the input was (some clients read replies as Shift-JIS or ASCII),
+/// cut with `...` once the quote is `keep` characters long.
+pub fn quote(text: &str, keep: usize) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if out.len() >= keep {
+            out.push_str("...");
+            break;
+        }
+        match c {
+            c if c.is_control() => out.push('?'),
+            c if c.is_ascii() => out.push(c),
+            c => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+        }
     }
-    let mut end = KEEP;
-    while !s.is_char_boundary(end) {
-        end -= 1;
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quote;
+
+    #[test]
+    fn quotes_are_short_ascii_lines() {
+        assert_eq!(quote("9i9h", 80), "9i9h");
+        assert_eq!(quote("abcdef", 3), "abc...");
+        assert_eq!(quote("a\nb\u{1b}", 80), "a?b?");
+        assert_eq!(quote("９ｉ歩", 80), "\\u{ff19}\\u{ff49}\\u{6b69}");
+        assert!(quote(&"歩".repeat(1000), 80).is_ascii());
     }
-    format!("{}…", &s[..end])
 }

@@ -108,6 +108,7 @@ impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
             busy: BusyMoves::new(config.threads),
             answer_first_finish: multipv == 1,
             finished: Mutex::new(None),
+            root_choice: RootChoice::new(limits, pos),
         };
         let mut main = Worker::new(0, &shared, pos);
         if !main.root_moves.is_empty() {
@@ -150,6 +151,7 @@ struct Shared<'a, M> {
     /// with its line as the answer (not with MultiPV: helpers search one line).
     answer_first_finish: bool,
     finished: Mutex<Option<Finished<M>>>,
+    root_choice: RootChoice<M>,
 }
 
 /// Per-ply scratch space, allocated once per search.
@@ -309,6 +311,9 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             .and_then(|e| e.move_index);
         let mut rated = Vec::with_capacity(moves.len());
         for (index, &mv) in moves.iter().enumerate() {
+            if !self.shared.root_choice.allows(mv) {
+                continue;
+            }
             self.pos.make(mv);
             let value = match terminal_value(&self.pos, 1, self.shared.root_ply) {
                 Some(value) => -value,

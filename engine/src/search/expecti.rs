@@ -198,6 +198,7 @@ impl<G: ChanceGame> Searcher<G> for Expectimax {
             algorithm,
             root: Mutex::new(Vec::new()),
             next: AtomicUsize::new(0),
+            root_choice: RootChoice::new(limits, pos),
         };
         let mut main = Worker::<G>::new(&shared, pos, max_depth);
         let result = if pos.at_chance() || pos.decided().is_some() {
@@ -298,6 +299,7 @@ struct Shared<'a, G: ChanceGame> {
     root: Mutex<Vec<RootLine<G::Move>>>,
     /// The next root move to hand out in this iteration.
     next: AtomicUsize,
+    root_choice: RootChoice<G::Move>,
 }
 
 impl<G: ChanceGame> Shared<'_, G> {
@@ -502,7 +504,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         let side = self.pos.side_to_move();
         let mut moves = MoveList::new();
         self.pos.generate_moves(&mut moves);
-        if moves.is_empty() {
+        if !moves.iter().any(|&mv| self.shared.root_choice.allows(mv)) {
             return None;
         }
         let tt_index = self
@@ -513,6 +515,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         let mut lines: Vec<(bool, RootLine<G::Move>)> = moves
             .iter()
             .enumerate()
+            .filter(|&(_, &mv)| self.shared.root_choice.allows(mv))
             .map(|(index, &mv)| {
                 let score = self.static_value_after(mv, side);
                 let line = RootLine {

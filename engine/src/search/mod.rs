@@ -12,7 +12,7 @@ pub mod tables;
 pub mod time;
 pub mod tt;
 
-pub use limits::{Clock, Limits};
+pub use limits::{Clock, Limits, RootChoice};
 pub use time::TimeManager;
 
 use crate::core::{Game, MoveList, Seat};
@@ -183,6 +183,8 @@ pub struct SearchControl {
     waiting: AtomicBool,
     /// When the clock started (reset by `ponderhit`).
     started: Mutex<Instant>,
+    /// The clock `ponderhit` brought, which replaces the one `go` gave.
+    revised_clock: Mutex<Option<Clock>>,
     nodes: AtomicU64,
 }
 
@@ -192,6 +194,7 @@ impl Default for SearchControl {
             stop: AtomicBool::new(false),
             waiting: AtomicBool::new(false),
             started: Mutex::new(Instant::now()),
+            revised_clock: Mutex::new(None),
             nodes: AtomicU64::new(0),
         }
     }
@@ -211,10 +214,19 @@ impl SearchControl {
     pub fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }
-    /// `ponderhit`: the pondered move was played; the clock starts now.
-    pub fn ponderhit(&self) {
+    /// `ponderhit`: the pondered move was played; the clock starts now, and a
+    /// clock sent with it (YaneuraOu's early ponder: `go ponder` without one,
+    /// then `ponderhit btime … byoyomi …`) replaces the one `go` gave.
+    pub fn ponderhit(&self, clock: Option<Clock>) {
+        if clock.is_some() {
+            *self.revised_clock.lock().unwrap_or_else(|e| e.into_inner()) = clock;
+        }
         *self.started.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
         self.waiting.store(false, Ordering::SeqCst);
+    }
+    /// The clock `ponderhit` sent, if it sent one.
+    pub fn revised_clock(&self) -> Option<Clock> {
+        *self.revised_clock.lock().unwrap_or_else(|e| e.into_inner())
     }
     #[inline]
     pub fn waiting(&self) -> bool {
@@ -269,9 +281,11 @@ pub trait Searcher<G: Game>: Send {
     fn configure(&mut self, config: &SearchConfig) {
         self.tables_mut().configure(config);
     }
-    /// Does the heavy initialisation (tables) now rather than at the first search.
-    fn prepare(&mut self) {
-        self.tables_mut().prepare();
+    /// Does the heavy initialisation (tables) now rather than at the first
+    /// search; an error (a hash size that cannot be allocated) keeps the
+    /// previous table.
+    fn prepare(&mut self) -> Result<(), String> {
+        self.tables_mut().prepare()
     }
     /// Forgets everything learnt (a new game).
     fn clear(&mut self) {

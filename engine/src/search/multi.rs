@@ -365,6 +365,7 @@ impl<G: MultiPlayerGame> Searcher<G> for MultiSearch {
             algorithm,
             multipv: config.multipv.max(1),
             key_mix: ALGORITHM_MIX[algorithm as usize] ^ ROOT_MIX[root as usize & 3],
+            root_choice: RootChoice::new(limits, pos),
         };
         let mut main = Worker::new(0, &shared, pos);
         if !main.root_moves.is_empty() {
@@ -384,7 +385,7 @@ impl<G: MultiPlayerGame> Searcher<G> for MultiSearch {
     }
 }
 
-struct Shared<'a> {
+struct Shared<'a, M> {
     tt: &'a TranspositionTable,
     budget: Budget<'a>,
     max_depth: i32,
@@ -395,6 +396,7 @@ struct Shared<'a> {
     multipv: usize,
     /// XORed into every key this search probes or stores.
     key_mix: u64,
+    root_choice: RootChoice<M>,
 }
 
 /// Per-ply scratch space: one move list per seat (BRS MIN layers hold the
@@ -482,7 +484,7 @@ struct RootMove<M> {
 
 struct Worker<'a, G: MultiPlayerGame> {
     id: usize,
-    shared: &'a Shared<'a>,
+    shared: &'a Shared<'a, G::Move>,
     pos: G,
     root: Seat,
     seats: usize,
@@ -503,7 +505,7 @@ struct Worker<'a, G: MultiPlayerGame> {
 }
 
 impl<'a, G: MultiPlayerGame> Worker<'a, G> {
-    fn new(id: usize, shared: &'a Shared<'a>, root: &G) -> Self {
+    fn new(id: usize, shared: &'a Shared<'a, G::Move>, root: &G) -> Self {
         let mut worker = Worker {
             id,
             shared,
@@ -539,6 +541,9 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         let tt_index = self.shared.tt.probe(self.key()).and_then(|e| e.move_index);
         let mut rated = Vec::with_capacity(moves.len());
         for (index, &mv) in moves.iter().enumerate() {
+            if !self.shared.root_choice.allows(mv) {
+                continue;
+            }
             self.pos.make(mv);
             let value = match self.terminal_value(1) {
                 Some(value) => value,

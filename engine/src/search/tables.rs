@@ -16,6 +16,9 @@ const WAIT_POLL: Duration = Duration::from_millis(1);
 pub struct SearchTables {
     config: SearchConfig,
     tt: Option<TranspositionTable>,
+    /// The size `tt` was made for, or is to be made at if none is yet: what
+    /// `hash_mb` goes back to when a new size cannot be allocated.
+    table_mb: usize,
     pool: Option<rayon::ThreadPool>,
     /// Names the helper threads (`yomi-<name>-1`, …).
     name: &'static str,
@@ -26,6 +29,7 @@ impl SearchTables {
         SearchTables {
             config: config.clone(),
             tt: None,
+            table_mb: config.hash_mb,
             pool: build_pool(config.threads, name),
             name,
         }
@@ -35,21 +39,40 @@ impl SearchTables {
         &self.config
     }
 
-    /// New settings: the table is dropped when its size changes, the pool
-    /// rebuilt when the thread count does.
+    /// New settings: the table is made again at the next [`SearchTables::prepare`]
+    /// when its size changes (the old one serves until then), the pool rebuilt
+    /// when the thread count does.
     pub fn configure(&mut self, config: &SearchConfig) {
-        if config.hash_mb != self.config.hash_mb {
-            self.tt = None;
-        }
         if config.threads != self.config.threads {
             self.pool = build_pool(config.threads, self.name);
         }
         self.config = config.clone();
     }
 
-    pub fn prepare(&mut self) {
-        if self.tt.is_none() {
-            self.tt = Some(TranspositionTable::new(self.config.hash_mb));
+    /// Makes the table of the configured size if it is not there yet. When that
+    /// memory cannot be had, the previous table stays (or one of the previous
+    /// size is made), `hash_mb` goes back to its size, and the error says so.
+    pub fn prepare(&mut self) -> Result<(), String> {
+        if self.tt.is_some() && self.table_mb == self.config.hash_mb {
+            return Ok(());
+        }
+        let wanted = self.config.hash_mb;
+        match TranspositionTable::try_new(wanted) {
+            Ok(tt) => {
+                self.tt = Some(tt);
+                self.table_mb = wanted;
+                Ok(())
+            }
+            Err(_) => {
+                self.config.hash_mb = self.table_mb;
+                if self.tt.is_none() {
+                    self.tt = Some(TranspositionTable::new(self.table_mb));
+                }
+                Err(format!(
+                    "cannot allocate a {wanted} MiB hash table; keeping {} MiB",
+                    self.table_mb
+                ))
+            }
         }
     }
 
@@ -62,7 +85,9 @@ impl SearchTables {
     /// The table, ready for a new search, and the helper pool (`None` with one
     /// thread).
     pub fn for_search(&mut self) -> (&TranspositionTable, Option<&rayon::ThreadPool>) {
-        self.prepare();
+        // A size that cannot be had leaves the previous table, and the session
+        // has reported that at `isready` or `go`.
+        let _ = self.prepare();
         let tt = self.tt.as_ref().expect("prepared above");
         tt.new_search();
         let pool = self.pool.as_ref().filter(|_| self.config.threads > 1);

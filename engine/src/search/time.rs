@@ -1,6 +1,23 @@
 //! How long to think: a soft limit (start no new iteration after it) and a hard
 //! deadline (abort the search), both measured from [`SearchControl::started`].
 //!
+//! The plan, for the side to move with main time `left`, increment `inc` and
+//! byoyomi `b`:
+//!
+//! - the main time is spread over the moves still to come: a share
+//!   `left / MOVES_TO_COME` (sudden death and Fischer) or `left /
+//!   MOVES_TO_COME_WITH_BYOYOMI` (byoyomi, which covers the rest of the game),
+//!   plus three quarters of the increment; the byoyomi, which cannot be saved,
+//!   is always used whole;
+//! - no new iteration starts after `SOFT_PERCENT` % of that share (the next
+//!   iteration usually costs more than all before it), plus the byoyomi;
+//! - the hard deadline is `HARD_OVER_SHARE` times the share, never more than
+//!   `1 / MAX_MAIN_SHARE` of the main time, plus increment and byoyomi, and
+//!   never beyond what the clock allows.
+//!
+//! So `btime 60000 byoyomi 1000` stops starting iterations after 2.4 s and
+//! answers within 6.7 s (with the default 300 ms margin).
+//!
 //! The hard deadline is never beyond what the clock allows: the site's CPU seats
 //! play under a per-turn limit (`go byoyomi 30000` or `go movetime 30000`, possibly
 //! with `btime 0 wtime 0`) and lose if they answer late, so the configured margin
@@ -8,27 +25,35 @@
 //!
 //! While [`SearchControl::waiting`] is set (pondering, `go infinite`) nothing
 //! expires; `ponderhit` clears it and restarts the clock, so the budget then counts
-//! from the `ponderhit`.
+//! from the `ponderhit`, with the clock it brought if it brought one.
 
-use super::{Limits, SearchControl};
+use super::{Clock, Limits, SearchControl};
 use crate::core::Seat;
 use std::time::Duration;
 
-/// With sudden death, plan as if this many moves remain to be played.
-const MOVES_HORIZON: u32 = 30;
-/// With byoyomi, the share of the main time spent on one move (1/n), on top of the byoyomi.
-const MAIN_TIME_SHARE_WITH_BYOYOMI: u32 = 20;
-/// The hard deadline may run to this multiple of the planned time (within the clock).
-const HARD_OVER_PLANNED: u32 = 4;
+/// Sudden death and Fischer: plan as if this many moves of ours remain.
+pub const MOVES_TO_COME: u32 = 40;
+/// With byoyomi the main time need not last the game: plan for fewer moves.
+pub const MOVES_TO_COME_WITH_BYOYOMI: u32 = 25;
+/// No new iteration after this share (percent) of the planned main time.
+pub const SOFT_PERCENT: u32 = 60;
+/// The hard deadline may run to this multiple of the planned main time ...
+pub const HARD_OVER_SHARE: u32 = 3;
+/// ... but one move never takes more than 1/n of the main time (plus
+/// increment and byoyomi).
+pub const MAX_MAIN_SHARE: u32 = 10;
+/// The margin takes at most this fraction (1/n) of the time a move is allowed.
+const MARGIN_SHARE: u32 = 4;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TimeManager {
     soft: Option<Duration>,
     hard: Option<Duration>,
+    /// Whose clock counts, and the margin: to plan again from a clock that
+    /// `ponderhit` brings.
+    side: Seat,
+    margin_ms: u64,
 }
-
-/// The margin takes at most this fraction (1/n) of the time a move is allowed.
-const MARGIN_SHARE: u32 = 4;
 
 impl TimeManager {
     /// No limit on time.
@@ -40,47 +65,25 @@ impl TimeManager {
     /// limit, but never more than a `MARGIN_SHARE`th of the time allowed (a 40 ms
     /// `movetime` under a 300 ms margin still searches 30 ms).
     ///
-    /// `movetime` wins over a clock. With byoyomi, a share of the main time plus
-    /// the byoyomi is planned and the hard deadline is at most main time +
-    /// byoyomi − margin. Without byoyomi (sudden death or Fischer), a share of the
-    /// remaining time is planned. With `infinite` and no clock nothing expires; a
-    /// clock sent with `infinite` (pondering) applies once `waiting` is cleared.
+    /// `movetime` wins over a clock. With `infinite` and no clock nothing
+    /// expires; a clock sent with `infinite` (pondering) applies once `waiting`
+    /// is cleared.
     pub fn new(limits: &Limits, side: Seat, margin_ms: u64) -> Self {
         let margin = Duration::from_millis(margin_ms);
-        if let Some(movetime) = limits.movetime {
+        let (soft, hard) = if let Some(movetime) = limits.movetime {
             let hard = movetime.saturating_sub(margin.min(movetime / MARGIN_SHARE));
-            return TimeManager {
-                soft: Some(hard),
-                hard: Some(hard),
-            };
-        }
-        let Some(clock) = limits.clock else {
-            return TimeManager::unlimited();
-        };
-        let seat = side as usize;
-        let left = clock.time_left[seat].unwrap_or(Duration::ZERO);
-        let increment = clock.increment[seat];
-        let byoyomi = clock.byoyomi;
-        // The most the clock allows this move.
-        let allowed = left + increment + byoyomi;
-        let planned = if byoyomi > Duration::ZERO {
-            // Byoyomi cannot be saved: use all of it, plus a little of the main time.
-            left / MAIN_TIME_SHARE_WITH_BYOYOMI + increment + byoyomi
+            (Some(hard), Some(hard))
+        } else if let Some(clock) = &limits.clock {
+            let (soft, hard) = plan(clock, side, margin);
+            (Some(soft), Some(hard))
         } else {
-            left / MOVES_HORIZON + increment * 3 / 4
+            (None, None)
         };
-        let stretched = if byoyomi > Duration::ZERO {
-            left / MAIN_TIME_SHARE_WITH_BYOYOMI * HARD_OVER_PLANNED + increment + byoyomi
-        } else {
-            planned * HARD_OVER_PLANNED
-        };
-        let hard = stretched
-            .min(allowed)
-            .saturating_sub(margin.min(allowed / MARGIN_SHARE));
-        let soft = planned.min(hard);
         TimeManager {
-            soft: Some(soft),
-            hard: Some(hard),
+            soft,
+            hard,
+            side,
+            margin_ms,
         }
     }
 
@@ -92,6 +95,17 @@ impl TimeManager {
         self.hard
     }
 
+    /// The limits in force: planned anew from a clock `ponderhit` brought.
+    fn current(&self, control: &SearchControl) -> (Option<Duration>, Option<Duration>) {
+        match control.revised_clock() {
+            Some(clock) => {
+                let (soft, hard) = plan(&clock, self.side, Duration::from_millis(self.margin_ms));
+                (Some(soft), Some(hard))
+            }
+            None => (self.soft, self.hard),
+        }
+    }
+
     fn elapsed_beyond(limit: Option<Duration>, control: &SearchControl) -> bool {
         match limit {
             Some(limit) => !control.waiting() && control.started().elapsed() >= limit,
@@ -101,19 +115,40 @@ impl TimeManager {
 
     /// Past the soft limit: start no new iteration.
     pub fn soft_expired(&self, control: &SearchControl) -> bool {
-        Self::elapsed_beyond(self.soft, control)
+        Self::elapsed_beyond(self.current(control).0, control)
     }
 
     /// Past the hard deadline: abort now.
     pub fn hard_expired(&self, control: &SearchControl) -> bool {
-        Self::elapsed_beyond(self.hard, control)
+        Self::elapsed_beyond(self.current(control).1, control)
     }
+
+}
+
+/// (soft, hard) for `side` under `clock`, as the module documentation says.
+fn plan(clock: &Clock, side: Seat, margin: Duration) -> (Duration, Duration) {
+    let seat = side as usize;
+    let left = clock.time_left[seat].unwrap_or(Duration::ZERO);
+    let increment = clock.increment[seat];
+    let byoyomi = clock.byoyomi;
+    let allowed = left + increment + byoyomi;
+    let moves_to_come = if byoyomi > Duration::ZERO {
+        MOVES_TO_COME_WITH_BYOYOMI
+    } else {
+        MOVES_TO_COME
+    };
+    let share = left / moves_to_come + increment * 3 / 4;
+    let longest = (share * HARD_OVER_SHARE).min(left / MAX_MAIN_SHARE + increment);
+    let hard = (longest + byoyomi)
+        .min(allowed)
+        .saturating_sub(margin.min(allowed / MARGIN_SHARE));
+    let soft = (share * SOFT_PERCENT / 100 + byoyomi).min(hard);
+    (soft, hard)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Clock;
 
     const MARGIN: u64 = 300;
 
@@ -185,12 +220,54 @@ mod tests {
         let tm = TimeManager::new(&Limits::movetime(ms(0)), 0, 0);
         let control = SearchControl::new(true);
         assert!(!tm.hard_expired(&control) && !tm.soft_expired(&control));
-        control.ponderhit();
+        control.ponderhit(None);
         assert!(tm.hard_expired(&control));
         let infinite = Limits {
             infinite: true,
             ..Limits::default()
         };
         assert!(!TimeManager::new(&infinite, 0, 0).hard_expired(&SearchControl::new(false)));
+    }
+
+    #[test]
+    fn main_time_is_spread_over_the_game_and_one_move_takes_a_bounded_share() {
+        // The two clocks that once spent 11-13 s and 2.7 s on the first move.
+        let tm = TimeManager::new(&clock(Some(60_000), 1_000), 0, MARGIN);
+        assert_eq!(tm.soft_limit(), Some(ms(60_000 / 25 * 60 / 100 + 1_000)));
+        assert_eq!(tm.hard_limit(), Some(ms(60_000 / 10 + 1_000 - MARGIN)));
+        let tm = TimeManager::new(&clock(Some(5_000), 2_000), 0, MARGIN);
+        assert_eq!(tm.hard_limit(), Some(ms(5_000 / 10 + 2_000 - MARGIN)));
+        for left in [1_000, 30_000, 600_000, 3_600_000] {
+            for byoyomi in [0, 1_000, 10_000] {
+                let tm = TimeManager::new(&clock(Some(left), byoyomi), 0, MARGIN);
+                let hard = tm.hard_limit().unwrap();
+                assert!(hard <= ms(left / MAX_MAIN_SHARE as u64 + byoyomi), "{left} {byoyomi}");
+                assert!(tm.soft_limit().unwrap() <= hard);
+                // Byoyomi is never left unused: a move may always take it.
+                let margin = ms(MARGIN).min(ms(left + byoyomi) / MARGIN_SHARE);
+                assert!(hard + margin >= ms(byoyomi), "{left} {byoyomi}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_clock_sent_with_ponderhit_replaces_the_one_go_gave() {
+        // `go ponder` without a clock: nothing would ever expire.
+        let tm = TimeManager::new(&Limits::default(), 0, 0);
+        let control = SearchControl::new(true);
+        assert!(!tm.hard_expired(&control));
+        let ponderhit = Clock {
+            time_left: [Some(Duration::ZERO); 4],
+            increment: [Duration::ZERO; 4],
+            byoyomi: ms(0),
+        };
+        control.ponderhit(Some(ponderhit));
+        assert!(tm.hard_expired(&control) && tm.soft_expired(&control));
+        let control = SearchControl::new(true);
+        control.ponderhit(Some(Clock {
+            byoyomi: ms(60_000),
+            ..ponderhit
+        }));
+        assert!(!tm.hard_expired(&control), "a minute has not passed");
     }
 }

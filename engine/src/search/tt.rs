@@ -126,15 +126,23 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of (at most) `mb` mebibytes, at least one bucket.
+    /// A table of (at most) `mb` mebibytes, at least one bucket; panics when
+    /// the memory cannot be had (see [`TranspositionTable::try_new`]).
     pub fn new(mb: usize) -> Self {
+        Self::try_new(mb).expect("memory for the transposition table")
+    }
+
+    /// As [`TranspositionTable::new`], or an error when the memory cannot be
+    /// had: a size a client asks for must never abort the engine.
+    pub fn try_new(mb: usize) -> Result<Self, std::collections::TryReserveError> {
         let count = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::with_capacity(count);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(count)?;
         buckets.resize_with(count, Bucket::default);
-        TranspositionTable {
+        Ok(TranspositionTable {
             buckets,
             generation: AtomicU8::new(0),
-        }
+        })
     }
 
     /// Size in mebibytes as configured (rounded down to whole buckets).

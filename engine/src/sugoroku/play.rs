@@ -34,7 +34,7 @@ impl Playable for Sugoroku {
     fn search_refusal(&self) -> Option<String> {
         (self.at_chance() && self.decided().is_none()).then(|| {
             "the side to move has not rolled yet: give the roll as the last entry \
-             of the moves list (position … moves … 52)"
+             of the moves list (position ... moves ... 52)"
                 .to_string()
         })
     }

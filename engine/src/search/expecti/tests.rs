@@ -433,6 +433,7 @@ fn shared_for<'a>(
         algorithm,
         root: Mutex::new(Vec::new()),
         next: AtomicUsize::new(0),
+        root_choice: RootChoice::default(),
     }
 }
 
@@ -769,7 +770,7 @@ fn a_ponder_search_answers_only_after_ponderhit() {
         std::thread::spawn(move || {
             std::thread::sleep(Duration::from_millis(100));
             hit.store(true, Ordering::SeqCst);
-            control.ponderhit();
+            control.ponderhit(None);
         })
     };
     let limits = Limits {
