@@ -1,27 +1,26 @@
 //! Real USI clients driving the real binary: PyPI cshogi's `Engine` class and
 //! PyPI shogiarena's engine session, each from a script in tests/clients/.
-//! `.ci/run` installs both; on a developer machine without one the test says so
-//! and passes, except under CI (`CI` set), where a missing client is a failure.
+//! Both packages are needed: `.ci/run` installs them; anywhere else a missing
+//! one fails the test with the command that installs it, so that these tests
+//! never pass without running.
 
 use std::process::Command;
 
-fn python_has(module: &str) -> bool {
-    Command::new("python3")
-        .args(["-c", &format!("import {module}")])
-        .output()
-        .is_ok_and(|out| out.status.success())
-}
+const INSTALL: &str = "python3 -m pip install cshogi shogiarena";
 
-/// Runs `tests/clients/<script>` on the binary when the Python package `module`
-/// is importable; fails with the script's output if it exits nonzero.
+/// Runs `tests/clients/<script>` on the binary; fails with the script's output
+/// if it exits nonzero, and with the install command if `module` is missing.
 fn run_client(module: &str, script: &str) {
-    if !python_has(module) {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must install {module} (pip install {module})"
-        );
-        eprintln!("{module} is not installed: pip install {module} to run this test");
-        return;
+    let probe = Command::new("python3")
+        .args(["-c", &format!("import {module}")])
+        .output();
+    match probe {
+        Err(e) => panic!("python3 is needed to run the {module} client test: {e}"),
+        Ok(out) => assert!(
+            out.status.success(),
+            "the Python package {module} is missing: install it with `{INSTALL}` (as .ci/run does)\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        ),
     }
     let script = format!("{}/tests/clients/{script}", env!("CARGO_MANIFEST_DIR"));
     let out = Command::new("python3")

@@ -9,8 +9,10 @@ Usage:
 It goes through the handshake (with USI_Variant and MaxMovesToDraw), plays a
 short Hasami game with `go byoyomi`, `go btime/wtime/binc/winc` and `go nodes`,
 checking every bestmove against the engine's own `moves` list, then ponders
-(`go ponder` + `ponderhit`), ends with `gameover` and `quit`, and checks that
-nothing was written to stderr. Exits nonzero on any failure; a watchdog kills the
+(`go ponder` + `ponderhit`), asks `go mate` (answered `checkmate
+notimplemented` in Hasami), sends a full-width quote that must come back as
+ASCII, ends with `gameover` and `quit`, and checks that nothing was written to
+stderr. Exits nonzero on any failure; a watchdog kills the
 engine after 120 s so that a hang fails instead of blocking.
 """
 
@@ -100,6 +102,23 @@ def main():
         best = read_until(engine, lambda l: l.startswith("bestmove"))[-1].split()[1]
         check(best in legal, f"ponderhit: bestmove {best} not in {legal}")
         print(f"after ponderhit: {best}")
+
+        # `go mate` is always answered (cshogi's go_mate waits for a `checkmate` line).
+        engine.position(moves=moves, sfen="startpos")
+        for byoyomi in [1000, None]:
+            answer = engine.go_mate(byoyomi=byoyomi)
+            check(answer == "notimplemented", f"go mate: {answer!r}")
+        print("go mate: notimplemented")
+
+        # A full-width quote in bad input comes back as ASCII: cshogi decodes
+        # every reply with the locale's encoding (Shift-JIS on Japanese systems).
+        engine.proc.stdin.write("position sfen ９ｉ歩 b - 1\n".encode("utf-8"))
+        engine.proc.stdin.flush()
+        send(engine, "isready")
+        replies = read_until(engine, lambda l: l == "readyok")
+        check(len(replies) == 2 and replies[0].startswith("info string error: "), f"replies: {replies}")
+        check(replies[0].encode("shift_jis").decode("shift_jis") == replies[0], "ASCII round trip")
+        engine.isready()
 
         # A ponder miss answered by stop, then the end of the game.
         send(engine, "go ponder btime 0 wtime 0 byoyomi 300")

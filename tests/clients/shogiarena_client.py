@@ -17,9 +17,11 @@ which returns its `UsiEngineSession`) is used as it is, nothing patched:
   tournament sets to keep the engine's draw-by-move-count in step with its own
   adjudication ("auto" option names), which sends `MaxMovesToDraw`.
 - `new_game()` sends `usinewgame`; `think()` sends `position sfen ... moves ...`
-  and `go ...` and returns the parsed `bestmove`; `start_ponder()` sends
-  `go ponder ...`, and its handle's `hit()` / `cancel()` send `ponderhit` /
-  `stop`; `gameover()` sends `gameover`; `close()` sends `quit` and waits 5 s for
+  and `go ...` (here also `go depth 3 searchmoves ...`) and returns the parsed
+  `bestmove`; `start_ponder()` sends `go ponder ...` (with `enable_early_ponder`
+  the clock is held back: `go ponder` alone), and its handle's `hit()` /
+  `cancel()` send `ponderhit btime ... byoyomi ...` / `stop`; `think_mate()`
+  sends `go mate 1000` and raises on `checkmate notimplemented`; `gameover()` sends `gameover`; `close()` sends `quit` and waits 5 s for
   the process to exit before killing it.
 
 Annan Shogi is played (standard shogi SFEN and moves): shogiarena's session does
@@ -42,7 +44,7 @@ import sys
 import threading
 import time
 
-from shogiarena.engine import UsiThinkRequest, create_engine_from_mapping, move_from_usi
+from shogiarena.engine import PonderHitTimings, UsiThinkRequest, create_engine_from_mapping, move_from_usi
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "target", "release", "yomi"))
@@ -88,6 +90,8 @@ async def play():
             "name": "yomi",
             "engine_path": BINARY,
             "handshake_timeout": 15,
+            # YaneuraOu's early ponder: `go ponder` without a clock, the clock on `ponderhit`.
+            "enable_early_ponder": True,
             "options": {
                 "USI_Variant": "annan",
                 "USI_Hash": 16,
@@ -138,10 +142,31 @@ async def play():
             request=UsiThinkRequest(btime=0, wtime=0, byoyomi=300),
         )
         await asyncio.sleep(0.1)
-        result = await handle.hit(timeout=30)
+        check(handle.requires_timings, "early ponder is on: the clock goes with ponderhit")
+        result = await handle.hit(timings=PonderHitTimings(btime=1000, wtime=1000, byoyomi=300), timeout=30)
         best = result.bestmove.to_usi()
         check(best in legal, f"ponderhit: bestmove {best} not in {legal}")
         print(f"after ponderhit: {best}")
+
+        # `go searchmoves`: only the moves named are searched.
+        chosen = legal[-2:]
+        result = await session.think(
+            sfen=ANNAN_START,
+            moves=[move_from_usi(m) for m in moves],
+            request=UsiThinkRequest(depth=3, searchmoves=tuple(move_from_usi(m) for m in chosen)),
+            timeout=30,
+        )
+        best = result.bestmove.to_usi()
+        check(best in chosen, f"searchmoves: bestmove {best} not in {chosen}")
+        print(f"searchmoves {' '.join(chosen)}: {best}")
+
+        # `go mate` is answered (Annan has no mate solver yet: notimplemented).
+        try:
+            await session.think_mate(sfen=ANNAN_START, moves=[move_from_usi(m) for m in moves], ply_limit=1000, timeout=30)
+            raise AssertionError("go mate: expected checkmate notimplemented")
+        except RuntimeError as e:
+            check("notimplemented" in str(e), f"go mate: {e}")
+        print("go mate: notimplemented")
 
         # A ponder miss: shogiarena stops the search and drops its bestmove.
         handle = await session.start_ponder(
@@ -169,7 +194,8 @@ async def play():
         f"setoption name MaxMovesToDraw value {MAX_MOVES_TO_DRAW}",
         "isready",
         "usinewgame",
-        "ponderhit",
+        "ponderhit btime 1000 wtime 1000 byoyomi 300",
+        "go mate 1000",
         "stop",
         "gameover draw",
     ]:
