@@ -1,4 +1,4 @@
-//! perft as ../shared/notation.md defines it, generic over games.
+//! perft as docs/notation.md defines it, generic over games.
 
 use crate::core::{Game, MoveList};
 use rayon::prelude::*;

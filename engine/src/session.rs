@@ -32,7 +32,7 @@ pub trait Playable: Game {
     fn search_options() -> &'static [OptionSpec] {
         &[]
     }
-    /// Per-entry perft counts as notation.md defines them for this game.
+    /// Per-entry perft counts as docs/notation.md defines them for this game.
     fn divide(&self, depth: u32) -> Vec<(String, u64)> {
         perft::divide(self, depth)
             .into_iter()

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """An independent, deliberately plain Hasami Shogi perft (no bitboards, no tables).
 
-Reads the rules from ../shared/rules/hasami.md as settled there, and checks or
+Reads the rules from docs/rules/hasami.md as settled there, and checks or
 prints perft counts for the positions in tests/perft/hasami.txt:
 
     python3 tools/crosscheck/hasami_perft.py tests/perft/hasami.txt          # check

@@ -16,7 +16,7 @@ fn side_letter(side: Seat) -> char {
     }
 }
 
-/// Reads `<points> <bar> <off> <side> <dice> [turn]`; see docs/rules/sugoroku.md.
+/// Reads `<points> <bar> <off> <side> <dice> [turn]`; see docs/notation.md, "Sugoroku".
 pub fn parse_position(text: &str, rules: &SugorokuRules) -> Result<Sugoroku, ParseError> {
     let err = |reason: String| ParseError::new(text, reason);
     let fields: Vec<&str> = text.split_whitespace().collect();

@@ -1,4 +1,4 @@
-//! perft as ../shared/notation.md defines it for sugoroku: a node is a position
+//! perft as docs/notation.md defines it for sugoroku: a node is a position
 //! plus the dice to play; at a chance node the 21 distinct rolls are summed.
 
 use super::dice::ROLLS;

@@ -1,7 +1,7 @@
 //! Position notation, move notation and the diagram.
 //!
 //! `<board> <hands> <seat due> <eliminations> <recency> <move number>`; see
-//! docs/rules/yonin.md, "Position notation".
+//! docs/notation.md, "Yonin".
 
 use super::piece::{Kind, Piece, LAST_ROW};
 use super::position::{Eliminations, Recency, Yonin};
