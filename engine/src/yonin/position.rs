@@ -200,11 +200,13 @@ impl Yonin {
                 .find(|&s| checks(s))
                 .unwrap_or_else(|| counter_clockwise(&checks));
         }
+        // The last mover other than the mated seat: a seat due again after
+        // its own move, with no move left, mates itself no more than it checks itself.
         self.recent
             .as_slice()
             .iter()
             .copied()
-            .find(|&s| self.state.is_alive(s))
+            .find(|&s| s != seat && self.state.is_alive(s))
             .unwrap_or_else(|| counter_clockwise(&|s| self.state.is_alive(s)))
     }
 
