@@ -43,6 +43,12 @@ pub trait Playable: Game {
     fn search_refusal(&self) -> Option<String> {
         None
     }
+    /// Words `info` adds about the move `mv` heading a line (Sugoroku: the
+    /// result probabilities after it); none by default.
+    fn info_details(&self, mv: Self::Move) -> String {
+        let _ = mv;
+        String::new()
+    }
     /// Whether [`Playable::mate`] is implemented.
     const MATE_SOLVER: bool = false;
     /// `go mate`: a mate for the side to move within the `movetime` or
@@ -463,6 +469,7 @@ impl<G: Playable> GameSession for Session<G> {
                 nodes: info.nodes,
                 time_ms: info.time_ms,
                 hashfull: info.hashfull,
+                details: info.pv.first().map_or_else(String::new, |&mv| pos.info_details(mv)),
                 pv,
                 scores: info.scores,
             });
@@ -504,6 +511,7 @@ impl<G: Playable> GameSession for Session<G> {
                     nodes: result.nodes,
                     time_ms: started.elapsed().as_millis() as u64,
                     hashfull: self.searcher.hashfull(),
+                    details: pos.info_details(mv),
                     pv,
                     scores: None,
                 });

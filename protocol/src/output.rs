@@ -100,6 +100,10 @@ pub fn info_line(info: &SearchInfo<String>) -> String {
         line.push_str(" scores ");
         line.push_str(&scores.join(" "));
     }
+    if !info.details.is_empty() {
+        line.push(' ');
+        line.push_str(&info.details);
+    }
     if !info.pv.is_empty() {
         line.push_str(" pv ");
         line.push_str(&info.pv.join(" "));
@@ -187,6 +191,7 @@ mod tests {
             hashfull: 7,
             pv: vec!["9i9h".to_string(), "1a1b".to_string()],
             scores: None,
+            details: String::new(),
         };
         assert_eq!(
             info_line(&info),
@@ -196,7 +201,7 @@ mod tests {
             score: Score::Mate(-3),
             time_ms: 0,
             pv: vec![],
-            ..info
+            ..info.clone()
         };
         assert_eq!(
             info_line(&mate),
@@ -221,6 +226,11 @@ mod tests {
             ..info
         };
         assert!(info_line(&vector).ends_with("time 100 scores 120 -40 -35 -45 pv 9i9h 1a1b"));
+        let details = SearchInfo {
+            details: "probs 612 40 3 20 1".to_string(),
+            ..equity
+        };
+        assert!(info_line(&details).ends_with("points -1.205 nodes 20000 nps 200000 hashfull 7 time 100 probs 612 40 3 20 1 pv 24/18,13/11"));
     }
 
     #[test]

@@ -10,3 +10,4 @@ pub mod report;
 pub mod runner;
 pub mod schedule;
 pub mod stats;
+pub mod train;

@@ -22,6 +22,10 @@ pub enum OptionKind {
     Check {
         default: bool,
     },
+    /// Free text (a file name); `<empty>` in `usi` when the default is empty.
+    Text {
+        default: &'static str,
+    },
     Button,
 }
 
@@ -39,6 +43,7 @@ pub enum OptionValue {
     Int(i64),
     Choice(&'static str),
     Bool(bool),
+    Text(String),
     Pressed,
 }
 
@@ -67,6 +72,14 @@ impl OptionSpec {
         OptionSpec {
             name,
             kind: OptionKind::Check { default },
+            aliases: &[],
+        }
+    }
+
+    pub const fn text(name: &'static str, default: &'static str) -> Self {
+        OptionSpec {
+            name,
+            kind: OptionKind::Text { default },
             aliases: &[],
         }
     }
@@ -118,6 +131,7 @@ impl OptionSpec {
                 "false" => Ok(OptionValue::Bool(false)),
                 _ => Err(OptionError::new(self.name, value, "expected true or false")),
             },
+            OptionKind::Text { .. } => Ok(OptionValue::Text(value.to_string())),
             OptionKind::Button => Ok(OptionValue::Pressed),
         }
     }
@@ -141,6 +155,11 @@ impl OptionSpec {
             OptionKind::Check { default } => {
                 format!("option name {} type check default {default}", self.name)
             }
+            OptionKind::Text { default } => format!(
+                "option name {} type string default {}",
+                self.name,
+                if default.is_empty() { "<empty>" } else { default }
+            ),
             OptionKind::Button => format!("option name {} type button", self.name),
         }
     }
@@ -161,12 +180,20 @@ pub trait HouseRules:
     /// Applies an already validated value of one of [`Self::specs`].
     fn apply(&mut self, spec: &OptionSpec, value: OptionValue);
 
+    /// As [`HouseRules::apply`], for values that can still fail once validated
+    /// (a file to read); the error is the reason.
+    fn try_apply(&mut self, spec: &OptionSpec, value: OptionValue) -> Result<(), String> {
+        self.apply(spec, value);
+        Ok(())
+    }
+
     /// Validates and applies `name = value`; `Ok(false)` when no rule has that name.
     fn set(&mut self, name: &str, value: &str) -> Result<bool, OptionError> {
         match find_spec(Self::specs(), name) {
             Some(spec) => {
-                let value = spec.validate(value)?;
-                self.apply(spec, value);
+                let valid = spec.validate(value)?;
+                self.try_apply(spec, valid)
+                    .map_err(|reason| OptionError::new(spec.name, value, reason))?;
                 Ok(true)
             }
             None => Ok(false),

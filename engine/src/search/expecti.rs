@@ -403,6 +403,7 @@ fn run<G: ChanceGame>(
                 hashfull,
                 pv: vec![line.mv],
                 scores: None,
+                details: String::new(),
             });
         }
         if forced {

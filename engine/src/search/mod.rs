@@ -257,6 +257,9 @@ pub struct SearchInfo<M> {
     /// The whole score vector, one value per seat, where the searcher has one
     /// (max-n); `None` for two-player searchers.
     pub scores: Option<[Value; 4]>,
+    /// Words the game adds about the first move (Sugoroku: the result
+    /// probabilities after it); empty from the searchers.
+    pub details: String,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -598,6 +598,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
                     hashfull,
                     pv: line.pv.clone(),
                     scores,
+                    details: String::new(),
                 });
             }
             // A decided first or last place within the searched depth is final.

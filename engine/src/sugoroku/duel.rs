@@ -6,7 +6,8 @@
 //! two games, so each plays the dice the other had. Pairs are the independent
 //! units the error bar is computed over.
 
-use super::{Roll, Sugoroku, SugorokuMove, SugorokuRules, ROLLS};
+use super::net::Network;
+use super::{Evaluation, Roll, Sugoroku, SugorokuMove, SugorokuRules, ROLLS};
 use crate::core::{Game, GameResult, MoveList, Seat};
 use crate::search::expecti::Expectimax;
 use crate::search::{ChanceGame, Limits, SearchConfig, SearchControl, Searcher};
@@ -19,8 +20,8 @@ const MAX_TURNS: u32 = 2_000;
 /// Table size for the searching player: small, since duels run many games.
 const DUEL_HASH_MB: usize = 16;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Player {
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Player<'a> {
     /// A legal turn uniformly at random.
     Random,
     /// The turn with the best pip-count lead right after it (a hit counts as the
@@ -28,6 +29,10 @@ pub enum Player {
     Greedy,
     /// The engine: expectimax to `depth` turns.
     Search { depth: u32 },
+    /// The turn a network (one being trained, say) values most, at 0 ply.
+    Network(&'a Network),
+    /// The turn the engine's own static evaluation values most, at 0 ply.
+    Static(Evaluation),
 }
 
 /// Points per game for the first player, with a 95 % interval.
@@ -39,15 +44,39 @@ pub struct DuelResult {
     /// Half-width of the 95 % interval of `points`, over pairs.
     pub error95: f64,
     pub wins: u32,
+    /// The first player's games won by 1, 2 and 3 points, then lost by 1, 2, 3.
+    pub results: [u32; 6],
 }
 
-struct Contestant {
-    player: Player,
+struct Contestant<'a> {
+    player: Player<'a>,
     searcher: Option<Expectimax>,
 }
 
-impl Contestant {
-    fn new(player: Player) -> Self {
+/// The turn whose result `value` (for the side that moved, in points) rates
+/// highest; a decided result counts as its points.
+pub fn best_at_zero_ply(
+    pos: &Sugoroku,
+    moves: &MoveList<SugorokuMove>,
+    value: impl Fn(&Sugoroku) -> f32,
+) -> SugorokuMove {
+    let mut best = (f32::NEG_INFINITY, moves[0]);
+    for &mv in moves.iter() {
+        let mut after = *pos;
+        after.make(mv);
+        let rating = match after.outcome() {
+            Some(outcome) => -outcome.value_for(after.side_to_move()) as f32,
+            None => value(&after),
+        };
+        if rating > best.0 {
+            best = (rating, mv);
+        }
+    }
+    best.1
+}
+
+impl<'a> Contestant<'a> {
+    fn new(player: Player<'a>) -> Self {
         let searcher = matches!(player, Player::Search { .. }).then(|| {
             let config = SearchConfig {
                 hash_mb: DUEL_HASH_MB,
@@ -73,6 +102,14 @@ impl Contestant {
                 .iter()
                 .max_by_key(|&&mv| greedy_score(pos, mv))
                 .expect("a position with dice has a move"),
+            (Player::Network(network), _) => {
+                best_at_zero_ply(pos, &moves, |after| -network.outcomes(after).equity())
+            }
+            (Player::Static(evaluation), _) => best_at_zero_ply(pos, &moves, |after| {
+                let mut after = *after;
+                after.set_evaluation(evaluation);
+                -(after.evaluate() as f32) / 1000.0
+            }),
             _ => moves[rng.gen_range(0..moves.len())],
         }
     }
@@ -90,7 +127,7 @@ fn greedy_score(pos: &Sugoroku, mv: SugorokuMove) -> i64 {
 }
 
 /// One roll drawn from a dice stream, as the dice land (either order is one roll).
-fn roll(rng: &mut Xoshiro256PlusPlus) -> Roll {
+pub fn roll(rng: &mut Xoshiro256PlusPlus) -> Roll {
     let (a, b) = (rng.gen_range(1..=6u8), rng.gen_range(1..=6u8));
     let (hi, lo) = (a.max(b), a.min(b));
     ROLLS
@@ -102,7 +139,7 @@ fn roll(rng: &mut Xoshiro256PlusPlus) -> Roll {
 
 /// Plays one game; the points for `seats[0]`'s player (who sits at seat `first`).
 fn play(
-    seats: &mut [Contestant; 2],
+    seats: &mut [Contestant<'_>; 2],
     first: Seat,
     rules: &SugorokuRules,
     dice: u64,
@@ -136,6 +173,7 @@ pub fn duel(a: Player, b: Player, pairs: u32, seed: u64, rules: &SugorokuRules) 
     let mut seats = [Contestant::new(a), Contestant::new(b)];
     let mut pair_points = Vec::with_capacity(pairs as usize);
     let mut wins = 0;
+    let mut results = [0; 6];
     for pair in 0..pairs as u64 {
         let dice = crate::core::zobrist::splitmix64(seed ^ pair.wrapping_mul(0x9E37)).1;
         let mut total = 0;
@@ -143,6 +181,11 @@ pub fn duel(a: Player, b: Player, pairs: u32, seed: u64, rules: &SugorokuRules) 
             let choices = dice ^ (first as u64 + 1);
             let points = play(&mut seats, first, rules, dice, choices);
             wins += (points > 0) as u32;
+            match points {
+                1..=3 => results[points as usize - 1] += 1,
+                -3..=-1 => results[2 + (-points) as usize] += 1,
+                _ => {}
+            }
             total += points;
         }
         pair_points.push(total as f64 / 2.0);
@@ -155,6 +198,7 @@ pub fn duel(a: Player, b: Player, pairs: u32, seed: u64, rules: &SugorokuRules) 
         points: mean,
         error95: 1.96 * (variance / n).sqrt(),
         wins,
+        results,
     }
 }
 

@@ -5,6 +5,7 @@
 mod dice;
 pub mod duel;
 mod eval;
+pub mod net;
 mod movegen;
 mod notation;
 mod perft;
@@ -12,11 +13,13 @@ mod position;
 mod rules;
 
 #[cfg(test)]
+mod net_tests;
+#[cfg(test)]
 mod tests;
 
 pub use dice::{Dice, Roll, ROLLS};
 pub use movegen::{Step, SugorokuMove};
 pub use perft::{divide, perft};
 pub use position::{Sugoroku, BAR, OFF};
-pub use rules::{Closeout, Finish, SugorokuRules};
+pub use rules::{Closeout, Evaluation, Finish, SugorokuRules};
 mod play;

@@ -31,6 +31,16 @@ impl Playable for Sugoroku {
         super::divide(self, depth)
     }
 
+    /// `probs <win> <win2> <win3> <lose2> <lose3>`: the network's result
+    /// probabilities (permille) for the side to move after `mv`.
+    fn info_details(&self, mv: super::SugorokuMove) -> String {
+        let mut after = *self;
+        after.make(mv);
+        let p = self.rules().network().outcomes(&after).flipped().to_array();
+        let permille: Vec<String> = p.iter().map(|v| ((v * 1000.0).round() as i32).to_string()).collect();
+        format!("probs {}", permille.join(" "))
+    }
+
     fn search_refusal(&self) -> Option<String> {
         (self.at_chance() && self.decided().is_none()).then(|| {
             "the side to move has not rolled yet: give the roll as the last entry \

@@ -5,7 +5,7 @@
 
 use super::dice::{Dice, Roll, ROLLS};
 use super::movegen::{Step, SugorokuMove};
-use super::rules::{Closeout, Finish, SugorokuRules};
+use super::rules::{Closeout, Evaluation, Finish, SugorokuRules};
 use crate::core::zobrist::key_table;
 use crate::core::{Game, MoveError, MoveList, Outcome, ParseError, Seat};
 use crate::search::{ChanceGame, Value};
@@ -89,6 +89,11 @@ impl Sugoroku {
         let old = self.stones[side as usize][point as usize];
         self.key ^= stone_key(side, point, old) ^ stone_key(side, point, count);
         self.stones[side as usize][point as usize] = count;
+    }
+
+    /// Chooses the evaluation the search uses here (not a rule: the key stays).
+    pub fn set_evaluation(&mut self, evaluation: Evaluation) {
+        self.rules.evaluation = evaluation;
     }
 
     /// Stones of `side` on `point` of that side's own numbering (0 off, 25 bar).
@@ -406,7 +411,14 @@ impl ChanceGame for Sugoroku {
     }
 
     fn evaluate(&self) -> Value {
-        super::eval::evaluate(self)
+        match self.rules.evaluation {
+            Evaluation::Network => {
+                let equity = self.rules.network().outcomes(self).equity();
+                let (low, high) = self.value_bounds();
+                ((equity * 1000.0).round() as Value).clamp(low, high)
+            }
+            Evaluation::Handmade => super::eval::evaluate(self),
+        }
     }
 
     /// Only a win with an opponent stone on the bar counts more than 1 (rules §4),

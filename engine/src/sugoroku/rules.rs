@@ -1,6 +1,7 @@
 //! Sugoroku house rules: how the game is finished and what closing the home does.
 
 use crate::core::options::OptionValue;
+use super::net::Network;
 use crate::core::{HouseRules, OptionSpec};
 
 /// How a game is won.
@@ -26,10 +27,31 @@ pub enum Closeout {
     Off,
 }
 
+/// The evaluation the engine's search uses. Not a rule of the game: it travels
+/// with the position as the rules do, so that every leaf sees it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Evaluation {
+    /// The trained network ([`super::net`]).
+    #[default]
+    Network,
+    /// The hand-made evaluation, kept for comparison.
+    Handmade,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SugorokuRules {
     pub finish: Finish,
     pub closeout: Closeout,
+    pub evaluation: Evaluation,
+    /// A network read from `SugorokuWeights`; `None`: the embedded one.
+    pub network: Option<&'static Network>,
+}
+
+impl SugorokuRules {
+    /// The network the evaluation uses.
+    pub fn network(&self) -> &'static Network {
+        self.network.unwrap_or_else(super::net::embedded)
+    }
 }
 
 const SPECS: &[OptionSpec] = &[
@@ -39,11 +61,32 @@ const SPECS: &[OptionSpec] = &[
         "multiplier",
         &["multiplier", "instant", "off"],
     ),
+    OptionSpec::combo("SugorokuEval", "network", &["network", "handmade"]),
+    OptionSpec::text("SugorokuWeights", ""),
 ];
 
 impl HouseRules for SugorokuRules {
     fn specs() -> &'static [OptionSpec] {
         SPECS
+    }
+
+    /// `SugorokuWeights`: a network file to read (empty or `<empty>`: the
+    /// embedded network); a file that cannot be read or is not a valid network
+    /// is refused and the network in use stays.
+    fn try_apply(&mut self, spec: &OptionSpec, value: OptionValue) -> Result<(), String> {
+        let OptionValue::Text(path) = &value else {
+            self.apply(spec, value);
+            return Ok(());
+        };
+        if path.is_empty() || path == "<empty>" {
+            self.network = None;
+            return Ok(());
+        }
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read the file: {e}"))?;
+        let network = Network::from_bytes(&bytes)?;
+        // Options change seldom: a network read lives as long as the process.
+        self.network = Some(Box::leak(Box::new(network)));
+        Ok(())
     }
 
     fn apply(&mut self, spec: &OptionSpec, value: OptionValue) {
@@ -60,6 +103,13 @@ impl HouseRules for SugorokuRules {
                     "instant" => Closeout::Instant,
                     "off" => Closeout::Off,
                     _ => Closeout::Multiplier,
+                }
+            }
+            ("SugorokuEval", OptionValue::Choice(choice)) => {
+                self.evaluation = if choice == "handmade" {
+                    Evaluation::Handmade
+                } else {
+                    Evaluation::Network
                 }
             }
             _ => unreachable!("validated option {} reached SugorokuRules", spec.name),
