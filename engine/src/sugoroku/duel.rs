@@ -251,4 +251,25 @@ mod tests {
             }
         }
     }
+
+    /// The network at 0 ply against the hand-made evaluation searched to 2
+    /// turns, and both at 0 ply: `cargo test -p yomi-engine --release
+    /// network_figures -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn network_figures() {
+        let network = Player::Network(crate::sugoroku::net::embedded());
+        let mut handmade = SugorokuRules::default();
+        handmade.evaluation = Evaluation::Handmade;
+        for (name, opponent) in [
+            ("hand-made, 0 ply", Player::Static(Evaluation::Handmade)),
+            ("hand-made, 2-turn search", Player::Search { depth: 2 }),
+        ] {
+            let r = duel(network, opponent, 200, 5, &handmade);
+            println!(
+                "network at 0 ply vs {name}: {} games, {:+.3} ± {:.3} points/game; won 1/2/3 {:?}, lost 1/2/3 {:?}",
+                r.games, r.points, r.error95, &r.results[..3], &r.results[3..]
+            );
+        }
+    }
 }
