@@ -130,6 +130,34 @@ pub fn train_game(network: &mut Network, settings: &Settings, game: u64) -> usiz
     seen.len()
 }
 
+/// The mean of networks of one shape: how the shards of a round (each trained
+/// from the same checkpoint on its own games) are merged.
+pub fn average(networks: &[Network]) -> Result<Network, String> {
+    let first = networks.first().ok_or("no network to merge")?;
+    if networks.iter().any(|n| n.hidden != first.hidden) {
+        return Err("the networks to merge have different hidden layers".into());
+    }
+    let k = networks.len() as f32;
+    let mean = |field: fn(&Network) -> &[f32]| -> Vec<f32> {
+        (0..field(first).len())
+            .map(|i| networks.iter().map(|n| field(n)[i]).sum::<f32>() / k)
+            .collect()
+    };
+    Ok(Network {
+        hidden: first.hidden,
+        w1: mean(|n| &n.w1),
+        b1: mean(|n| &n.b1),
+        w2: mean(|n| &n.w2),
+        b2: mean(|n| &n.b2).try_into().expect("five outputs"),
+    })
+}
+
+/// The games shard `index` of `count` trains in a round of `games` that
+/// starts after `done`.
+pub fn shard_games(done: u64, games: u64, index: u64, count: u64) -> std::ops::Range<u64> {
+    done + games * index / count..done + games * (index + 1) / count
+}
+
 /// What a checkpoint records beside the weights: the settings and the games
 /// trained, one `key value` per line.
 pub fn state_text(settings: &Settings, games: u64) -> String {
@@ -194,6 +222,18 @@ mod tests {
         assert_ne!(a, Network::random(s.hidden, s.seed), "it learned something");
         let (read, games) = parse_state(&state_text(&s, 200)).unwrap();
         assert_eq!((read, games), (s, 200));
+    }
+
+    #[test]
+    fn shards_cover_a_round_and_merge_to_the_mean() {
+        let ranges: Vec<_> = (0..3).map(|i| shard_games(100, 10, i, 3)).collect();
+        assert_eq!(ranges, [100..103, 103..106, 106..110]);
+        let (a, b) = (Network::random(4, 1), Network::random(4, 2));
+        let mean = average(&[a.clone(), b.clone()]).unwrap();
+        assert!((mean.w1[5] - (a.w1[5] + b.w1[5]) / 2.0).abs() < 1e-7);
+        assert_eq!(average(&[a.clone(), a.clone()]).unwrap(), a);
+        assert!(average(&[a, Network::random(5, 1)]).is_err());
+        assert!(average(&[]).is_err());
     }
 
     #[test]

@@ -7,6 +7,12 @@
 //! Every `--bench-every` games it plays the network at 0 ply against the
 //! hand-made evaluation at 0 ply on duplicate dice (default rules) and appends
 //! the points per game to `--curve`.
+//!
+//! On many machines: a round of `--games G` is split into `--shard I/N`, each
+//! shard training its share of the round's games (by game number, so by seed)
+//! from the same checkpoint `--from`, and `--merge` averages the shards into
+//! the next checkpoint (see docs/rules/sugoroku.md, "Training on many
+//! machines").
 
 use clap::Parser;
 use std::io::Write;
@@ -15,7 +21,7 @@ use std::time::Instant;
 use yomi_engine::sugoroku::duel::{duel, Player};
 use yomi_engine::sugoroku::net::Network;
 use yomi_engine::sugoroku::{Evaluation, SugorokuRules};
-use yomi_tools::train::{parse_state, state_text, train_game, Settings};
+use yomi_tools::train::{average, parse_state, shard_games, state_text, train_game, Settings};
 
 #[derive(Parser)]
 #[command(about = "Trains the Sugoroku network by TD(lambda) self-play")]
@@ -48,6 +54,36 @@ struct Args {
     /// The training curve, `games,points_per_game,interval` per benchmark.
     #[arg(long)]
     curve: Option<PathBuf>,
+    /// Start from this checkpoint (weights and `.state`) rather than at random.
+    #[arg(long)]
+    from: Option<PathBuf>,
+    /// Train only shard I of N of a round of `--games` games after `--from`'s.
+    #[arg(long, value_parser = parse_shard)]
+    shard: Option<(u64, u64)>,
+    /// Average these shard checkpoints of one round into `--out`.
+    #[arg(long, num_args = 1..)]
+    merge: Vec<PathBuf>,
+}
+
+fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let (i, n) = text.split_once('/').ok_or("expected I/N, e.g. 0/8")?;
+    let (i, n): (u64, u64) = (
+        i.parse().map_err(|e| format!("shard index: {e}"))?,
+        n.parse().map_err(|e| format!("shard count: {e}"))?,
+    );
+    if n == 0 || i >= n {
+        return Err(format!("shard {i}/{n}: the index must be below the count"));
+    }
+    Ok((i, n))
+}
+
+/// A checkpoint: the weights and their `.state`.
+fn read_checkpoint(path: &std::path::Path) -> Result<(Settings, Network, u64), String> {
+    let state = std::fs::read_to_string(state_path(path))
+        .map_err(|e| format!("{}: {e}", state_path(path).display()))?;
+    let (settings, done) = parse_state(&state)?;
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((settings, Network::from_bytes(&bytes)?, done))
 }
 
 fn state_path(out: &std::path::Path) -> PathBuf {
@@ -65,12 +101,23 @@ fn main() {
 }
 
 fn run(args: &Args) -> Result<(), String> {
+    if !args.merge.is_empty() {
+        let shards: Vec<(Settings, Network, u64)> =
+            args.merge.iter().map(|p| read_checkpoint(p)).collect::<Result<_, _>>()?;
+        let (settings, _, done) = shards[0].clone();
+        if shards.iter().any(|(s, _, d)| *s != settings || *d != done) {
+            return Err("the shards to merge come from different runs or rounds".into());
+        }
+        let networks: Vec<Network> = shards.into_iter().map(|(_, n, _)| n).collect();
+        let merged = average(&networks)?;
+        std::fs::write(&args.out, merged.to_bytes()).map_err(|e| format!("{}: {e}", args.out.display()))?;
+        return std::fs::write(state_path(&args.out), state_text(&settings, done))
+            .map_err(|e| format!("{}: {e}", state_path(&args.out).display()));
+    }
     let (settings, mut network, mut done) = if args.resume {
-        let state = std::fs::read_to_string(state_path(&args.out))
-            .map_err(|e| format!("{}: {e}", state_path(&args.out).display()))?;
-        let (settings, done) = parse_state(&state)?;
-        let bytes = std::fs::read(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
-        (settings, Network::from_bytes(&bytes)?, done)
+        read_checkpoint(&args.out)?
+    } else if let Some(from) = &args.from {
+        read_checkpoint(from)?
     } else {
         let settings = Settings {
             seed: args.seed,
@@ -88,6 +135,14 @@ fn run(args: &Args) -> Result<(), String> {
         write(&args.out, &network.to_bytes())?;
         write(&state_path(&args.out), state_text(&settings, done).as_bytes())
     };
+    if let Some((index, count)) = args.shard {
+        // A shard's checkpoint records the round's end, which every shard shares.
+        let games = shard_games(done, args.games, index, count);
+        for game in games {
+            train_game(&mut network, &settings, game);
+        }
+        return save(&network, done + args.games);
+    }
     let started = Instant::now();
     let first = done;
     let mut turns = 0;
