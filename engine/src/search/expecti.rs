@@ -95,6 +95,12 @@ const LAST_TURN_PROBE_MIN_PLY: usize = 5;
 const STATIC_ORDER_MIN_DEPTH: u32 = 2;
 /// History table: per side, moves hashed to 2^HISTORY_BITS slots.
 const HISTORY_BITS: u32 = 14;
+/// The root move filter, as GNU Backgammon's: every turn is rated at 0 ply
+/// when the root is listed, and only the best `ROOT_CANDIDATES` within
+/// `ROOT_MARGIN` (thousandths of a point) of the best are searched deeper.
+/// `ROOT_CANDIDATES` 0 searches them all.
+pub const ROOT_CANDIDATES: usize = 8;
+pub const ROOT_MARGIN: Value = 200;
 /// History scores saturate here (far below the TT move's score).
 const HISTORY_MAX: Value = 1 << 20;
 /// Above every static ordering score: the TT move.
@@ -139,6 +145,7 @@ pub struct Expectimax {
     tables: SearchTables,
     algorithm: ChanceAlgorithm,
     use_tt: bool,
+    root_filter: bool,
 }
 
 impl Expectimax {
@@ -156,6 +163,12 @@ impl Expectimax {
     pub fn set_tt_enabled(&mut self, enabled: bool) {
         self.use_tt = enabled;
     }
+
+    /// Switches the root move filter ([`ROOT_CANDIDATES`]) off or on: off, the
+    /// search is full width, as the comparisons of algorithms need.
+    pub fn set_root_filter(&mut self, enabled: bool) {
+        self.root_filter = enabled;
+    }
 }
 
 impl<G: ChanceGame> Searcher<G> for Expectimax {
@@ -164,6 +177,7 @@ impl<G: ChanceGame> Searcher<G> for Expectimax {
             tables: SearchTables::new(config, "expecti"),
             algorithm: ChanceAlgorithm::from_name(config.algorithm).unwrap_or_default(),
             use_tt: true,
+            root_filter: true,
         }
     }
 
@@ -204,7 +218,10 @@ impl<G: ChanceGame> Searcher<G> for Expectimax {
         let result = if pos.at_chance() || pos.decided().is_some() {
             None
         } else {
-            main.order_root_moves()
+            // Moves named by `searchmoves` are all searched.
+            let filter = (self.root_filter && limits.searchmoves.is_empty())
+                .then_some(config.multipv.max(1));
+            main.order_root_moves(filter)
         };
         let result = match result {
             None => SearchResult {
@@ -262,6 +279,7 @@ pub fn run_fixed_depth<G: ChanceGame>(
 ) -> DepthRun<G::Move> {
     let mut searcher = <Expectimax as Searcher<G>>::new(config);
     searcher.set_algorithm(algorithm);
+    searcher.set_root_filter(false);
     let result = searcher.search(
         pos,
         &Limits::depth(depth),
@@ -500,8 +518,9 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
     }
 
     /// Fills the shared root list: TT move first, then by static value. `None`
-    /// when there is no legal move.
-    fn order_root_moves(&mut self) -> Option<()> {
+    /// when there is no legal move. With `keep` (at least so many lines, for
+    /// MultiPV) the root move filter applies.
+    fn order_root_moves(&mut self, keep: Option<usize>) -> Option<()> {
         let side = self.pos.side_to_move();
         let mut moves = MoveList::new();
         self.pos.generate_moves(&mut moves);
@@ -530,7 +549,20 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
             })
             .collect();
         lines.sort_by_key(|&(first, line)| std::cmp::Reverse((first, line.score)));
-        *self.shared.root() = lines.into_iter().map(|(_, line)| line).collect();
+        let mut root: Vec<RootLine<G::Move>> = lines.into_iter().map(|(_, line)| line).collect();
+        if ROOT_CANDIDATES > 0 && keep.is_some() {
+            // Rated at 0 ply: the TT move, listed first, may not be the best rated.
+            let best = root.iter().map(|line| line.score).max().expect("moves");
+            let lines = keep.unwrap_or(1);
+            let mut kept = 0;
+            root.retain(|line| {
+                let stays = kept < lines.max(ROOT_CANDIDATES)
+                    && (kept < lines || line.score >= best - ROOT_MARGIN);
+                kept += stays as usize;
+                stays
+            });
+        }
+        *self.shared.root() = root;
         Some(())
     }
 
