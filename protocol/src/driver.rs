@@ -49,7 +49,7 @@ enum JobKind {
         pondering: bool,
         bounded: bool,
     },
-    /// `go mate`; `bounded`: it has a time limit.
+    /// `go mate`; `bounded`: it has a time or node limit.
     Mate {
         bounded: bool,
     },
