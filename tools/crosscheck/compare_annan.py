@@ -8,8 +8,9 @@ mismatch, walks down to the first position whose move sets differ. Every
 differing move is classified by the known differences of shogiops' rules:
 
   (a) a board move puts two unpromoted pawns on one file (shogiops allows it)
-  (b) a pawn, lance or knight moves or is dropped without promotion where it is
-      stuck (shogiops has no dead-piece restriction)
+  (b) a pawn, lance or knight moves or is dropped without promotion to its last
+      rank (a knight: last two ranks) where it is stuck, under support with the
+      support then behind it (shogiops has no dead-piece restriction)
   (c) drop-pawn mate: shogiops only tests a pawn dropped directly in front of the
       king, and there it also refuses a drop that leaves the opponent without a
       move though not in check
@@ -215,10 +216,13 @@ def classify(engines, pos, move, extra):
             and any(p == (me, "P") for sq, p in pos.board.items() if sq[0] == to[0])):
         categories.append("a")
     if kind in ("P", "L", "N") and not promotes:
-        if engines.forbid:
-            last = to[1] if me else 10 - to[1]
-            dead = last == 1 or (kind == "N" and last == 2)
-        else:
+        # Only a piece on a square its own kind could never leave is concerned
+        # (rule 5); under support it is refused only if it is stuck there with
+        # the support behind it too. A piece stuck elsewhere by what it borrows
+        # (a pawn on the second rank in front of a knight) is legal either way.
+        last = to[1] if me else 10 - to[1]
+        dead = last == 1 or (kind == "N" and last == 2)
+        if dead and not engines.forbid:
             dead = after.stuck(to)
         if dead:
             categories.append("b")

@@ -124,7 +124,8 @@ struct Generator<'a> {
     /// Squares with an own piece behind them.
     backed: Bitboard,
     /// Under `DeadPiece::Support`: squares where the own piece behind lends a
-    /// movement that goes nowhere from there.
+    /// movement that goes nowhere from there (only a dead piece by its own kind
+    /// on such a square is refused).
     dead_by_support: Bitboard,
 }
 
@@ -185,17 +186,21 @@ impl<'a> Generator<'a> {
             .fold(Bitboard::EMPTY, |safe, to| safe | to.bit())
     }
 
-    /// Where a piece of kind `kind` arriving from `from` (or dropped) could not
-    /// move again, by the dead-piece rule in force.
+    /// Where a piece of kind `kind` arriving from `from` (or dropped) may not
+    /// stand without promotion, by the dead-piece rule in force. The rule only
+    /// concerns the squares where the kind's own movement goes nowhere (a pawn or
+    /// lance on the last rank, a knight on the last two): elsewhere a move is
+    /// never refused for the movement it borrows.
     #[inline]
     fn dead(&self, kind: Kind, from: Option<Square>) -> Bitboard {
         let own = no_destination(self.us, kind);
         match self.rules.dead_piece {
             DeadPiece::Forbid => own,
             DeadPiece::Support => {
-                // The mover's square lends nothing once it is left.
+                // Dead by its own kind, unless the piece behind lends a movement
+                // that goes somewhere; the mover's square lends nothing once left.
                 let left = from.map_or(Bitboard::EMPTY, |from| ahead(from.bit(), self.us));
-                (own & (!self.backed | left)) | (self.dead_by_support & !left)
+                own & (!self.backed | left | self.dead_by_support)
             }
         }
     }
@@ -345,12 +350,16 @@ mod tests {
     /// a copy, nothing skipped.
     fn reference(state: &State, us: Seat, rules: &AnnanRules) -> Vec<AnnanMove> {
         let them = us ^ 1;
+        // Only a piece that could never move by its own kind is concerned; under
+        // `support` it may still stand where the movement it then borrows moves.
         let dead = |after: &State, own: Kind, to: Square| {
-            let moves_as = match rules.dead_piece {
-                DeadPiece::Forbid => own,
-                DeadPiece::Support => after.movement(to),
-            };
-            may_be_dead(own) && attacks(us, moves_as, to, Bitboard::EMPTY).is_empty()
+            let stuck = |kind| attacks(us, kind, to, Bitboard::EMPTY).is_empty();
+            may_be_dead(own)
+                && stuck(own)
+                && match rules.dead_piece {
+                    DeadPiece::Forbid => true,
+                    DeadPiece::Support => stuck(after.movement(to)),
+                }
         };
         let has_pawn = |col: u8| {
             (0..9).any(|row| state.at(Square::new(row, col)) == Piece::new(us, Kind::Pawn))

@@ -247,6 +247,184 @@ fn dead_piece_rule_under_both_settings() {
     }
 }
 
+/// White's `P*5h` in front of its knight on 5g (it would move like the knight,
+/// which has no square from 5h) and black's `P*9b`, `L*9b` in front of its knight
+/// on 9c: none is on the piece's last rank, so the dead-piece rule does not
+/// concern them under either setting (issue 13; they were refused under `support`).
+const BORROWED_DEAD_END_POSITIONS: [(&str, &[&str]); 2] = [
+    (
+        "l1pG3S+P/2s4+L1/kb3pp+N1/6P1P/1PR5s/1p1PG1n2/+p+pP1nP1NK/LB7/1GS2+p3 w RGL3Pp 174",
+        &["P*5h"],
+    ),
+    (
+        "1+N1g2snl/3ks4/N2g1pp1p/L5bp1/3pp4/6P1R/3BP2PP/3+rSKS2/4GP1NL b LPg6p 61",
+        &["P*9b", "L*9b"],
+    ),
+];
+
+#[test]
+fn a_borrowed_movement_going_nowhere_off_the_last_ranks_refuses_nothing() {
+    for (sfen, drops) in BORROWED_DEAD_END_POSITIONS {
+        for rules in [AnnanRules::default(), forbid()] {
+            let pos = Annan::from_sfen(sfen, &rules).unwrap();
+            for drop in drops {
+                let mv = pos.parse_move(drop);
+                assert!(
+                    mv.is_ok(),
+                    "{drop} in {sfen} ({:?}): {mv:?}",
+                    rules.dead_piece
+                );
+                // The piece stands, stuck by what it borrows, and the game goes on.
+                let mut after = pos.clone();
+                after.make(mv.unwrap());
+                assert!(after.outcome().is_none(), "{drop} in {sfen}");
+            }
+        }
+    }
+    // The same on a bare board. Off its own dead ranks only a pawn or lance on
+    // the second rank in front of a knight can be stuck by what it borrows: by
+    // a drop, or by a board move (the pawn on 4c moves like the gold behind it
+    // and steps to 5b, in front of the knight on 5c).
+    for rules in [AnnanRules::default(), forbid()] {
+        let pos = Annan::from_sfen("k8/9/4NP3/5G3/9/9/9/9/8K b PL 1", &rules).unwrap();
+        for mv in ["P*5b", "L*5b", "4c5b", "4c5b+"] {
+            assert!(pos.parse_move(mv).is_ok(), "{mv} ({:?})", rules.dead_piece);
+        }
+        // The same for white: P*5h and 6g5h in front of the knight on 5g.
+        let pos = Annan::from_sfen("8k/9/9/9/9/3g5/3pn4/9/K8 w pl 1", &rules).unwrap();
+        for mv in ["P*5h", "L*5h", "6g5h", "6g5h+"] {
+            assert!(pos.parse_move(mv).is_ok(), "{mv} ({:?})", rules.dead_piece);
+        }
+    }
+}
+
+#[test]
+fn the_dead_piece_rule_still_applies_on_the_last_ranks() {
+    // (position, move, legal under support, legal under forbid)
+    let cases = [
+        // A lance or knight dropped on the last rank in front of a gold moves like it.
+        ("k8/4G4/9/9/9/9/9/9/8K b LN 1", "L*5a", true, false),
+        ("k8/4G4/9/9/9/9/9/9/8K b LN 1", "N*5a", true, false),
+        // Nothing behind: stuck by its own kind under both settings.
+        ("k8/4G4/9/9/9/9/9/9/8K b LN 1", "L*4a", false, false),
+        ("k8/4G4/9/9/9/9/9/9/8K b LN 1", "N*4b", false, false),
+        // A knight on the third rank is no dead piece at all.
+        ("k8/4G4/9/9/9/9/9/9/8K b LN 1", "N*4c", true, true),
+        // A support that goes nowhere from the last rank helps nothing.
+        ("k8/4N4/9/9/9/9/9/9/8K b LP 1", "L*5a", false, false),
+        ("k8/4N4/9/9/9/9/9/9/8K b LP 1", "P*5a", false, false),
+        ("k8/4L4/9/9/9/9/9/9/8K b N 1", "N*5a", false, false),
+        // A knight on the second rank in front of a pawn moves like the pawn.
+        ("k8/9/4P4/9/9/9/9/9/8K b N 1", "N*5b", true, false),
+        // A knight jumping to the second rank: in front of the silver on 5c it
+        // moves like a silver; on 3b nothing is behind it.
+        ("k8/9/4S4/5N3/9/9/9/9/8K b - 1", "4d5b", true, false),
+        ("k8/9/4S4/5N3/9/9/9/9/8K b - 1", "4d5b+", true, true),
+        ("k8/9/4S4/5N3/9/9/9/9/8K b - 1", "4d3b", false, false),
+        ("k8/9/4S4/5N3/9/9/9/9/8K b - 1", "4d3b+", true, true),
+        // White: a lance dropped on its last rank (i) in front of its gold on 5h.
+        ("8k/9/9/9/9/9/9/4g4/K8 w l 1", "L*5i", true, false),
+        ("8k/9/9/9/9/9/9/4g4/K8 w l 1", "L*4i", false, false),
+    ];
+    for (sfen, mv, with_support, by_type) in cases {
+        for (rules, expected) in [(AnnanRules::default(), with_support), (forbid(), by_type)] {
+            let pos = Annan::from_sfen(sfen, &rules).unwrap();
+            assert_eq!(
+                pos.parse_move(mv).is_ok(),
+                expected,
+                "{mv} in {sfen} under {:?}",
+                rules.dead_piece
+            );
+        }
+    }
+}
+
+/// Random playouts from the start and from the issue's positions: in every
+/// position visited, each move legal under `forbid` is legal under `support`,
+/// and the moves only `support` allows are plain moves and drops of a pawn,
+/// lance or knight onto a square its own kind could never leave.
+#[test]
+fn support_allows_every_move_forbid_allows() {
+    use super::attacks::no_destination;
+    use super::movegen::for_each_legal;
+    use rand::{Rng, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use std::collections::BTreeSet;
+
+    let support = AnnanRules::default();
+    let forbidding = forbid();
+    let legal_under = |pos: &Annan, rules: &AnnanRules| {
+        let mut moves = BTreeSet::new();
+        for_each_legal(pos.state(), pos.side_to_move(), rules, &mut |mv| {
+            moves.insert(pos.format_move(mv));
+            false
+        });
+        moves
+    };
+    let starts = [
+        START_SFEN,
+        BORROWED_DEAD_END_POSITIONS[0].0,
+        BORROWED_DEAD_END_POSITIONS[1].0,
+    ];
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(13);
+    let (mut positions, mut only_support) = (0, 0);
+    for (game, sfen) in starts.iter().cycle().take(45).enumerate() {
+        let mut pos = Annan::from_sfen(sfen, &support).unwrap();
+        for _ in 0..160 {
+            let mut moves = MoveList::new();
+            pos.generate_moves(&mut moves);
+            let by_type = legal_under(&pos, &forbidding);
+            let with_support = legal_under(&pos, &support);
+            let at = || format!("{} (game {game})", pos.sfen());
+            assert_eq!(with_support.len(), moves.len(), "{}", at());
+            assert!(
+                by_type.is_subset(&with_support),
+                "legal only under forbid in {}: {:?}",
+                at(),
+                by_type.difference(&with_support).collect::<Vec<_>>()
+            );
+            let (state, us) = (pos.state(), pos.side_to_move());
+            for &mv in moves.iter() {
+                if by_type.contains(&pos.format_move(mv)) {
+                    continue;
+                }
+                only_support += 1;
+                let kind = mv
+                    .dropped()
+                    .unwrap_or_else(|| state.at(mv.from().unwrap()).kind());
+                assert!(
+                    matches!(kind, Kind::Pawn | Kind::Lance | Kind::Knight)
+                        && !mv.promotes()
+                        && no_destination(us, kind).has(mv.to()),
+                    "{} legal only under support in {}",
+                    pos.format_move(mv),
+                    at()
+                );
+            }
+            positions += 1;
+            if moves.is_empty() {
+                break;
+            }
+            // Captures and drops half of the time, to fill the hands.
+            let lively: Vec<AnnanMove> = moves
+                .iter()
+                .copied()
+                .filter(|mv| mv.dropped().is_some() || !state.at(mv.to()).is_none())
+                .collect();
+            let mv = if !lively.is_empty() && rng.gen_bool(0.5) {
+                lively[rng.gen_range(0..lively.len())]
+            } else {
+                moves[rng.gen_range(0..moves.len())]
+            };
+            pos.make(mv);
+        }
+    }
+    assert!(
+        positions > 4_000 && only_support > 0,
+        "{positions} positions, {only_support} moves legal only under support"
+    );
+}
+
 #[test]
 fn two_pawns_on_a_file_by_original_type() {
     // From the start, the pawn on 8g moves like the bishop behind it (so not to
