@@ -33,7 +33,12 @@ fn positions(count: usize) -> Vec<Sugoroku> {
 fn main() {
     let mut positions = positions(100_000);
     let network = net::embedded();
-    println!("network: {}-{}-{} (inputs, hidden, outputs)", net::INPUTS, network.hidden, net::OUTPUTS);
+    println!(
+        "network: {}-{}-{} (inputs, hidden, outputs)",
+        net::INPUTS,
+        network.hidden,
+        net::OUTPUTS
+    );
     // The two halves of a network evaluation.
     let mut best = f64::MAX;
     for _ in 0..5 {
@@ -45,8 +50,15 @@ fn main() {
         black_box(sum);
         best = best.min(started.elapsed().as_secs_f64());
     }
-    println!("{:>9}: {:.0} ns each", "features", best / positions.len() as f64 * 1e9);
-    for (name, evaluation) in [("network", Evaluation::Network), ("hand-made", Evaluation::Handmade)] {
+    println!(
+        "{:>9}: {:.0} ns each",
+        "features",
+        best / positions.len() as f64 * 1e9
+    );
+    for (name, evaluation) in [
+        ("network", Evaluation::Network),
+        ("hand-made", Evaluation::Handmade),
+    ] {
         for pos in &mut positions {
             pos.set_evaluation(evaluation);
         }

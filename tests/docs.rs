@@ -142,7 +142,13 @@ fn line_matches(expected: &str, actual: &str) -> bool {
 fn lines_match(expected: &[String], actual: &[String]) -> bool {
     // memo[i][j]: whether expected[i..] matches actual[j..].
     let mut memo = vec![vec![None; actual.len() + 1]; expected.len() + 1];
-    fn go(e: &[String], a: &[String], i: usize, j: usize, memo: &mut Vec<Vec<Option<bool>>>) -> bool {
+    fn go(
+        e: &[String],
+        a: &[String],
+        i: usize,
+        j: usize,
+        memo: &mut Vec<Vec<Option<bool>>>,
+    ) -> bool {
         if let Some(known) = memo[i][j] {
             return known;
         }
@@ -234,7 +240,10 @@ fn run_session(example: &Example) -> Vec<String> {
             }
             continue;
         };
-        if matches!(command.split_whitespace().next(), Some("stop" | "ponderhit")) {
+        if matches!(
+            command.split_whitespace().next(),
+            Some("stop" | "ponderhit")
+        ) {
             held = false;
         }
         loop {
@@ -321,7 +330,12 @@ fn run_shell(example: &Example, dir: &Path) -> Vec<String> {
             .spawn()
             .expect("run sh");
         let mut out = String::new();
-        child.stdout.take().unwrap().read_to_string(&mut out).expect("read output");
+        child
+            .stdout
+            .take()
+            .unwrap()
+            .read_to_string(&mut out)
+            .expect("read output");
         let _ = child.wait();
         transcript.extend(out.lines().map(str::to_string));
     }
@@ -378,15 +392,33 @@ fn match_runner_examples_match_the_binary() {
 #[test]
 fn the_matcher_compares_what_it_must() {
     let lines = |text: &str| text.lines().map(str::to_string).collect::<Vec<_>>();
-    assert!(line_matches("info depth 1 … pv 9h9b", "info depth 1 seldepth 1 nodes 5 pv 9h9b"));
-    assert!(!line_matches("info depth 1 … pv 9h9b", "info depth 2 seldepth 1 pv 9h9b"));
-    assert!(!line_matches("info depth 1 … pv 9h9b", "info depth 1 pv 9h9c"));
-    assert!(line_matches("perft depth 2 nodes 3717 time 1 nps 3717000", "perft depth 2 nodes 3717 time 5 nps 743400"));
-    assert!(!line_matches("perft depth 2 nodes 3717 time 1", "perft depth 2 nodes 3718 time 1"));
+    assert!(line_matches(
+        "info depth 1 … pv 9h9b",
+        "info depth 1 seldepth 1 nodes 5 pv 9h9b"
+    ));
+    assert!(!line_matches(
+        "info depth 1 … pv 9h9b",
+        "info depth 2 seldepth 1 pv 9h9b"
+    ));
+    assert!(!line_matches(
+        "info depth 1 … pv 9h9b",
+        "info depth 1 pv 9h9c"
+    ));
+    assert!(line_matches(
+        "perft depth 2 nodes 3717 time 1 nps 3717000",
+        "perft depth 2 nodes 3717 time 5 nps 743400"
+    ));
+    assert!(!line_matches(
+        "perft depth 2 nodes 3717 time 1",
+        "perft depth 2 nodes 3718 time 1"
+    ));
     assert!(line_matches("bestmove …", "bestmove 9i9b"));
     assert!(lines_match(&lines("a\n…\nd"), &lines("a\nb\nc\nd")));
     assert!(lines_match(&lines("a\n…\nd"), &lines("a\nd")));
-    assert!(lines_match(&lines("> go\n< …\n< bestmove …"), &lines("> go\n< info x\n< bestmove 1a1b")));
+    assert!(lines_match(
+        &lines("> go\n< …\n< bestmove …"),
+        &lines("> go\n< info x\n< bestmove 1a1b")
+    ));
     assert!(!lines_match(&lines("a\n…\nd"), &lines("a\nb\nc")));
     assert!(!lines_match(&lines("a\nb"), &lines("a\nb\nc")));
     // Both files' own sessions are found, and only indented blocks count.
@@ -421,7 +453,10 @@ fn the_docs_stand_alone_and_their_links_resolve() {
         let name = file.strip_prefix(root).unwrap().display().to_string();
         for (n, line) in text.lines().enumerate() {
             if line.contains("shared/") {
-                problems.push(format!("{name}:{}: points outside the repository: {line}", n + 1));
+                problems.push(format!(
+                    "{name}:{}: points outside the repository: {line}",
+                    n + 1
+                ));
             }
             // Relative links: `](target)` or `](target#anchor)`.
             for piece in line.split("](").skip(1) {
@@ -441,6 +476,9 @@ fn the_docs_stand_alone_and_their_links_resolve() {
             problems.push(format!("docs/rules/{page}.md is missing"));
         }
     }
-    assert!(root.join("docs/notation.md").is_file(), "docs/notation.md is missing");
+    assert!(
+        root.join("docs/notation.md").is_file(),
+        "docs/notation.md is missing"
+    );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

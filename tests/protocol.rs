@@ -717,7 +717,10 @@ fn a_hash_table_that_cannot_be_had_is_refused_and_the_old_one_kept() {
         lines.contains(&"option name USI_Hash type spin default 64 min 1 max 32768".to_string()),
         "{lines:#?}"
     );
-    assert_eq!(engine.ask("setoption name USI_Hash value 8"), Vec::<String>::new());
+    assert_eq!(
+        engine.ask("setoption name USI_Hash value 8"),
+        Vec::<String>::new()
+    );
     // 32 GiB on a 24 GiB machine: the allocation fails, and must not abort.
     engine.send("setoption name USI_Hash value 32768");
     let error = assert_one_error(&engine.sync(), "isready after an impossible USI_Hash");
@@ -729,9 +732,15 @@ fn a_hash_table_that_cannot_be_had_is_refused_and_the_old_one_kept() {
     let legal = engine.legal_moves();
     engine.send("setoption name USI_Hash value 32768");
     let lines = engine.go("go depth 3", PROMPT);
-    assert!(lines[0].starts_with("info string error: go: cannot allocate"), "{lines:#?}");
+    assert!(
+        lines[0].starts_with("info string error: go: cannot allocate"),
+        "{lines:#?}"
+    );
     assert_legal_search(&lines[1..], &legal);
-    assert_eq!(engine.ask("setoption name USI_Hash value 16"), Vec::<String>::new());
+    assert_eq!(
+        engine.ask("setoption name USI_Hash value 16"),
+        Vec::<String>::new()
+    );
     assert_legal_search(&engine.go("go depth 3", PROMPT), &legal);
     engine.quit_cleanly();
 }
@@ -754,7 +763,11 @@ fn early_ponder_searches_with_the_clock_ponderhit_brings() {
         let lines = engine.read_until(Duration::from_secs(5), |l| l.starts_with("bestmove"));
         assert_legal_search(&lines, &legal);
         // 500 ms of byoyomi plus a share of the main time; generous for a busy machine.
-        assert!(hit.elapsed() < Duration::from_secs(3), "{game}: {:?}", hit.elapsed());
+        assert!(
+            hit.elapsed() < Duration::from_secs(3),
+            "{game}: {:?}",
+            hit.elapsed()
+        );
         engine.quit_cleanly();
     }
 }
@@ -765,7 +778,10 @@ fn searchmoves_restricts_the_root_in_every_game() {
         let mut engine = engine_at(game, position);
         let legal = engine.legal_moves();
         assert!(legal.len() > 3, "{game}: {legal:?}");
-        let chosen = [legal[legal.len() - 1].clone(), legal[legal.len() - 2].clone()];
+        let chosen = [
+            legal[legal.len() - 1].clone(),
+            legal[legal.len() - 2].clone(),
+        ];
         let lines = engine.go(
             &format!("go depth 2 searchmoves {} {}", chosen[0], chosen[1]),
             PROMPT,
@@ -784,7 +800,10 @@ fn searchmoves_restricts_the_root_in_every_game() {
         let status = engine.status();
         let lines = engine.ask(&format!("go depth 2 searchmoves {only} 1a1a"));
         let error = assert_one_error(&lines, game);
-        assert!(error.contains("go: searchmoves: move '1a1a'"), "{game}: {error}");
+        assert!(
+            error.contains("go: searchmoves: move '1a1a'"),
+            "{game}: {error}"
+        );
         assert!(engine.lines_within(QUIET).is_empty(), "{game}: no search");
         assert_eq!(engine.status(), status, "{game}");
         engine.quit_cleanly();
@@ -795,7 +814,12 @@ fn searchmoves_restricts_the_root_in_every_game() {
 fn go_mate_is_always_answered_with_a_checkmate_line() {
     for (game, position) in EVERY_GAME {
         let mut engine = engine_at(game, position);
-        for go in ["go mate 1000", "go mate infinite", "go mate", "go mate nodes 5000"] {
+        for go in [
+            "go mate 1000",
+            "go mate infinite",
+            "go mate",
+            "go mate nodes 5000",
+        ] {
             engine.send(go);
             let lines = engine.read_until(PROMPT, |l| l.starts_with("checkmate"));
             assert_eq!(lines, ["checkmate notimplemented"], "{game}: {go}");
@@ -823,7 +847,10 @@ fn replies_are_ascii_whatever_the_input_quotes() {
     }
     let long = format!("position startpos moves {}", "歩".repeat(500));
     let error = assert_one_error(&engine.ask(&long), "a long quote");
-    assert!(error.is_ascii() && error.contains("...") && error.len() < 400, "{error}");
+    assert!(
+        error.is_ascii() && error.contains("...") && error.len() < 400,
+        "{error}"
+    );
     assert_eq!(engine.status(), before);
     engine.quit_cleanly();
 }
@@ -838,8 +865,14 @@ fn assert_consistent_infos(lines: &[String], since_go: Duration, what: &str) {
         let time = info_field(line, "time").expect("time");
         let nps = info_field(line, "nps").expect("nps");
         assert_eq!(nps, nodes * 1000 / time.max(1), "{what}: {line}");
-        assert!(nodes >= nodes_before && time >= time_before, "{what}: {line}");
-        assert!(time <= since_go.as_millis() as u64, "{what}: {line} after {since_go:?}");
+        assert!(
+            nodes >= nodes_before && time >= time_before,
+            "{what}: {line}"
+        );
+        assert!(
+            time <= since_go.as_millis() as u64,
+            "{what}: {line} after {since_go:?}"
+        );
         (nodes_before, time_before) = (nodes, time);
     }
     let (best, _) = bestmove(lines);
@@ -862,7 +895,11 @@ fn info_lines_agree_with_each_other_and_with_the_move_played() {
             std::thread::sleep(Duration::from_millis(wait));
             engine.send("stop");
             let lines = engine.read_until(PROMPT, |l| l.starts_with("bestmove"));
-            assert_consistent_infos(&lines, sent.elapsed(), &format!("{game} stopped after {wait} ms"));
+            assert_consistent_infos(
+                &lines,
+                sent.elapsed(),
+                &format!("{game} stopped after {wait} ms"),
+            );
         }
         // A weak level plays one of several lines it considered.
         engine.ask("setoption name Skill value 3");
@@ -881,10 +918,17 @@ fn main_time_with_byoyomi_is_spent_a_bounded_share_at_a_time() {
     let mut engine = Engine::start();
     engine.ask("position startpos");
     let sent = Instant::now();
-    let lines = engine.go("go btime 10000 wtime 10000 byoyomi 100", Duration::from_secs(10));
+    let lines = engine.go(
+        "go btime 10000 wtime 10000 byoyomi 100",
+        Duration::from_secs(10),
+    );
     bestmove(&lines);
     // At most a tenth of the main time plus the byoyomi, less the margin
     // (800 ms), with room for a loaded machine; it once took a fifth of the clock.
-    assert!(sent.elapsed() < Duration::from_millis(2_000), "{:?}", sent.elapsed());
+    assert!(
+        sent.elapsed() < Duration::from_millis(2_000),
+        "{:?}",
+        sent.elapsed()
+    );
     engine.quit_cleanly();
 }

@@ -160,7 +160,10 @@ fn whole_games_end_with_a_winner_and_points() {
 fn probs(line: &str) -> Option<[i32; 5]> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let at = words.iter().position(|w| *w == "probs")?;
-    let values: Vec<i32> = words[at + 1..at + 6].iter().map(|w| w.parse().unwrap()).collect();
+    let values: Vec<i32> = words[at + 1..at + 6]
+        .iter()
+        .map(|w| w.parse().unwrap())
+        .collect();
     values.try_into().ok()
 }
 
@@ -171,7 +174,10 @@ fn info_reports_the_result_probabilities_with_the_equity() {
     let lines = engine.go("go depth 2", PROMPT);
     for line in lines.iter().filter(|l| l.starts_with("info depth")) {
         let [win, win2, win3, lose2, lose3] = probs(line).unwrap_or_else(|| panic!("{line}"));
-        assert!((0..=1000).contains(&win) && win3 <= win2 && win2 <= win, "{line}");
+        assert!(
+            (0..=1000).contains(&win) && win3 <= win2 && win2 <= win,
+            "{line}"
+        );
         assert!(lose3 <= lose2 && lose2 <= 1000 - win, "{line}");
         assert!(points(line).is_some(), "{line}");
     }
@@ -190,9 +196,16 @@ fn another_weights_file_is_read_and_a_bad_one_refused() {
     let embedded = format!("{}/engine/src/sugoroku/net.bin", env!("CARGO_MANIFEST_DIR"));
     engine.ask("position startpos moves 52");
     let before = engine.go("go depth 1", PROMPT);
-    assert_eq!(engine.ask(&format!("setoption name SugorokuWeights value {embedded}")), Vec::<String>::new());
+    assert_eq!(
+        engine.ask(&format!("setoption name SugorokuWeights value {embedded}")),
+        Vec::<String>::new()
+    );
     let same = engine.go("go depth 1", PROMPT);
-    assert_eq!(bestmove(&before), bestmove(&same), "the same network, read from its file");
+    assert_eq!(
+        bestmove(&before),
+        bestmove(&same),
+        "the same network, read from its file"
+    );
     let dir = std::env::temp_dir().join(format!("yomi-weights-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let short = dir.join("short.bin");
@@ -200,14 +213,29 @@ fn another_weights_file_is_read_and_a_bad_one_refused() {
     std::fs::write(&short, &bytes[..bytes.len() / 2]).unwrap();
     for (path, says) in [
         (short.display().to_string(), "bytes where"),
-        (dir.join("missing.bin").display().to_string(), "cannot read the file"),
+        (
+            dir.join("missing.bin").display().to_string(),
+            "cannot read the file",
+        ),
         (embedded.replace("net.bin", "net.rs"), "wrong magic"),
     ] {
-        let error = assert_one_error(&engine.ask(&format!("setoption name SugorokuWeights value {path}")), &path);
-        assert!(error.contains("SugorokuWeights") && error.contains(says), "{error}");
+        let error = assert_one_error(
+            &engine.ask(&format!("setoption name SugorokuWeights value {path}")),
+            &path,
+        );
+        assert!(
+            error.contains("SugorokuWeights") && error.contains(says),
+            "{error}"
+        );
     }
-    assert_eq!(engine.ask("setoption name SugorokuWeights value <empty>"), Vec::<String>::new());
-    assert_eq!(engine.ask("setoption name SugorokuEval value handmade"), Vec::<String>::new());
+    assert_eq!(
+        engine.ask("setoption name SugorokuWeights value <empty>"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        engine.ask("setoption name SugorokuEval value handmade"),
+        Vec::<String>::new()
+    );
     let handmade = engine.go("go depth 1", PROMPT);
     assert!(handmade.iter().any(|l| l.starts_with("bestmove ")));
     let _ = std::fs::remove_dir_all(&dir);

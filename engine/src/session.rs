@@ -469,7 +469,10 @@ impl<G: Playable> GameSession for Session<G> {
                 nodes: info.nodes,
                 time_ms: info.time_ms,
                 hashfull: info.hashfull,
-                details: info.pv.first().map_or_else(String::new, |&mv| pos.info_details(mv)),
+                details: info
+                    .pv
+                    .first()
+                    .map_or_else(String::new, |&mv| pos.info_details(mv)),
                 pv,
                 scores: info.scores,
             });

@@ -794,7 +794,10 @@ mod tests {
             ("go inc3", "go inc3: missing value"),
             ("go movetime", "go movetime: missing value"),
             ("go mate nodes", "go mate nodes: missing value"),
-            ("go mate nodes 0", "go mate nodes: '0' is not a positive number"),
+            (
+                "go mate nodes 0",
+                "go mate nodes: '0' is not a positive number",
+            ),
             ("go mate x", "go mate: 'x' is not a number of milliseconds"),
             ("go mate 5 6", "go mate: unexpected '6'"),
             ("go depth 3 mate 5", "go mate: give it alone"),
@@ -803,7 +806,10 @@ mod tests {
             ("ponderhit now", "ponderhit: unexpected 'now'"),
             ("ponderhit btime", "ponderhit btime: missing value"),
             ("ponderhit depth 3", "ponderhit: unexpected 'depth'"),
-            ("ponderhit byoyomi x", "ponderhit byoyomi: 'x' is not a number"),
+            (
+                "ponderhit byoyomi x",
+                "ponderhit byoyomi: 'x' is not a number",
+            ),
             ("go infinite 5", "go: unknown parameter '5'"),
             ("go perft", "go perft: missing depth"),
             ("go perft x", "go perft: depth 'x' is not a number"),

@@ -558,9 +558,7 @@ impl Protocol {
     /// `go mate`: always answered by one `checkmate …` line.
     fn mate(&mut self, ms: Option<u64>, nodes: Option<u64>) {
         if !self.session_ref().has_mate_solver() {
-            return self
-                .out
-                .line(&checkmate_line(&MateAnswer::NotImplemented));
+            return self.out.line(&checkmate_line(&MateAnswer::NotImplemented));
         }
         self.prepare("go mate");
         let limits = Limits {
@@ -581,7 +579,10 @@ impl Protocol {
                     Ok(answer) => (vec![checkmate_line(&answer)], false),
                     Err(payload) => (
                         vec![
-                            error_line(&format!("mate search failed: {}", panic_message(&*payload))),
+                            error_line(&format!(
+                                "mate search failed: {}",
+                                panic_message(&*payload)
+                            )),
                             checkmate_line(&MateAnswer::Timeout),
                         ],
                         true,

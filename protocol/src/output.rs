@@ -5,8 +5,8 @@
 //! flushed at once.
 
 use std::io::Write;
-use yomi_engine::core::error::quote;
 use std::sync::{Arc, Mutex, MutexGuard};
+use yomi_engine::core::error::quote;
 use yomi_engine::search::{Score, SearchInfo};
 use yomi_engine::session::{BenchReport, BestMove, MateAnswer};
 

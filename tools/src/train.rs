@@ -181,12 +181,18 @@ pub fn parse_state(text: &str) -> Result<(Settings, u64), String> {
             .map_err(|e| format!("checkpoint '{name}': {e}"))
     };
     let settings = Settings {
-        seed: field("seed")?.trim().parse().map_err(|e| format!("checkpoint 'seed': {e}"))?,
+        seed: field("seed")?
+            .trim()
+            .parse()
+            .map_err(|e| format!("checkpoint 'seed': {e}"))?,
         hidden: number("hidden")? as usize,
         alpha: number("alpha")? as f32,
         lambda: number("lambda")? as f32,
     };
-    let games = field("games")?.trim().parse().map_err(|e| format!("checkpoint 'games': {e}"))?;
+    let games = field("games")?
+        .trim()
+        .parse()
+        .map_err(|e| format!("checkpoint 'games': {e}"))?;
     Ok((settings, games))
 }
 
@@ -248,8 +254,10 @@ mod tests {
             learn(&mut network, &f, &target, 0.1);
         }
         let after = network.outcomes(&pos);
-        assert!(after.win > before.win && after.win2 > before.win2, "{before:?} -> {after:?}");
+        assert!(
+            after.win > before.win && after.win2 > before.win2,
+            "{before:?} -> {after:?}"
+        );
         assert!(after.lose2 < before.lose2 || after.lose2 == 0.0);
     }
-
 }

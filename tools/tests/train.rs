@@ -25,7 +25,11 @@ fn train(dir: &Path, args: &[&str]) -> std::process::Output {
 
 fn ok(dir: &Path, args: &[&str]) {
     let out = train(dir, args);
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
@@ -33,12 +37,34 @@ fn runs_are_reproducible_and_resume_where_they_stopped() {
     let dir = scratch("resume");
     ok(&dir, &["--games", "300", "--seed", "4", "--out", "a.bin"]);
     ok(&dir, &["--games", "300", "--seed", "4", "--out", "b.bin"]);
-    ok(&dir, &["--games", "120", "--seed", "4", "--out", "c.bin", "--checkpoint-every", "60"]);
+    ok(
+        &dir,
+        &[
+            "--games",
+            "120",
+            "--seed",
+            "4",
+            "--out",
+            "c.bin",
+            "--checkpoint-every",
+            "60",
+        ],
+    );
     ok(&dir, &["--games", "300", "--resume", "--out", "c.bin"]);
     let read = |name: &str| std::fs::read(dir.join(name)).unwrap();
-    assert_eq!(read("a.bin"), read("b.bin"), "the same seed, the same network");
-    assert_eq!(read("a.bin"), read("c.bin"), "resumed at 120, the same network at 300");
-    assert!(String::from_utf8(read("c.bin.state")).unwrap().starts_with("games 300\n"));
+    assert_eq!(
+        read("a.bin"),
+        read("b.bin"),
+        "the same seed, the same network"
+    );
+    assert_eq!(
+        read("a.bin"),
+        read("c.bin"),
+        "resumed at 120, the same network at 300"
+    );
+    assert!(String::from_utf8(read("c.bin.state"))
+        .unwrap()
+        .starts_with("games 300\n"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -49,15 +75,26 @@ fn shards_of_a_round_merge_into_the_next_checkpoint() {
     for i in 0..3 {
         let shard = format!("{i}/3");
         let out = format!("s{i}.bin");
-        ok(&dir, &["--from", "r0.bin", "--games", "90", "--shard", &shard, "--out", &out]);
+        ok(
+            &dir,
+            &[
+                "--from", "r0.bin", "--games", "90", "--shard", &shard, "--out", &out,
+            ],
+        );
     }
-    ok(&dir, &["--merge", "s0.bin", "s1.bin", "s2.bin", "--out", "r1.bin"]);
+    ok(
+        &dir,
+        &["--merge", "s0.bin", "s1.bin", "s2.bin", "--out", "r1.bin"],
+    );
     let state = std::fs::read_to_string(dir.join("r1.bin.state")).unwrap();
     assert!(state.starts_with("games 140\n"), "{state}");
     let shard0 = std::fs::read(dir.join("s0.bin")).unwrap();
     let merged = std::fs::read(dir.join("r1.bin")).unwrap();
     assert_eq!(shard0.len(), merged.len());
-    assert_ne!(shard0, merged, "the merge is the shards' mean, not one of them");
+    assert_ne!(
+        shard0, merged,
+        "the merge is the shards' mean, not one of them"
+    );
     // Shards of different rounds do not merge.
     let out = train(&dir, &["--merge", "s0.bin", "r0.bin", "--out", "bad.bin"]);
     assert!(!out.status.success());
@@ -73,6 +110,10 @@ fn a_damaged_checkpoint_is_refused_with_its_reason() {
     std::fs::write(dir.join("a.bin"), &bytes[..bytes.len() - 3]).unwrap();
     let out = train(&dir, &["--games", "20", "--resume", "--out", "a.bin"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("bytes where"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("bytes where"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

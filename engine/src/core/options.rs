@@ -158,7 +158,11 @@ impl OptionSpec {
             OptionKind::Text { default } => format!(
                 "option name {} type string default {}",
                 self.name,
-                if default.is_empty() { "<empty>" } else { default }
+                if default.is_empty() {
+                    "<empty>"
+                } else {
+                    default
+                }
             ),
             OptionKind::Button => format!("option name {} type button", self.name),
         }

@@ -368,7 +368,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
                     hashfull,
                     pv: line.pv.clone(),
                     scores: None,
-                details: String::new(),
+                    details: String::new(),
                 });
             }
             // A mate found within the searched depth is exact: deeper search changes nothing.
@@ -455,7 +455,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             hashfull: self.shared.tt.hashfull(),
             pv: best.pv.clone(),
             scores: None,
-                details: String::new(),
+            details: String::new(),
         });
     }
 

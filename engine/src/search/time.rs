@@ -122,7 +122,6 @@ impl TimeManager {
     pub fn hard_expired(&self, control: &SearchControl) -> bool {
         Self::elapsed_beyond(self.current(control).1, control)
     }
-
 }
 
 /// (soft, hard) for `side` under `clock`, as the module documentation says.
@@ -241,7 +240,10 @@ mod tests {
             for byoyomi in [0, 1_000, 10_000] {
                 let tm = TimeManager::new(&clock(Some(left), byoyomi), 0, MARGIN);
                 let hard = tm.hard_limit().unwrap();
-                assert!(hard <= ms(left / MAX_MAIN_SHARE as u64 + byoyomi), "{left} {byoyomi}");
+                assert!(
+                    hard <= ms(left / MAX_MAIN_SHARE as u64 + byoyomi),
+                    "{left} {byoyomi}"
+                );
                 assert!(tm.soft_limit().unwrap() <= hard);
                 // Byoyomi is never left unused: a move may always take it.
                 let margin = ms(MARGIN).min(ms(left + byoyomi) / MARGIN_SHARE);

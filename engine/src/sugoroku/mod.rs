@@ -5,8 +5,8 @@
 mod dice;
 pub mod duel;
 mod eval;
-pub mod net;
 mod movegen;
+pub mod net;
 mod notation;
 mod perft;
 mod position;

@@ -108,7 +108,10 @@ pub fn features(pos: &Sugoroku) -> Features {
     f.set(flags, contact(pos) as u32 as f32);
     let rules = pos.rules();
     f.set(flags + 1, (rules.finish == Finish::BearOff) as u32 as f32);
-    f.set(flags + 2, (rules.closeout == Closeout::Instant) as u32 as f32);
+    f.set(
+        flags + 2,
+        (rules.closeout == Closeout::Instant) as u32 as f32,
+    );
     f.set(flags + 3, (rules.closeout == Closeout::Off) as u32 as f32);
     f
 }
@@ -276,7 +279,13 @@ impl Network {
         let b1 = take(hidden);
         let w2 = take(outputs * hidden);
         let b2: [f32; OUTPUTS] = take(outputs).try_into().expect("sizes checked");
-        if w1.iter().chain(&b1).chain(&w2).chain(&b2).any(|v| !v.is_finite()) {
+        if w1
+            .iter()
+            .chain(&b1)
+            .chain(&w2)
+            .chain(&b2)
+            .any(|v| !v.is_finite())
+        {
             return Err("a weight is not a finite number".into());
         }
         Ok(Network {
@@ -294,7 +303,13 @@ impl Network {
         for n in [INPUTS, self.hidden, OUTPUTS] {
             out.extend((n as u32).to_le_bytes());
         }
-        for v in self.w1.iter().chain(&self.b1).chain(&self.w2).chain(&self.b2) {
+        for v in self
+            .w1
+            .iter()
+            .chain(&self.b1)
+            .chain(&self.w2)
+            .chain(&self.b2)
+        {
             out.extend(v.to_le_bytes());
         }
         let sum = fnv1a(&out);
@@ -322,7 +337,11 @@ impl Network {
         let mut out = self.b2;
         for (o, sum) in out.iter_mut().enumerate() {
             let row = &self.w2[o * h..(o + 1) * h];
-            *sum += row.iter().zip(hidden.iter()).map(|(w, a)| w * a).sum::<f32>();
+            *sum += row
+                .iter()
+                .zip(hidden.iter())
+                .map(|(w, a)| w * a)
+                .sum::<f32>();
             *sum = sigmoid(*sum);
         }
         out

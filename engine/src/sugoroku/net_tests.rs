@@ -14,10 +14,22 @@ fn reference(network: &Network, pos: &Sugoroku) -> [f32; OUTPUTS] {
     let h = network.hidden;
     let sigmoid = |v: f32| 1.0 / (1.0 + (-v).exp());
     let hidden: Vec<f32> = (0..h)
-        .map(|j| sigmoid(network.b1[j] + (0..INPUTS).map(|i| network.w1[i * h + j] * x[i]).sum::<f32>()))
+        .map(|j| {
+            sigmoid(
+                network.b1[j]
+                    + (0..INPUTS)
+                        .map(|i| network.w1[i * h + j] * x[i])
+                        .sum::<f32>(),
+            )
+        })
         .collect();
     std::array::from_fn(|o| {
-        sigmoid(network.b2[o] + (0..h).map(|j| network.w2[o * h + j] * hidden[j]).sum::<f32>())
+        sigmoid(
+            network.b2[o]
+                + (0..h)
+                    .map(|j| network.w2[o * h + j] * hidden[j])
+                    .sum::<f32>(),
+        )
     })
 }
 
@@ -28,9 +40,17 @@ fn random_positions(count: usize, seed: u64) -> Vec<Sugoroku> {
     let mut moves = MoveList::new();
     while found.len() < count {
         let mut rules = SugorokuRules::default();
-        rules.set("SugorokuFinish", ["allhome", "bearoff"][rng.gen_range(0..2)]).unwrap();
         rules
-            .set("SugorokuCloseout", ["multiplier", "instant", "off"][rng.gen_range(0..3)])
+            .set(
+                "SugorokuFinish",
+                ["allhome", "bearoff"][rng.gen_range(0..2)],
+            )
+            .unwrap();
+        rules
+            .set(
+                "SugorokuCloseout",
+                ["multiplier", "instant", "off"][rng.gen_range(0..3)],
+            )
             .unwrap();
         let mut pos = Sugoroku::start(&rules);
         while pos.outcome().is_none() && found.len() < count {
@@ -56,7 +76,11 @@ fn inference_equals_the_dense_reference_on_random_positions() {
             let fast = network.forward(&f, &mut hidden);
             let slow = reference(&network, &pos);
             for o in 0..OUTPUTS {
-                assert!((fast[o] - slow[o]).abs() < 1e-5, "{} {fast:?} {slow:?}", pos.sfen());
+                assert!(
+                    (fast[o] - slow[o]).abs() < 1e-5,
+                    "{} {fast:?} {slow:?}",
+                    pos.sfen()
+                );
             }
         }
     }
@@ -117,7 +141,9 @@ fn decided_positions_evaluate_to_their_result() {
     let network = net::embedded();
     let mut checked = 0;
     for pos in random_positions(20_000, 4) {
-        let Some(outcome) = pos.outcome() else { continue };
+        let Some(outcome) = pos.outcome() else {
+            continue;
+        };
         let points = outcome.value_for(pos.side_to_move());
         assert_eq!(network.outcomes(&pos), Outcomes::decided(points));
         assert_eq!(pos.evaluate(), points * 1000, "{}", pos.sfen());
@@ -130,7 +156,9 @@ fn decided_positions_evaluate_to_their_result() {
 fn network_values_stay_within_the_rules_bounds_and_are_consistent() {
     for pos in random_positions(5_000, 9) {
         let o = net::embedded().outcomes(&pos);
-        assert!(o.win2 <= o.win && o.win3 <= o.win2 && o.lose2 <= 1.0 - o.win && o.lose3 <= o.lose2);
+        assert!(
+            o.win2 <= o.win && o.win3 <= o.win2 && o.lose2 <= 1.0 - o.win && o.lose3 <= o.lose2
+        );
         if !net::multipliers_possible(&pos) {
             assert_eq!((o.win2, o.win3, o.lose2, o.lose3), (0.0, 0.0, 0.0, 0.0));
         }
@@ -150,6 +178,10 @@ fn the_hand_made_evaluation_stays_selectable() {
     let handmade = Sugoroku::start(&rules);
     assert_eq!(rules.evaluation, Evaluation::Handmade);
     assert_ne!(pos.evaluate(), handmade.evaluate());
-    assert_eq!(pos.key(), handmade.key(), "the evaluation is not part of the position");
+    assert_eq!(
+        pos.key(),
+        handmade.key(),
+        "the evaluation is not part of the position"
+    );
     assert!(rules.set("SugorokuEval", "oracle").is_err());
 }

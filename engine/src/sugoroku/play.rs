@@ -37,7 +37,10 @@ impl Playable for Sugoroku {
         let mut after = *self;
         after.make(mv);
         let p = self.rules().network().outcomes(&after).flipped().to_array();
-        let permille: Vec<String> = p.iter().map(|v| ((v * 1000.0).round() as i32).to_string()).collect();
+        let permille: Vec<String> = p
+            .iter()
+            .map(|v| ((v * 1000.0).round() as i32).to_string())
+            .collect();
         format!("probs {}", permille.join(" "))
     }
 

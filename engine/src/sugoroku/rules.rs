@@ -1,7 +1,7 @@
 //! Sugoroku house rules: how the game is finished and what closing the home does.
 
-use crate::core::options::OptionValue;
 use super::net::Network;
+use crate::core::options::OptionValue;
 use crate::core::{HouseRules, OptionSpec};
 
 /// How a game is won.

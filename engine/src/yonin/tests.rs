@@ -521,25 +521,7 @@ fn credit_goes_to_the_checker_who_moved_last() {
     assert_eq!(status(&double_checked_mate("0312"), "out"), "2:0");
     // Nobody has moved: nearest counter-clockwise from the mated seat.
     assert_eq!(status(&double_checked_mate("-"), "out"), "2:1");
-    // A mate without check and no move yet: nearest live seat counter-clockwise.
-    let pos = at(&build(
-        &[
-            ("5i", "K0"),
-            ("9e", "K1"),
-            ("1a", "K2"),
-            ("1e", "K3"),
-            ("2h", "R0"),
-            ("1c", "G0"),
-        ],
-        "-/-/-/-",
-        2,
-        "-",
-        "-",
-    ));
-    assert_eq!(status(&pos, "out"), "2:1");
-    // The mated seat is never its own creditor, even when it moved last (it is
-    // due again after a move of its own: rule 7's "the seat that moved last"
-    // means the last other seat).
+    // Seat 2 stalemated (no check): credit by recency, the mated seat left out.
     let stalemated = |recent: &str| {
         at(&build(
             &[
@@ -556,6 +538,11 @@ fn credit_goes_to_the_checker_who_moved_last() {
             recent,
         ))
     };
+    // No move yet: nearest live seat counter-clockwise.
+    assert_eq!(status(&stalemated("-"), "out"), "2:1");
+    // The mated seat is never its own creditor, even when it moved last (it is
+    // due again after a move of its own: rule 7's "the seat that moved last"
+    // means the last other seat).
     assert_eq!(status(&stalemated("2"), "out"), "2:1");
     assert_eq!(status(&stalemated("230"), "out"), "2:3");
     assert_eq!(status(&stalemated("203"), "out"), "2:0");

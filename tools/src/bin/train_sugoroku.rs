@@ -102,15 +102,19 @@ fn main() {
 
 fn run(args: &Args) -> Result<(), String> {
     if !args.merge.is_empty() {
-        let shards: Vec<(Settings, Network, u64)> =
-            args.merge.iter().map(|p| read_checkpoint(p)).collect::<Result<_, _>>()?;
+        let shards: Vec<(Settings, Network, u64)> = args
+            .merge
+            .iter()
+            .map(|p| read_checkpoint(p))
+            .collect::<Result<_, _>>()?;
         let (settings, _, done) = shards[0].clone();
         if shards.iter().any(|(s, _, d)| *s != settings || *d != done) {
             return Err("the shards to merge come from different runs or rounds".into());
         }
         let networks: Vec<Network> = shards.into_iter().map(|(_, n, _)| n).collect();
         let merged = average(&networks)?;
-        std::fs::write(&args.out, merged.to_bytes()).map_err(|e| format!("{}: {e}", args.out.display()))?;
+        std::fs::write(&args.out, merged.to_bytes())
+            .map_err(|e| format!("{}: {e}", args.out.display()))?;
         return std::fs::write(state_path(&args.out), state_text(&settings, done))
             .map_err(|e| format!("{}: {e}", state_path(&args.out).display()));
     }
@@ -133,7 +137,10 @@ fn run(args: &Args) -> Result<(), String> {
             std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
         };
         write(&args.out, &network.to_bytes())?;
-        write(&state_path(&args.out), state_text(&settings, done).as_bytes())
+        write(
+            &state_path(&args.out),
+            state_text(&settings, done).as_bytes(),
+        )
     };
     if let Some((index, count)) = args.shard {
         // A shard's checkpoint records the round's end, which every shard shares.
