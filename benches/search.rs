@@ -15,13 +15,9 @@
 //! CPU time is printed to check that (50% with two threads when they are equal).
 
 use std::time::{Duration, Instant};
-use yomi_engine::annan::Annan;
-use yomi_engine::hasami::Hasami;
+use yomi_engine::registry::{self, for_each_game, GameEntry, GameVisitor};
 use yomi_engine::search::{Limits, SearchConfig, SearchControl, Searcher};
 use yomi_engine::session::Playable;
-use yomi_engine::sugoroku::Sugoroku;
-use yomi_engine::yonin::Yonin;
-use yomi_engine::Game;
 
 fn positions<G: Playable>() -> Vec<G> {
     G::BENCH_POSITIONS
@@ -91,27 +87,33 @@ fn median(mut times: Vec<Duration>) -> Duration {
     times[times.len() / 2]
 }
 
+/// Benches the games named on the command line (every game when none is).
+struct SearchBench {
+    wanted: Vec<String>,
+    extra: u32,
+    repeats: usize,
+}
+
+impl GameVisitor for SearchBench {
+    fn visit<G: Playable>(&mut self, entry: &'static GameEntry) {
+        if self.wanted.is_empty() || self.wanted.iter().any(|w| w == entry.name) {
+            bench::<G>(self.extra, self.repeats);
+        }
+    }
+}
+
 fn main() {
     let words: Vec<String> = std::env::args().skip(1).collect();
     let numbers: Vec<u32> = words.iter().filter_map(|a| a.parse().ok()).collect();
-    let extra = numbers.first().copied().unwrap_or(1);
-    let repeats = numbers.get(1).copied().unwrap_or(3).max(1) as usize;
-    let games = [Hasami::NAME, Annan::NAME, Yonin::NAME, Sugoroku::NAME];
-    let wanted = |game: &str| {
-        !words.iter().any(|w| games.contains(&w.as_str())) || words.iter().any(|w| w == game)
-    };
-    if wanted(Hasami::NAME) {
-        bench::<Hasami>(extra, repeats);
-    }
-    if wanted(Annan::NAME) {
-        bench::<Annan>(extra, repeats);
-    }
-    if wanted(Yonin::NAME) {
-        bench::<Yonin>(extra, repeats);
-    }
-    if wanted(Sugoroku::NAME) {
-        bench::<Sugoroku>(extra, repeats);
-    }
+    for_each_game(&mut SearchBench {
+        wanted: words
+            .iter()
+            .filter(|w| registry::find(w).is_ok())
+            .cloned()
+            .collect(),
+        extra: numbers.first().copied().unwrap_or(1),
+        repeats: numbers.get(1).copied().unwrap_or(3).max(1) as usize,
+    });
 }
 
 fn bench<G: Playable>(extra: u32, repeats: usize) {

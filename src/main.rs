@@ -5,7 +5,8 @@
 
 use clap::{Args, Parser, Subcommand};
 use std::process::ExitCode;
-use yomi_engine::session::{new_session, GameSession};
+use yomi_engine::registry::new_session;
+use yomi_engine::session::GameSession;
 use yomi_protocol::output::{bench_line, bench_total_line, divide_line};
 
 #[derive(Parser)]

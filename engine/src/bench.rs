@@ -1,16 +1,13 @@
 //! `bench`: the search's signature. Fixed positions at a fixed depth give one node
 //! count per game; a functional change that moves it says so and why.
 
-use crate::session::{new_session, BenchReport, GAMES};
+use crate::registry::GAMES;
+use crate::session::BenchReport;
 
-/// Bench reports for every implemented game.
+/// Bench reports for every registered game.
 pub fn all(depth: Option<u32>) -> Vec<(&'static str, BenchReport)> {
     GAMES
         .iter()
-        .filter_map(|&game| {
-            new_session(game)
-                .ok()
-                .map(|mut session| (game, session.bench(depth)))
-        })
+        .map(|game| (game.name, (game.new_session)().bench(depth)))
         .collect()
 }

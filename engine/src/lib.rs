@@ -9,6 +9,7 @@ pub mod bench;
 pub mod core;
 pub mod hasami;
 pub mod perft;
+pub mod registry;
 pub mod search;
 pub mod session;
 pub mod strength;

@@ -5,6 +5,7 @@
 
 use crate::core::game::GameResult;
 use crate::core::options::{find_spec, OptionValue, MAX_MOVES_TO_DRAW, MOVE_LIMIT};
+use crate::core::Outcome;
 use crate::core::{
     Game, HouseRules, MoveError, MoveList, OptionError, OptionSpec, ParseError, Seat,
 };
@@ -14,15 +15,14 @@ use crate::strength;
 use std::fmt;
 use std::time::Instant;
 
-/// The games, as named everywhere (protocol, command line, files).
-pub const GAMES: [&str; 4] = ["hasami", "annan", "yonin", "sugoroku"];
-
 /// A game the engine can play: its rules plus the searcher that plays it.
 pub trait Playable: Game {
     type Searcher: Searcher<Self>;
     /// Positions (in the game's notation) and depth for `bench`.
     const BENCH_POSITIONS: &'static [&'static str];
     const BENCH_DEPTH: u32;
+    /// Positions and depths for the perft bench (`cargo bench --bench perft`).
+    const PERFT_BENCH: &'static [(&'static str, u32)];
     /// How a seat is written in `status` and `d` (`b`/`w` for two players).
     fn seat_name(seat: Seat) -> &'static str {
         ["b", "w", "2", "3"][seat as usize]
@@ -31,6 +31,17 @@ pub trait Playable: Game {
     /// after the house rules.
     fn search_options() -> &'static [OptionSpec] {
         &[]
+    }
+    /// Perft leaves on one thread as docs/notation.md counts them: the last
+    /// ply counted without being made (`bulk`) or every move made. Games with
+    /// chance count their own way, the same either way.
+    fn perft(&self, depth: u32, bulk: bool) -> u64 {
+        let mut pos = self.clone();
+        if bulk {
+            perft::perft(&mut pos, depth)
+        } else {
+            perft::perft_full(&mut pos, depth)
+        }
     }
     /// Per-entry perft counts as docs/notation.md defines them for this game.
     fn divide(&self, depth: u32) -> Vec<(String, u64)> {
@@ -114,6 +125,18 @@ impl fmt::Display for PositionError {
     }
 }
 
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameState {
+    pub to_move: Seat,
+    /// Plies played, counting the move number the position was set up with.
+    pub ply: u32,
+    /// The side to move must roll the dice before it moves.
+    pub awaits_chance: bool,
+    /// How the game ended, if it did.
+    pub outcome: Option<Outcome>,
+}
+
 /// What `go` ends with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BestMove {
@@ -148,12 +171,26 @@ pub trait GameSession: Send {
     fn set_position(&mut self, sfen: Option<&str>, moves: &[&str]) -> Result<(), PositionError>;
     fn sfen(&self) -> String;
     fn key(&self) -> u64;
-    fn side_to_move(&self) -> &'static str;
+    fn seats(&self) -> usize;
+    /// Whether chance events (dice) are part of the game.
+    fn has_chance(&self) -> bool;
+    /// How `seat` is written (`b`/`w` for two players, `0`–`3` for four).
+    fn seat_name(&self, seat: Seat) -> &'static str;
+    /// The seat a name written by [`GameSession::seat_name`] stands for.
+    fn seat_of_name(&self, name: &str) -> Option<Seat> {
+        (0..self.seats() as Seat).find(|&seat| self.seat_name(seat) == name)
+    }
     fn legal_moves(&self) -> Vec<String>;
     /// Per-move leaf counts and the total.
     fn perft(&self, depth: u32) -> (Vec<(String, u64)>, u64);
-    /// `ongoing …` or `over …`, see docs/protocol.md.
-    fn status(&self) -> String;
+    /// Where the game stands: who is to move, whether the dice are due, how it ended.
+    fn state(&self) -> GameState;
+    /// The game's own facts for `status` (captures, checks, dice, …) as
+    /// `key value` words.
+    fn status_details(&self) -> String;
+    /// The result if `seat` forfeits now (a fault, a resignation, a loss on
+    /// time), ranked by the game's rules.
+    fn forfeit(&self, seat: Seat) -> GameResult;
     fn diagram(&self) -> String;
     fn ponder_enabled(&self) -> bool;
     /// Why `go` with `limits` cannot search the current position (sugoroku
@@ -331,8 +368,16 @@ impl<G: Playable> GameSession for Session<G> {
         self.pos.key()
     }
 
-    fn side_to_move(&self) -> &'static str {
-        G::seat_name(self.pos.side_to_move())
+    fn seats(&self) -> usize {
+        G::SEATS
+    }
+
+    fn has_chance(&self) -> bool {
+        G::HAS_CHANCE
+    }
+
+    fn seat_name(&self, seat: Seat) -> &'static str {
+        G::seat_name(seat)
     }
 
     fn legal_moves(&self) -> Vec<String> {
@@ -350,32 +395,21 @@ impl<G: Playable> GameSession for Session<G> {
         (divide, total)
     }
 
-    fn status(&self) -> String {
-        let details = self.pos.status_details();
-        match self.pos.outcome() {
-            None => format!(
-                "ongoing turn {} ply {} {details}",
-                G::seat_name(self.pos.side_to_move()),
-                self.pos.ply()
-            ),
-            Some(outcome) => {
-                let result = match outcome.result {
-                    GameResult::Win { winner, points } => {
-                        format!("winner {} points {points}", G::seat_name(winner))
-                    }
-                    GameResult::Draw => "draw".to_string(),
-                    GameResult::Places(places) => {
-                        let places: Vec<String> = places.iter().map(|p| p.to_string()).collect();
-                        format!("places {}", places.join(","))
-                    }
-                };
-                format!(
-                    "over {result} reason {} ply {} {details}",
-                    outcome.reason,
-                    self.pos.ply()
-                )
-            }
+    fn state(&self) -> GameState {
+        GameState {
+            to_move: self.pos.side_to_move(),
+            ply: self.pos.ply(),
+            awaits_chance: self.pos.awaits_chance(),
+            outcome: self.pos.outcome(),
         }
+    }
+
+    fn status_details(&self) -> String {
+        self.pos.status_details()
+    }
+
+    fn forfeit(&self, seat: Seat) -> GameResult {
+        self.pos.forfeit(seat)
     }
 
     fn diagram(&self) -> String {
@@ -559,24 +593,14 @@ impl<G: Playable> GameSession for Session<G> {
     }
 }
 
-/// A session for the named game, or why there is none.
-pub fn new_session(game: &str) -> Result<Box<dyn GameSession>, String> {
-    match game.to_ascii_lowercase().as_str() {
-        "hasami" => Ok(Box::new(Session::<crate::hasami::Hasami>::new())),
-        "annan" => Ok(Box::new(Session::<crate::annan::Annan>::new())),
-        "yonin" => Ok(Box::new(Session::<crate::yonin::Yonin>::new())),
-        "sugoroku" => Ok(Box::new(Session::<crate::sugoroku::Sugoroku>::new())),
-        other => Err(format!(
-            "unknown game '{}' (expected one of {})",
-            crate::core::error::truncate(other),
-            GAMES.join(", ")
-        )),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::registry::new_session;
+
+    fn over(session: &dyn GameSession) -> Option<&'static str> {
+        session.state().outcome.map(|outcome| outcome.reason)
+    }
 
     #[test]
     fn a_house_rule_change_keeps_the_game_history() {
@@ -584,19 +608,11 @@ mod tests {
         let cycle = ["9i9h", "9a9b", "9h9i", "9b9a"];
         let moves: Vec<&str> = cycle.iter().cycle().take(12).copied().collect();
         session.set_position(None, &moves).unwrap();
-        assert!(
-            session.status().contains("repetition"),
-            "{}",
-            session.status()
-        );
+        assert_eq!(over(&*session), Some("repetition"));
         session.set_option("MoveLimit", "500").unwrap();
-        assert!(
-            session.status().contains("repetition"),
-            "history survives: {}",
-            session.status()
-        );
+        assert_eq!(over(&*session), Some("repetition"), "history survives");
         session.set_option("MaxMovesToDraw", "4").unwrap();
-        assert!(session.status().contains("over"), "{}", session.status());
+        assert!(over(&*session).is_some());
     }
 
     #[test]

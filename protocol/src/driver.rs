@@ -10,7 +10,7 @@
 use crate::command::{echo, Command, Go, GoClock};
 use crate::output::{
     bench_line, bench_total_line, bestmove_line, checkmate_line, divide_line, error_line,
-    info_line, nps, Output,
+    info_line, nps, status_words, Output,
 };
 use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -20,11 +20,12 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 use yomi_engine::core::options::MAX_MOVES_TO_DRAW;
 use yomi_engine::core::OptionSpec;
+use yomi_engine::registry::{self, new_session};
 use yomi_engine::search::{Clock, Limits, SearchControl, SearchInfo};
-use yomi_engine::session::{new_session, BestMove, GameSession, MateAnswer, GAMES};
+use yomi_engine::session::{BestMove, GameSession, MateAnswer};
 
 /// The game played until `USI_Variant` says otherwise.
-pub const DEFAULT_GAME: &str = GAMES[0];
+pub const DEFAULT_GAME: &str = registry::NAMES[0];
 /// The option that chooses the game, and its other accepted name.
 pub const VARIANT_OPTION: &str = "USI_Variant";
 pub const VARIANT_ALIAS: &str = "UCI_Variant";
@@ -260,7 +261,7 @@ impl Protocol {
             Command::Status => {
                 let status = match &self.job {
                     Some(job) => job.snapshot.status.clone(),
-                    None => self.session_ref().status(),
+                    None => status_words(self.session_ref()),
                 };
                 self.out.line(&format!("status {status}"));
             }
@@ -300,7 +301,7 @@ impl Protocol {
         let mut lines = vec![
             format!("id name Yomi {}", env!("CARGO_PKG_VERSION")),
             "id author the Yomi developers".to_string(),
-            OptionSpec::combo(VARIANT_OPTION, DEFAULT_GAME, &GAMES).usi_line(),
+            OptionSpec::combo(VARIANT_OPTION, DEFAULT_GAME, &registry::NAMES).usi_line(),
         ];
         for spec in &self.specs {
             lines.push(spec.usi_line());
@@ -341,7 +342,7 @@ impl Protocol {
         if game.is_empty() {
             return self.out.error(&format!(
                 "setoption: {VARIANT_OPTION} needs a value: one of {}",
-                GAMES.join(", ")
+                registry::NAMES.join(", ")
             ));
         }
         let mut session = match new_session(game) {
@@ -452,7 +453,7 @@ impl Protocol {
             .expect("no job runs, so the session is here");
         let snapshot = Snapshot {
             diagram: session.diagram(),
-            status: session.status(),
+            status: status_words(&*session),
             moves: session.legal_moves(),
         };
         let control = Arc::new(control);

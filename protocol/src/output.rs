@@ -7,8 +7,9 @@
 use std::io::Write;
 use std::sync::{Arc, Mutex, MutexGuard};
 use yomi_engine::core::error::quote;
+use yomi_engine::core::game::GameResult;
 use yomi_engine::search::{Score, SearchInfo};
-use yomi_engine::session::{BenchReport, BestMove, MateAnswer};
+use yomi_engine::session::{BenchReport, BestMove, GameSession, MateAnswer};
 
 /// A shared, locked, line-flushed writer.
 #[derive(Clone)]
@@ -124,6 +125,36 @@ pub fn bestmove_line(best: &BestMove, ponder_enabled: bool) -> String {
         (None, _) => "bestmove resign".to_string(),
         (Some(mv), Some(reply)) if ponder_enabled => format!("bestmove {mv} ponder {reply}"),
         (Some(mv), _) => format!("bestmove {mv}"),
+    }
+}
+
+/// The words after `status`: `ongoing turn <seat> ply <n> …` or `over <result>
+/// reason <why> ply <n> …`, then the game's own details (docs/protocol.md).
+pub fn status_words(session: &dyn GameSession) -> String {
+    let state = session.state();
+    let details = session.status_details();
+    match state.outcome {
+        None => format!(
+            "ongoing turn {} ply {} {details}",
+            session.seat_name(state.to_move),
+            state.ply
+        ),
+        Some(outcome) => {
+            let result = match outcome.result {
+                GameResult::Win { winner, points } => {
+                    format!("winner {} points {points}", session.seat_name(winner))
+                }
+                GameResult::Draw => "draw".to_string(),
+                GameResult::Places(places) => {
+                    let places: Vec<String> = places.iter().map(|p| p.to_string()).collect();
+                    format!("places {}", places.join(","))
+                }
+            };
+            format!(
+                "over {result} reason {} ply {} {details}",
+                outcome.reason, state.ply
+            )
+        }
     }
 }
 

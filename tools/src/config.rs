@@ -3,6 +3,7 @@
 
 use crate::engine::EngineSpec;
 use std::time::Duration;
+use yomi_engine::registry::GameEntry;
 
 /// How long an engine may think, and what `go` says.
 #[derive(Clone, Debug, PartialEq)]
@@ -96,7 +97,7 @@ pub struct OpeningSource {
 /// Everything that fixes a match's list of games and how they are played.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
-    pub game: String,
+    pub game: &'static GameEntry,
     /// House rules `NAME=VALUE`, set on the referee and sent to every engine.
     pub rules: Vec<(String, String)>,
     pub engines: Vec<EngineSpec>,
@@ -119,7 +120,7 @@ pub struct MatchConfig {
 impl MatchConfig {
     /// The setoption pairs every engine gets first: the game, then its rules.
     pub fn engine_setup(&self) -> Vec<(String, String)> {
-        let mut setup = vec![("USI_Variant".to_string(), self.game.clone())];
+        let mut setup = vec![("USI_Variant".to_string(), self.game.name.to_string())];
         setup.extend(self.rules.iter().cloned());
         setup
     }

@@ -5,9 +5,12 @@
 
 use crate::config::{MatchConfig, TimeControl};
 use crate::engine::{clip, EngineProcess, Fault};
-use crate::record::{engine_scores, seat_name, seat_of_name, GameRecord};
+use crate::record::{engine_scores, seat_name, GameRecord};
 use crate::schedule::{referee, DiceStream, GameSpec};
 use std::time::{Duration, Instant};
+use yomi_engine::core::game::GameResult;
+use yomi_engine::core::{Outcome, Seat};
+use yomi_engine::session::GameSession;
 
 /// The engine processes a worker owns, by engine index (`None`: to be started).
 pub type Engines = Vec<Option<EngineProcess>>;
@@ -17,17 +20,18 @@ pub type Log<'a> = &'a mut dyn FnMut(String);
 
 /// How a game ended, before it is scored.
 enum End {
-    /// The referee's final `status` line.
-    Over(String),
-    /// These seats forfeit (their engine failed or resigned): they share the
-    /// last places; the others share the first, or at four seats are ranked
-    /// from the referee's `status` of the position (see [`fault_places`]).
+    /// On the board, as the referee rules; `detail` is where (`ply 83
+    /// captured b 5 w 2`).
+    Over { outcome: Outcome, detail: String },
+    /// These seats forfeit (their engine failed or resigned). One seat: the
+    /// referee's `ruling` for its forfeit at that position ranks everyone;
+    /// several (an engine that could not start): they share the last places
+    /// and the others the first.
     Forfeit {
         seats: Vec<usize>,
         reason: String,
         detail: String,
-        /// The referee's status when the fault happened (empty: none).
-        status: String,
+        ruling: Option<GameResult>,
     },
     /// No result from the board (max plies, a referee error): every seat shares
     /// the first place.
@@ -43,158 +47,57 @@ struct Settled {
     detail: String,
 }
 
-/// The value of word `key` in a status line (`reason second-checkmate`).
-fn status_word<'a>(words: &[&'a str], key: &str) -> Option<&'a str> {
-    words
-        .iter()
-        .position(|w| *w == key)
-        .and_then(|i| words.get(i + 1))
-        .copied()
-}
-
-/// The places and points of a `status()` line that says `over …`: `winner b
-/// points 2`, `draw`, or `places 1,3,2,4` (competition ranking).
-fn parse_over(status: &str, seats: usize) -> Option<Result<Settled, String>> {
-    let over = status.strip_prefix("over ")?;
-    let words: Vec<&str> = over.split_whitespace().collect();
-    let reason = status_word(&words, "reason").unwrap_or("over").to_string();
-    let points: u32 = status_word(&words, "points")
-        .and_then(|p| p.parse().ok())
-        .unwrap_or(1);
-    let result = match words.first() {
-        Some(&"winner") => match words.get(1).and_then(|s| seat_of_name(s)) {
-            Some(winner) if winner < seats => Ok(Settled {
-                places: (0..seats)
-                    .map(|s| if s == winner { 1 } else { 2 })
-                    .collect(),
-                points,
-                reason,
-                detail: status.to_string(),
-            }),
-            _ => Err(format!("referee: winner of '{status}'")),
-        },
-        Some(&"draw") => Ok(Settled {
-            places: vec![1; seats],
-            points: 0,
-            reason,
-            detail: status.to_string(),
-        }),
-        Some(&"places") => {
-            let places: Vec<u32> = words
-                .get(1)
-                .map(|p| p.split(',').filter_map(|x| x.parse().ok()).collect())
-                .unwrap_or_default();
-            let valid = places.len() == seats
-                && places.iter().all(|&p| p >= 1 && p as usize <= seats)
-                && places.contains(&1);
-            if valid {
-                Ok(Settled {
-                    places,
-                    points: 0,
-                    reason,
-                    detail: status.to_string(),
-                })
-            } else {
-                Err(format!("referee: places of '{status}'"))
-            }
-        }
-        _ => Err(format!("referee: cannot read '{status}'")),
-    };
-    Some(result)
-}
-
-/// Places at four seats when `faulty` forfeits in a position with this status:
-/// the faulting seat 4th; the others as the rules rank an unfinished game (a
-/// repetition end): survivors by (checkmates made, total pieces, later last
-/// checkmate), eliminated seats below them, the later elimination higher.
-/// `None` when the status lacks `out`, `mates` or `totals`.
-fn fault_places(status: &str, faulty: usize) -> Option<Vec<u32>> {
-    let words: Vec<&str> = status.split_whitespace().collect();
-    let numbers = |key: &str| -> Option<Vec<f64>> {
-        let values: Vec<f64> = status_word(&words, key)?
-            .split(',')
-            .map(|v| v.parse().ok())
-            .collect::<Option<_>>()?;
-        (values.len() == 4).then_some(values)
-    };
-    let mates = numbers("mates")?;
-    let totals = numbers("totals")?;
-    // `out 2:1,0:3`: seat 2 mated by 1, then seat 0 by 3; `out -`: none.
-    let mut out: Vec<(usize, usize)> = Vec::new();
-    let list = status_word(&words, "out")?;
-    if list != "-" {
-        for item in list.split(',') {
-            let (seat, by) = item.split_once(':')?;
-            let (seat, by): (usize, usize) = (seat.parse().ok()?, by.parse().ok()?);
-            if seat >= 4 || by >= 4 {
-                return None;
-            }
-            out.push((seat, by));
-        }
+/// Places per seat and the points of a result.
+fn places_of(result: GameResult, seats: usize) -> (Vec<u32>, u32) {
+    match result {
+        GameResult::Win { winner, points } => (
+            (0..seats)
+                .map(|s| if s == winner as usize { 1 } else { 2 })
+                .collect(),
+            points as u32,
+        ),
+        GameResult::Draw => (vec![1; seats], 0),
+        GameResult::Places(places) => (places[..seats].iter().map(|&p| p as u32).collect(), 0),
     }
-    // One number per seat, higher is better; then the competition ranking.
-    let key: Vec<f64> = (0..4)
-        .map(|seat| {
-            if seat == faulty {
-                return -2000.0;
-            }
-            if let Some(order) = out.iter().position(|&(s, _)| s == seat) {
-                return -1000.0 + order as f64;
-            }
-            let last_mate = out
-                .iter()
-                .rposition(|&(_, by)| by == seat)
-                .map_or(0.0, |i| i as f64 + 1.0);
-            // Mates, then totals (under 1000 pieces), then the later last mate.
-            mates[seat] * 1e6 + totals[seat] * 10.0 + last_mate
-        })
-        .collect();
-    Some(crate::record::competition_ranking(&key))
 }
 
 /// Scores an end. A forfeit puts the faulting seats last (sharing) and the
 /// others first (sharing); with two players that is a win worth 1 point.
 fn settle(end: End, seats: usize) -> Settled {
     match end {
-        End::Over(status) => match parse_over(&status, seats) {
-            Some(Ok(settled)) => settled,
-            Some(Err(error)) => Settled {
-                places: vec![1; seats],
-                points: 0,
-                reason: "error".into(),
-                detail: error,
-            },
-            None => Settled {
-                places: vec![1; seats],
-                points: 0,
-                reason: "error".into(),
-                detail: format!("referee: the game is not over: {status}"),
-            },
-        },
+        End::Over { outcome, detail } => {
+            let (places, points) = places_of(outcome.result, seats);
+            Settled {
+                places,
+                points,
+                reason: outcome.reason.to_string(),
+                detail,
+            }
+        }
         End::Forfeit {
             seats: faulty,
             reason,
             detail,
-            status,
+            ruling,
         } => {
-            let last = (seats - faulty.len().min(seats) + 1) as u32;
-            let shared = || -> Vec<u32> {
-                (0..seats)
-                    .map(|s| {
-                        if faulty.contains(&s) && faulty.len() < seats {
-                            last
-                        } else {
-                            1
-                        }
-                    })
-                    .collect()
+            let (places, points) = match (&faulty[..], ruling) {
+                ([_], Some(result)) => places_of(result, seats),
+                _ => {
+                    let last = (seats - faulty.len().min(seats) + 1) as u32;
+                    let places: Vec<u32> = (0..seats)
+                        .map(|s| {
+                            if faulty.contains(&s) && faulty.len() < seats {
+                                last
+                            } else {
+                                1
+                            }
+                        })
+                        .collect();
+                    // Two players: a 1-point win; four seats have no points.
+                    let points = u32::from(seats == 2 && places.iter().any(|&p| p > 1));
+                    (places, points)
+                }
             };
-            let places = match faulty[..] {
-                [seat] if seats == 4 => fault_places(&status, seat).unwrap_or_else(shared),
-                _ => shared(),
-            };
-            // Two players: a 1-point win; four seats have no points.
-            let points = u32::from(seats == 2 && places.iter().any(|&p| p > 1));
             Settled {
                 places,
                 points,
@@ -279,12 +182,6 @@ fn position_line(spec: &GameSpec, tokens: &[String]) -> String {
     line
 }
 
-/// Does the status say the side to move has not rolled yet (`dice -`)?
-fn waits_for_roll(status: &str) -> bool {
-    let words: Vec<&str> = status.split_whitespace().collect();
-    status_word(&words, "dice") == Some("-")
-}
-
 /// Gives up on an engine: kills it so that it is started again next game.
 fn drop_engine(engines: &mut Engines, index: usize) {
     if let Some(mut engine) = engines[index].take() {
@@ -367,7 +264,7 @@ pub fn play_game(
         pair: spec.pair,
         seed: config.seed,
         dice_seed: spec.dice_seed,
-        game: config.game.clone(),
+        game: config.game.name.to_string(),
         engines: names,
         seats: spec.seats.clone(),
         opening: spec.opening.clone(),
@@ -470,11 +367,16 @@ fn play(
 ) -> End {
     let seats = spec.seats.len();
     let name = |e: usize| config.engines[e].name.clone();
-    let forfeit = |seat: usize, reason: &str, detail: String, status: &str| End::Forfeit {
-        seats: vec![seat],
-        reason: reason.to_string(),
-        detail,
-        status: status.to_string(),
+    let forfeit =
+        |seat: usize, reason: &str, detail: String, session: &dyn GameSession| End::Forfeit {
+            seats: vec![seat],
+            reason: reason.to_string(),
+            detail,
+            ruling: Some(session.forfeit(seat as Seat)),
+        };
+    let over = |outcome: Outcome, session: &dyn GameSession| End::Over {
+        outcome,
+        detail: format!("ply {} {}", session.state().ply, session.status_details()),
     };
     let error = |detail: String| End::Drawn {
         reason: "error".into(),
@@ -494,7 +396,7 @@ fn play(
             seats: faulty,
             reason: fault.reason().to_string(),
             detail,
-            status: String::new(),
+            ruling: None,
         };
     }
 
@@ -518,9 +420,8 @@ fn play(
         if let Err(e) = session.set_position(spec.opening.sfen.as_deref(), &refs) {
             return error(format!("referee: {e}"));
         }
-        let mut status = session.status();
-        if status.starts_with("over") {
-            return End::Over(status);
+        if let Some(outcome) = session.state().outcome {
+            return over(outcome, &*session);
         }
         let ply = spec.opening.moves.len() + played.moves.len();
         if config.max_plies > 0 && ply as u64 >= config.max_plies as u64 {
@@ -531,7 +432,7 @@ fn play(
         }
         // Sugoroku: the runner rolls for the side to move from the pairing's stream.
         let mut roll: Option<String> = None;
-        if waits_for_roll(&status) {
+        if session.state().awaits_chance {
             let token = dice.token();
             played.tokens.push(token.clone());
             let all = tokens_of(&played.tokens);
@@ -539,9 +440,8 @@ fn play(
             if let Err(e) = session.set_position(spec.opening.sfen.as_deref(), &refs) {
                 return error(format!("referee: the roll {token}: {e}"));
             }
-            status = session.status();
-            if status.starts_with("over") {
-                return End::Over(status);
+            if let Some(outcome) = session.state().outcome {
+                return over(outcome, &*session);
             }
             roll = Some(token);
         }
@@ -549,10 +449,12 @@ fn play(
             Some(token) => format!("{token}:{mv}"),
             None => mv.to_string(),
         };
-        let seat = match seat_of_name(session.side_to_move()) {
-            Some(s) if s < seats => s,
-            _ => return error(format!("referee: side {}", session.side_to_move())),
-        };
+        let seat = session.state().to_move as usize;
+        if seat >= seats {
+            return error(format!(
+                "referee: seat {seat} to move at a table of {seats}"
+            ));
+        }
         let e = spec.seats[seat];
         let ply = ply + 1;
         let (go, allowed) = go_command(&config.tc, &clocks, seat);
@@ -568,7 +470,7 @@ fn play(
                 seat,
                 fault.reason(),
                 format!("{} at ply {ply}: {}", name(e), fault.detail()),
-                &status,
+                &*session,
             );
         }
         let deadline = match allowed {
@@ -600,7 +502,7 @@ fn play(
                     allowed.unwrap_or(0)
                 );
                 log(format!("game {}: timeout: {detail}", spec.id));
-                return forfeit(seat, "timeout", detail, &status);
+                return forfeit(seat, "timeout", detail, &*session);
             }
             Err(fault) => {
                 played.times.push(t0.elapsed().as_millis() as u64);
@@ -615,7 +517,7 @@ fn play(
                     seat,
                     fault.reason(),
                     format!("{} at ply {ply}: {}", name(e), fault.detail()),
-                    &status,
+                    &*session,
                 );
             }
         };
@@ -628,7 +530,7 @@ fn play(
                     name(e),
                 );
                 log(format!("game {}: timeout: {detail}", spec.id));
-                return forfeit(seat, "timeout", detail, &status);
+                return forfeit(seat, "timeout", detail, &*session);
             }
             clocks[seat] = charge(&config.tc, clocks[seat], elapsed);
         }
@@ -638,7 +540,7 @@ fn play(
                 seat,
                 "resign",
                 format!("{} resigned at ply {ply}", name(e)),
-                &status,
+                &*session,
             );
         }
         let mut next = tokens_of(&played.tokens);
@@ -657,7 +559,7 @@ fn play(
                 position.trim_start_matches("position "),
             );
             log(format!("game {}: illegal move: {detail}", spec.id));
-            return forfeit(seat, "illegal-move", detail, &status);
+            return forfeit(seat, "illegal-move", detail, &*session);
         }
         played.moves.push(with_dice(&mv));
         played.tokens.push(mv);
@@ -670,96 +572,70 @@ fn play(
 mod tests {
     use super::*;
 
-    fn over(status: &str, seats: usize) -> (Vec<u32>, u32, String) {
-        let settled = parse_over(status, seats).unwrap().unwrap();
-        assert_eq!(settled.detail, status);
-        (settled.places, settled.points, settled.reason)
-    }
-
     #[test]
-    fn status_lines() {
-        assert_eq!(
-            over(
-                "over winner b points 1 reason five-captured ply 83 captured b 5 w 2",
-                2
-            ),
-            (vec![1, 2], 1, "five-captured".to_string())
+    fn results_are_scored_by_seat() {
+        let over = |result: GameResult, seats: usize| {
+            settle(
+                End::Over {
+                    outcome: Outcome {
+                        result,
+                        reason: "why",
+                    },
+                    detail: "ply 9".into(),
+                },
+                seats,
+            )
+        };
+        let win = over(
+            GameResult::Win {
+                winner: 1,
+                points: 3,
+            },
+            2,
         );
-        assert_eq!(
-            over(
-                "over winner w points 1 reason checkmate ply 40 check yes",
-                2
-            ),
-            (vec![2, 1], 1, "checkmate".to_string())
-        );
-        assert_eq!(
-            over("over draw reason repetition ply 12 check no", 2),
-            (vec![1, 1], 0, "repetition".to_string())
-        );
-        assert!(parse_over("ongoing turn b ply 2", 2).is_none());
-        // Sugoroku: the points of the win.
-        assert_eq!(
-            over("over winner w points 3 reason all-home ply 80 dice -", 2),
-            (vec![2, 1], 3, "all-home".to_string())
-        );
-        // Yonin: places by seat, shared places kept.
-        assert_eq!(
-            over("over places 1,3,2,4 reason second-checkmate ply 90", 4),
-            (vec![1, 3, 2, 4], 0, "second-checkmate".to_string())
-        );
-        assert_eq!(
-            over("over places 1,1,3,4 reason repetition ply 90", 4).0,
-            vec![1, 1, 3, 4]
-        );
-        // Places that do not fit the table are a referee error, not a result.
-        assert!(parse_over("over places 1,2,3 reason move-limit", 4)
-            .unwrap()
-            .is_err());
-        assert!(parse_over("over places 2,2,3,4 reason move-limit", 4)
-            .unwrap()
-            .is_err());
-        assert!(waits_for_roll("ongoing turn b ply 0 dice - off b 0 w 0"));
-        assert!(!waits_for_roll("ongoing turn b ply 1 dice 52"));
-        assert!(!waits_for_roll("ongoing turn b ply 2 captured b 0 w 0"));
+        assert_eq!((win.places, win.points), (vec![2, 1], 3));
+        assert_eq!((win.reason.as_str(), win.detail.as_str()), ("why", "ply 9"));
+        let draw = over(GameResult::Draw, 2);
+        assert_eq!((draw.places, draw.points), (vec![1, 1], 0));
+        // Four seats: places by seat, shared places kept.
+        let places = over(GameResult::Places([1, 1, 3, 4]), 4);
+        assert_eq!((places.places, places.points), (vec![1, 1, 3, 4], 0));
     }
 
     #[test]
     fn forfeits_and_draws() {
-        let forfeit = |seats: Vec<usize>, n: usize| {
+        let forfeit = |seats: Vec<usize>, n: usize, ruling: Option<GameResult>| {
             settle(
                 End::Forfeit {
                     seats,
                     reason: "crash".into(),
                     detail: String::new(),
-                    status: String::new(),
+                    ruling,
                 },
                 n,
             )
         };
-        // Two players: the other seat wins, 1 point.
-        let two = forfeit(vec![1], 2);
-        assert_eq!((two.places, two.points), (vec![1, 2], 1));
-        // Four seats: the faulting seat 4th, the others share 1st.
-        let four = forfeit(vec![2], 4);
-        assert_eq!((four.places, four.points), (vec![1, 1, 4, 1], 0));
-        // An engine with two seats that cannot start: both share 3rd.
-        assert_eq!(forfeit(vec![1, 3], 4).places, vec![1, 3, 1, 3]);
-        // Everyone at fault: a draw.
-        let all = forfeit(vec![0, 1], 2);
-        assert_eq!((all.places, all.points), (vec![1, 1], 0));
-        // At four seats the referee's standing ranks the others: seat 1 mated
-        // seat 3 and leads; seat 0 has more pieces than seat 2; seat 3 is out.
-        let ranked = settle(
-            End::Forfeit {
-                seats: vec![2],
-                reason: "timeout".into(),
-                detail: String::new(),
-                status: "ongoing turn 2 ply 70 check - out 3:1 mates 0,1,0,0 totals 30,40,20,0"
-                    .into(),
-            },
-            4,
+        // One seat: the referee's ruling.
+        let two = forfeit(
+            vec![1],
+            2,
+            Some(GameResult::Win {
+                winner: 0,
+                points: 1,
+            }),
         );
-        assert_eq!(ranked.places, vec![2, 1, 4, 3]);
+        assert_eq!((two.places, two.points), (vec![1, 2], 1));
+        let ranked = forfeit(vec![2], 4, Some(GameResult::Places([2, 1, 4, 3])));
+        assert_eq!((ranked.places, ranked.points), (vec![2, 1, 4, 3], 0));
+        // Without one (at the start): the faulting seat 4th, the others share 1st.
+        assert_eq!(forfeit(vec![2], 4, None).places, vec![1, 1, 4, 1]);
+        let two = forfeit(vec![0], 2, None);
+        assert_eq!((two.places, two.points), (vec![2, 1], 1));
+        // An engine with two seats that cannot start: both share 3rd.
+        assert_eq!(forfeit(vec![1, 3], 4, None).places, vec![1, 3, 1, 3]);
+        // Everyone at fault: a draw.
+        let all = forfeit(vec![0, 1], 2, None);
+        assert_eq!((all.places, all.points), (vec![1, 1], 0));
         let drawn = settle(
             End::Drawn {
                 reason: "max-plies".into(),
@@ -768,40 +644,29 @@ mod tests {
             4,
         );
         assert_eq!(drawn.places, vec![1, 1, 1, 1]);
-        let bad = settle(End::Over("over places 9,9,9,9 reason x".into()), 4);
-        assert_eq!(bad.reason, "error");
     }
 
     #[test]
-    fn places_after_a_fault() {
-        // No one out: by mates, then totals; equal on both share.
-        let status = "ongoing turn 0 ply 9 check - out - mates 0,0,0,0 totals 20,21,20,19";
-        assert_eq!(fault_places(status, 0), Some(vec![4, 1, 2, 3]));
-        let status = "ongoing turn 3 ply 9 check - out - mates 0,0,0,0 totals 20,20,20,20";
-        assert_eq!(fault_places(status, 3), Some(vec![1, 1, 1, 4]));
-        // (Two seats out would have ended the game; this made-up status checks
-        // the order only.) Equal mates and totals: the later last mate ranks
-        // higher (seat 2 mated seat 3 after seat 0 mated seat 1); eliminated
-        // seats below the survivors, the later one higher; the faulting seat last.
-        let status = "ongoing turn 0 ply 90 check - out 1:0,3:2 mates 1,0,1,0 totals 40,0,40,0";
-        assert_eq!(fault_places(status, 0), Some(vec![4, 3, 1, 2]));
-        // A status without the fields: no ranking (the runner falls back to
-        // the others sharing first).
-        assert_eq!(fault_places("ongoing turn 0 ply 9", 0), None);
+    fn a_forfeit_is_ruled_by_the_referee_of_the_game() {
+        let mut referee = yomi_engine::registry::new_session("yonin").unwrap();
+        referee.set_position(None, &[]).unwrap();
+        let places = match referee.forfeit(1) {
+            GameResult::Places(places) => places,
+            other => panic!("{other:?}"),
+        };
         assert_eq!(
-            fault_places("ongoing out 7:1 mates 0,0,0,0 totals 1,1,1,1", 0),
-            None
+            places,
+            [1, 4, 1, 1],
+            "equal standing: the others share first"
         );
-        let fallback = settle(
-            End::Forfeit {
-                seats: vec![1],
-                reason: "crash".into(),
-                detail: String::new(),
-                status: "ongoing turn 1 ply 3".into(),
-            },
-            4,
+        let referee = yomi_engine::registry::new_session("annan").unwrap();
+        assert_eq!(
+            referee.forfeit(0),
+            GameResult::Win {
+                winner: 1,
+                points: 1
+            }
         );
-        assert_eq!(fallback.places, vec![1, 4, 1, 1]);
     }
 
     #[test]

@@ -5,6 +5,12 @@ use crate::json::{self, Json, ObjectWriter};
 use crate::schedule::Opening;
 use std::fmt::Write;
 
+/// Whether a game's wins are worth more than one point, so that records and
+/// reports give the points (Sugoroku's double and triple wins).
+pub fn scores_points(game: &str) -> bool {
+    yomi_engine::registry::find(game).is_ok_and(|entry| entry.max_points > 1)
+}
+
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRecord {
@@ -287,7 +293,7 @@ impl GameRecord {
                     "{} ({}) wins{}",
                     seat_name(seat, 2),
                     self.engines[self.seats[seat]],
-                    if self.game == "sugoroku" {
+                    if scores_points(&self.game) {
                         format!(" {} point{}", self.points, plural(self.points))
                     } else {
                         String::new()

@@ -118,7 +118,7 @@ impl Totals {
         let mut pairs: BTreeMap<u64, (u64, f64)> = BTreeMap::new();
         for record in records {
             totals.seats = totals.seats.max(record.seats.len());
-            totals.dice |= record.game == "sugoroku";
+            totals.dice |= crate::record::scores_points(&record.game);
             totals.add_places(record);
             totals.games += 1;
             let score = record.scores.first().copied().unwrap_or(0.5);

@@ -50,7 +50,7 @@ fn header_fields(config: &MatchConfig) -> Vec<(&'static str, String)> {
         config.openings.random_plies
     );
     vec![
-        ("game", json::quote(&config.game)),
+        ("game", json::quote(config.game.name)),
         ("engines", json::str_array(&names)),
         ("tc", json::quote(&config.tc.describe())),
         ("games", config.games.to_string()),
@@ -272,7 +272,7 @@ pub fn run(config: &MatchConfig, options: &RunOptions) -> Result<Outcome, String
     if !options.quiet {
         eprintln!(
             "match {}: {}, {} games in this shard ({} recorded, {} to play), {}, concurrency {}",
-            config.game,
+            config.game.name,
             names.join(" vs "),
             total,
             previous.len(),
@@ -443,8 +443,8 @@ pub fn merge(
         .and_then(|text| json::parse(&text).ok())
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_default();
-    let per_pair =
-        crate::schedule::seatings(crate::schedule::seats_of_game(&game), names.len()).len() as u64;
+    let seats = yomi_engine::registry::find(&game).map_or(2, |entry| entry.seats);
+    let per_pair = crate::schedule::seatings(seats, names.len()).len() as u64;
     if let Some(path) = out {
         let mut w = ObjectWriter::new();
         w.str("type", "run").num("version", 1);

@@ -10,7 +10,7 @@
 use crate::config::{MatchConfig, OpeningSource};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use yomi_engine::session::{new_session, GameSession};
+use yomi_engine::session::GameSession;
 
 /// A position to start from: an SFEN (or the start position) plus moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -105,19 +105,6 @@ pub fn check_engine_count(game: &str, seats: usize, engines: usize) -> Result<()
     }
 }
 
-/// Seats of a game: four for Yonin, two for the others.
-pub fn seats_of_game(game: &str) -> usize {
-    match game {
-        "yonin" => 4,
-        _ => 2,
-    }
-}
-
-/// Whether the runner rolls dice for the game (Sugoroku).
-pub fn has_dice(game: &str) -> bool {
-    game == "sugoroku"
-}
-
 /// A pairing's dice: roll k of a game is the k-th draw of the stream seeded by
 /// the pairing's `dice_seed`, so every game of a pairing sees the same rolls.
 pub struct DiceStream {
@@ -157,14 +144,14 @@ pub fn mix(seed: u64, index: u64) -> u64 {
 
 /// A referee session of the game with the match's house rules.
 pub fn referee(config: &MatchConfig) -> Result<Box<dyn GameSession>, String> {
-    let mut session = new_session(&config.game)?;
+    let mut session = (config.game.new_session)();
     for (name, value) in &config.rules {
         match session.set_option(name, value) {
             Ok(true) => {}
             Ok(false) => {
                 return Err(format!(
                     "rule {name}: the game {} has no such rule",
-                    config.game
+                    config.game.name
                 ))
             }
             Err(e) => return Err(format!("rule {name}={value}: {e}")),
@@ -204,11 +191,11 @@ impl Openings {
                     session
                         .set_position(opening.sfen.as_deref(), &moves)
                         .map_err(|e| format!("{path}:{}: {e}", number + 1))?;
-                    if session.status().starts_with("over") {
+                    if let Some(outcome) = session.state().outcome {
                         return Err(format!(
                             "{path}:{}: the game is already over ({})",
                             number + 1,
-                            session.status()
+                            outcome.reason
                         ));
                     }
                     base.push(opening);
@@ -244,7 +231,7 @@ impl Openings {
                     .set_position(base.sfen.as_deref(), &refs)
                     .map_err(|e| e.to_string())?;
                 let legal = session.legal_moves();
-                if legal.is_empty() || session.status().starts_with("over") {
+                if legal.is_empty() || session.state().outcome.is_some() {
                     ok = false;
                     break;
                 }
@@ -254,7 +241,7 @@ impl Openings {
             session
                 .set_position(base.sfen.as_deref(), &refs)
                 .map_err(|e| e.to_string())?;
-            if ok && !session.status().starts_with("over") {
+            if ok && session.state().outcome.is_none() {
                 return Ok(Opening {
                     sfen: base.sfen.clone(),
                     moves,
@@ -270,7 +257,7 @@ impl Openings {
 
 /// Games per pairing.
 pub fn games_per_pair(config: &MatchConfig) -> u64 {
-    seatings(seats_of_game(&config.game), config.engines.len()).len() as u64
+    seatings(config.game.seats, config.engines.len()).len() as u64
 }
 
 /// The pairings in this shard (`pair % count == index`).
@@ -286,7 +273,7 @@ pub fn games_of(
     openings: &Openings,
     pairs: &[u64],
 ) -> Result<Vec<GameSpec>, String> {
-    let seatings = seatings(seats_of_game(&config.game), config.engines.len());
+    let seatings = seatings(config.game.seats, config.engines.len());
     let per_pair = seatings.len() as u64;
     let mut games = Vec::new();
     for &pair in pairs {
@@ -426,7 +413,7 @@ mod tests {
             options: Vec::new(),
         };
         MatchConfig {
-            game: game.into(),
+            game: yomi_engine::registry::find(game).unwrap(),
             rules: Vec::new(),
             engines: (0..engines).map(engine).collect(),
             tc: crate::config::TimeControl::Nodes(1),

@@ -118,4 +118,11 @@ impl Playable for Annan {
         "7lk/7pB/9/9/9/9/9/9/4K4 b P 1",
     ];
     const BENCH_DEPTH: u32 = 6;
+    const PERFT_BENCH: &'static [(&'static str, u32)] = &[
+        (super::position::START_SFEN, 5),
+        (
+            "ln1g1g1nl/1ks2r3/1pppp1bpp/p4pp2/9/2P1P1P2/PP1P1P1PP/1BK1GS1R1/LNSG3NL b S 25",
+            4,
+        ),
+    ];
 }

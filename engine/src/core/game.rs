@@ -71,6 +71,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The name used everywhere a game is named (`hasami`, …).
     const NAME: &'static str;
     const SEATS: usize;
+    /// Whether chance events (dice) decide part of the play.
+    const HAS_CHANCE: bool = false;
+    /// The most points one game can be worth (sugoroku's triple win: 3).
+    const MAX_POINTS: u8 = 1;
 
     fn start(rules: &Self::Rules) -> Self;
     /// Reads the game's position notation (SFEN or its extension).
@@ -105,6 +109,21 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// The end of the game by every rule, repetition and move limit included.
     fn outcome(&self) -> Option<Outcome>;
+    /// Whether the position waits for a chance event (the dice of the side to
+    /// move are not rolled yet) rather than for a move.
+    fn awaits_chance(&self) -> bool {
+        false
+    }
+    /// The result when `seat` forfeits here (resigns, loses on time, plays an
+    /// illegal move): in two-player games the other seat wins one point;
+    /// games of more seats rank the rest by their own rules.
+    fn forfeit(&self, seat: Seat) -> GameResult {
+        debug_assert_eq!(Self::SEATS, 2, "games of more seats override forfeit");
+        GameResult::Win {
+            winner: 1 - seat,
+            points: 1,
+        }
+    }
     /// The end of the game as far as it can be told without generating moves:
     /// what searchers ask at every node. A position whose side to move has no
     /// legal move may be reported as going on; the searcher learns that from move

@@ -81,4 +81,8 @@ impl Playable for Hasami {
         "p7p/2pp1pp2/9/1p2P2p1/9/1P2p2P1/9/2PP1PP2/P7P b - 40",
     ];
     const BENCH_DEPTH: u32 = 6;
+    const PERFT_BENCH: &'static [(&'static str, u32)] = &[
+        ("ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP b - 1", 5),
+        ("1pp1pp1pp/p8/4p4/2P3p2/9/3P1P3/8P/9/PP2P1PP1 w - 20", 5),
+    ];
 }

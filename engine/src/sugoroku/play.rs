@@ -22,6 +22,21 @@ impl Playable for Sugoroku {
         "0/2b/2b/2b/1w/3b/0/2b/0/0/1w/4w/2b/0/0/0/3w/0/5w/0/0/1w/2b/0 0/0 0/0 b 63 20",
     ];
     const BENCH_DEPTH: u32 = 3;
+    // A node is a position with its dice; each level sums the 21 rolls.
+    const PERFT_BENCH: &'static [(&'static str, u32)] = &[
+        (
+            "2w/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 b - 1",
+            3,
+        ),
+        (
+            "0/2b/2b/2b/1w/3b/0/2b/0/0/1w/4w/2b/0/0/0/3w/0/5w/0/0/1w/2b/0 0/0 0/0 b - 20",
+            3,
+        ),
+    ];
+
+    fn perft(&self, depth: u32, _bulk: bool) -> u64 {
+        super::perft(self, depth)
+    }
 
     fn search_options() -> &'static [OptionSpec] {
         SEARCH_OPTIONS

@@ -263,6 +263,8 @@ impl Game for Sugoroku {
 
     const NAME: &'static str = "sugoroku";
     const SEATS: usize = 2;
+    const HAS_CHANCE: bool = true;
+    const MAX_POINTS: u8 = 3;
 
     fn start(rules: &SugorokuRules) -> Self {
         let mut pos = Sugoroku::empty(0, 0, rules);
@@ -344,6 +346,10 @@ impl Game for Sugoroku {
     #[inline]
     fn outcome(&self) -> Option<Outcome> {
         self.outcome
+    }
+
+    fn awaits_chance(&self) -> bool {
+        self.at_chance()
     }
 
     #[inline]

@@ -21,6 +21,10 @@ impl Playable for Yonin {
         "1R1S2K21G23/1P12R21S32/3P2P2P23/1S1P14P3G3/K12P12S2R31/G1G1P13G3P3K3/4P3@0G1G32/3P3@0R3@0S33/1S3@0S3@02k0S32 -/G/P/- 1 0:3 3210 47",
     ];
     const BENCH_DEPTH: u32 = 5;
+    const PERFT_BENCH: &'static [(&'static str, u32)] = &[
+        (super::START_SFEN, 6),
+        ("3G2K24/2S11R2P2G22/4P2S23/G11P12S31P3G3/K12R11P31K31/G1P11P02S3P3G3/2S11P04/P21S11R0P0S02/2S0G0K01G0R31 -/P/-/- 0 - 3210 41", 4),
+    ];
 
     fn seat_name(seat: Seat) -> &'static str {
         ["0", "1", "2", "3"][seat as usize]

@@ -331,16 +331,17 @@ impl Yonin {
     }
 
     /// Places when the game ends without the deciding checkmates (repetition,
-    /// move limit) or with them (rules 10, 17, 22).
-    fn places(&self) -> [u8; 4] {
+    /// move limit) or with them (rules 10, 17, 22); a seat that forfeits
+    /// (`faulty`) ranks below every other, its team last in pairs.
+    fn places(&self, faulty: Option<Seat>) -> [u8; 4] {
         let totals = self.totals();
         if self.rules.pairs {
             let team = |t: usize| totals[t] + totals[t + 2];
-            let losers = match self.out.as_slice().first() {
-                Some(&(seat, _)) => Some(seat as usize & 1),
-                None if team(0) > team(1) => Some(1),
-                None if team(1) > team(0) => Some(0),
-                None => None,
+            let losers = match (faulty, self.out.as_slice().first()) {
+                (Some(seat), _) | (None, Some(&(seat, _))) => Some(seat as usize & 1),
+                (None, None) if team(0) > team(1) => Some(1),
+                (None, None) if team(1) > team(0) => Some(0),
+                (None, None) => None,
             };
             return std::array::from_fn(|s| match losers {
                 Some(l) if s & 1 == l => 3,
@@ -354,7 +355,9 @@ impl Yonin {
                 self.out.last_mate_by(s),
             )
         };
-        let survivors: Vec<Seat> = (0..4).filter(|&s| self.state.is_alive(s)).collect();
+        let survivors: Vec<Seat> = (0..4)
+            .filter(|&s| self.state.is_alive(s) && Some(s) != faulty)
+            .collect();
         let mut places = [0u8; 4];
         for &s in &survivors {
             let better = survivors
@@ -368,12 +371,15 @@ impl Yonin {
             // Later eliminations rank higher.
             places[seat as usize] = (survivors.len() + out.len() - i) as u8;
         }
+        if let Some(seat) = faulty {
+            places[seat as usize] = 4;
+        }
         places
     }
 
     fn judged(&self, reason: &'static str) -> Outcome {
         Outcome {
-            result: GameResult::Places(self.places()),
+            result: GameResult::Places(self.places(None)),
             reason,
         }
     }
@@ -487,6 +493,10 @@ impl Game for Yonin {
         }
         (self.rules.move_limit > 0 && self.ply() >= self.rules.move_limit)
             .then(|| self.judged("move-limit"))
+    }
+
+    fn forfeit(&self, seat: Seat) -> GameResult {
+        GameResult::Places(self.places(Some(seat)))
     }
 
     fn repeats_since(&self, since_ply: u32) -> bool {

@@ -400,9 +400,9 @@ fn an_inherited_pawn_never_counts_for_the_new_owners_two_pawn_line() {
     assert!(drops.contains(&"P*3h".to_string()), "{drops:?}");
 }
 
-#[test]
-fn mate_without_check_is_credited_to_the_last_mover() {
-    // Seat 1 takes seat 2's last squares; seat 2 is not in check but cannot move.
+/// Seat 1 takes seat 2's last squares (3h2h); seat 2 is not in check but
+/// cannot move, and is out.
+fn seat_two_stalemated_by_one() -> Yonin {
     let mut pos = at(&build(
         &[
             ("5i", "K0"),
@@ -418,9 +418,30 @@ fn mate_without_check_is_credited_to_the_last_mover() {
         "-",
     ));
     play(&mut pos, "3h2h");
+    pos
+}
+
+#[test]
+fn mate_without_check_is_credited_to_the_last_mover() {
+    let pos = seat_two_stalemated_by_one();
     assert_eq!(status(&pos, "check"), "-");
     assert_eq!(status(&pos, "out"), "2:1");
     assert_eq!(pos.side_to_move(), 3);
+}
+
+#[test]
+fn a_forfeit_ranks_the_others_as_an_unfinished_game_and_the_faulting_seat_last() {
+    let start = Yonin::start(&YoninRules::default());
+    assert_eq!(start.forfeit(2), GameResult::Places([1, 1, 4, 1]));
+    // Pairs: the faulting seat's team loses.
+    let pairs = Yonin::start(&pairs());
+    assert_eq!(pairs.forfeit(1), GameResult::Places([1, 3, 1, 3]));
+    // Seat 1 mates seat 2: survivors by checkmates made, then the eliminated
+    // seat, then the one that faults.
+    let pos = seat_two_stalemated_by_one();
+    assert_eq!(status(&pos, "out"), "2:1");
+    assert_eq!(pos.forfeit(3), GameResult::Places([2, 1, 3, 4]));
+    assert_eq!(pos.forfeit(0), GameResult::Places([4, 1, 3, 2]));
 }
 
 /// Seat 0's two rooks, one move (6c6a) from mating seats 1 and 3 at once.

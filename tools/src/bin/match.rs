@@ -164,16 +164,17 @@ fn parse_shard(text: &str) -> Result<(u64, u64), String> {
 }
 
 fn config(args: &RunArgs, engine_words: &[Vec<String>]) -> Result<MatchConfig, String> {
-    let game = args.game.to_ascii_lowercase();
-    let seats = yomi_tools::schedule::seats_of_game(&game);
-    yomi_tools::schedule::check_engine_count(&game, seats, engine_words.len())?;
+    let game = yomi_engine::registry::find(&args.game)?;
+    let seats = game.seats;
+    yomi_tools::schedule::check_engine_count(game.name, seats, engine_words.len())?;
     if args.sprt.is_some() && seats != 2 {
         return Err(format!(
-            "--sprt is for two-player games; {game} reports a standings table and \
-             engine 0's Elo against the field instead"
+            "--sprt is for two-player games; {} reports a standings table and \
+             engine 0's Elo against the field instead",
+            game.name
         ));
     }
-    let dice = yomi_tools::schedule::has_dice(&game);
+    let dice = game.has_chance;
     if dice && args.opening_plies.is_some_and(|n| n > 0) {
         return Err(
             "sugoroku: --opening-plies must be 0 (random plies would need dice; \
@@ -181,8 +182,6 @@ fn config(args: &RunArgs, engine_words: &[Vec<String>]) -> Result<MatchConfig, S
                 .into(),
         );
     }
-    // Fails early for unknown and unimplemented games.
-    yomi_engine::session::new_session(&game)?;
     let engines = engine_words
         .iter()
         .map(|words| {

@@ -11,8 +11,10 @@
 use clap::Parser;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use yomi_engine::core::game::GameResult;
+use yomi_engine::registry::new_session;
 use yomi_engine::search::{Limits, SearchControl};
-use yomi_engine::session::{new_session, GameSession};
+use yomi_engine::session::GameSession;
 
 #[derive(Parser)]
 #[command(about = "Plays the engine against itself with two sets of options")]
@@ -74,46 +76,37 @@ fn play(
                 .set_position(None, &refs)
                 .map_err(|e| e.to_string())?;
         }
-        let status = engines[0].status();
-        if let Some(over) = status.strip_prefix("over ") {
-            let score = if over.starts_with("draw") {
-                0.5
-            } else {
-                let winner_is_b = over.starts_with("winner b");
-                let a_is_b = a_seat == 0;
-                if winner_is_b == a_is_b {
-                    1.0
-                } else {
-                    0.0
-                }
+        let state = engines[0].state();
+        if let Some(outcome) = state.outcome {
+            let score = match outcome.result {
+                GameResult::Win { winner, .. } if winner as usize == a_seat => 1.0,
+                GameResult::Win { .. } => 0.0,
+                _ => 0.5,
             };
-            return Ok((score, over.to_string()));
+            return Ok((score, outcome.reason.to_string()));
         }
         if moves.len() as u32 >= args.max_plies {
             return Ok((0.5, "adjudicated: ply limit".into()));
         }
-        let to_move = if engines[0].side_to_move() == "b" {
-            0
-        } else {
-            1
-        };
+        let to_move = state.to_move as usize;
         let engine = if to_move == a_seat { 0 } else { 1 };
         let control = SearchControl::new(false);
         let best = engines[engine].search(&Limits::nodes(args.nodes), &control, &mut |_| {});
         match best.best {
             Some(mv) => moves.push(mv),
-            None => return Err(format!("no move in a position not over: {status}")),
+            None => return Err(format!("no move in a position not over: ply {}", state.ply)),
         }
     }
 }
 
 fn main() -> Result<(), String> {
     let args = Args::parse();
-    if !matches!(args.game.as_str(), "hasami" | "annan") {
+    let game = yomi_engine::registry::find(&args.game)?;
+    if game.seats != 2 || game.has_chance {
         return Err(format!(
-            "selfplay plays the two-player games without dice (hasami, annan); \
-             for {} use the match runner (docs/match.md), which rotates seats and rolls dice",
-            args.game
+            "selfplay plays the two-player games without dice; for {} use the match \
+             runner (docs/match.md), which rotates seats and rolls dice",
+            game.name
         ));
     }
     let mut engines = [

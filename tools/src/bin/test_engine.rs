@@ -19,8 +19,9 @@
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
+use yomi_engine::registry::new_session;
 use yomi_engine::search::{Limits, SearchControl};
-use yomi_engine::session::{new_session, GameSession};
+use yomi_engine::session::GameSession;
 
 fn main() {
     let arg = std::env::args().nth(1).unwrap_or_else(|| "ok".into());
