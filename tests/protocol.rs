@@ -595,6 +595,71 @@ fn perft_and_bench_extensions() {
     engine.quit_cleanly();
 }
 
+/// The bench node count of the game (one line of `bench`).
+fn bench_nodes(engine: &mut Engine) -> u64 {
+    engine.send("bench 3");
+    let lines = engine.read_until(PROMPT, |l| l.starts_with("bench total"));
+    let words: Vec<&str> = lines[0].split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "nodes").unwrap();
+    words[at + 1].parse().unwrap()
+}
+
+#[test]
+fn tunables_are_listed_on_request_and_move_the_search_by_name() {
+    for (game, tunable) in [
+        ("hasami", "Tune_HasamiMobility"),
+        ("annan", "Tune_AnnanKingDanger"),
+        ("yonin", "Tune_YoninKingPressure"),
+        ("sugoroku", "Tune_RootMargin"),
+    ] {
+        let mut engine = Engine::start();
+        engine.send(&format!("setoption name USI_Variant value {game}"));
+        engine.send("usi");
+        let listing = engine.read_until(PROMPT, |l| l == "usiok");
+        assert!(
+            !listing.iter().any(|l| l.contains("Tune_")),
+            "{game}: hidden"
+        );
+        engine.send("setoption name ShowTunables value true");
+        engine.send("usi");
+        let listing = engine.read_until(PROMPT, |l| l == "usiok");
+        let line = listing
+            .iter()
+            .find(|l| l.starts_with(&format!("option name {tunable} type spin default ")))
+            .unwrap_or_else(|| panic!("{game}: {tunable} listed: {listing:?}"));
+        let default: i64 = line.split_whitespace().nth(6).unwrap().parse().unwrap();
+        let before = bench_nodes(&mut engine);
+        engine.send(&format!("setoption name {tunable} value 99999999"));
+        let error = engine.read_until(PROMPT, |l| l.contains("error"));
+        assert!(
+            error[0].starts_with("info string error: setoption"),
+            "{error:?}"
+        );
+        assert_eq!(
+            bench_nodes(&mut engine),
+            before,
+            "{game}: a refused value changes nothing"
+        );
+        let changed = if default == 0 { 150 } else { default * 4 };
+        engine.send(&format!(
+            "setoption name {} value {changed}",
+            tunable.to_lowercase()
+        ));
+        assert_ne!(
+            bench_nodes(&mut engine),
+            before,
+            "{game}: {tunable} {changed} moves the search"
+        );
+        engine.send(&format!("setoption name {tunable} value {default}"));
+        assert_eq!(
+            bench_nodes(&mut engine),
+            before,
+            "{game}: the default restores it"
+        );
+        engine.quit_cleanly();
+    }
+}
+
 #[test]
 fn end_of_input_lets_perft_finish() {
     let mut engine = Engine::start();

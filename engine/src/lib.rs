@@ -14,6 +14,7 @@ pub mod search;
 pub mod session;
 pub mod strength;
 pub mod sugoroku;
+pub mod tune;
 pub mod yonin;
 
 pub use crate::core::{Game, MoveList, Outcome, Seat};

@@ -12,6 +12,7 @@ use crate::core::{
 use crate::perft;
 use crate::search::{Limits, SearchConfig, SearchControl, SearchInfo, Searcher};
 use crate::strength;
+use crate::tune::{self, Tunable};
 use std::fmt;
 use std::time::Instant;
 
@@ -60,6 +61,19 @@ pub trait Playable: Game {
         let _ = mv;
         String::new()
     }
+    /// The tunables the evaluation reads (crate::tune).
+    fn eval_tunables() -> &'static [&'static Tunable] {
+        &[]
+    }
+    /// Every tunable that moves this game's play: its searcher's, its
+    /// evaluation's and time management's.
+    fn tunables() -> Vec<&'static Tunable> {
+        let searcher = <Self::Searcher as Searcher<Self>>::tunables();
+        let mut all: Vec<&'static Tunable> = searcher.to_vec();
+        all.extend(Self::eval_tunables());
+        all.extend(crate::search::time::TUNABLES);
+        all
+    }
     /// Whether [`Playable::mate`] is implemented.
     const MATE_SOLVER: bool = false;
     /// `go mate`: a mate for the side to move within the `movetime` or
@@ -101,6 +115,8 @@ pub const ENGINE_OPTIONS: &[OptionSpec] = &[
     OptionSpec::spin("Seed", 0, 0, i64::MAX),
     // Below 20: a shallower search and a seeded choice among near-best moves.
     OptionSpec::spin("Skill", 20, 0, 20),
+    // Lists the game's `Tune_` options in `usi` (they are settable either way).
+    OptionSpec::check(tune::SHOW_TUNABLES, false),
 ];
 
 /// A `position` command that could not be applied; the previous position stands.
@@ -222,6 +238,7 @@ pub struct Session<G: Playable> {
     config: SearchConfig,
     ponder: bool,
     skill: u32,
+    show_tunables: bool,
     searcher: G::Searcher,
 }
 
@@ -238,6 +255,7 @@ impl<G: Playable> Session<G> {
             config,
             ponder: false,
             skill: strength::MAX_SKILL,
+            show_tunables: false,
         }
     }
 
@@ -270,6 +288,7 @@ impl<G: Playable> Session<G> {
             "Seed" => self.config.seed = int(&value) as u64,
             "USI_Ponder" => self.ponder = value == OptionValue::Bool(true),
             "Skill" => self.skill = int(&value) as u32,
+            tune::SHOW_TUNABLES => self.show_tunables = value == OptionValue::Bool(true),
             _ => {}
         }
         self.searcher.configure(&self.config);
@@ -288,12 +307,16 @@ impl<G: Playable> GameSession for Session<G> {
     }
 
     fn option_specs(&self) -> Vec<OptionSpec> {
-        G::Rules::specs()
+        let mut specs: Vec<OptionSpec> = G::Rules::specs()
             .iter()
             .chain(G::search_options())
             .chain(ENGINE_OPTIONS)
             .copied()
-            .collect()
+            .collect();
+        if self.show_tunables {
+            specs.extend(G::tunables().iter().map(|t| t.spec()));
+        }
+        specs
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<bool, OptionError> {
@@ -327,6 +350,14 @@ impl<G: Playable> GameSession for Session<G> {
             if let OptionValue::Choice(choice) = spec.validate(value)? {
                 self.config.algorithm = choice;
                 self.searcher.configure(&self.config);
+            }
+            return Ok(true);
+        }
+        if let Some(tunable) = tune::find(&G::tunables(), name) {
+            if let OptionValue::Int(value) = tunable.spec().validate(value)? {
+                tunable
+                    .set(value as i32)
+                    .expect("validated against its own range");
             }
             return Ok(true);
         }
@@ -636,6 +667,31 @@ mod tests {
             chosen.insert(mv);
         }
         assert!(chosen.len() > 1, "seeds give different moves: {chosen:?}");
+    }
+
+    #[test]
+    fn every_game_names_its_tunables_once_with_the_prefix_and_a_default_in_range() {
+        struct Check;
+        impl crate::registry::GameVisitor for Check {
+            fn visit<G: Playable>(&mut self, _: &'static crate::registry::GameEntry) {
+                let tunables = G::tunables();
+                assert!(!tunables.is_empty(), "{}", G::NAME);
+                let mut names: Vec<String> =
+                    tunables.iter().map(|t| t.name.to_lowercase()).collect();
+                names.sort();
+                names.dedup();
+                assert_eq!(names.len(), tunables.len(), "{}: unique names", G::NAME);
+                for t in &tunables {
+                    assert!(t.name.starts_with(tune::PREFIX), "{}", t.name);
+                    assert!(
+                        t.min < t.max && (t.min..=t.max).contains(&t.default),
+                        "{t:?}"
+                    );
+                    assert!(find_spec(ENGINE_OPTIONS, t.name).is_none());
+                }
+            }
+        }
+        crate::registry::for_each_game(&mut Check);
     }
 
     #[test]

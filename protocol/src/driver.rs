@@ -330,6 +330,8 @@ impl Protocol {
             Ok(true) => {
                 self.options.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
                 self.options.push((name.to_string(), value.to_string()));
+                // Some options change the list (ShowTunables).
+                self.specs = self.session_ref().option_specs();
             }
             Ok(false) => self
                 .out

@@ -8,22 +8,64 @@ use crate::core::board9::Bitboard;
 use crate::core::Game;
 use crate::search::{TwoPlayerGame, Value};
 use crate::session::Playable;
+use crate::tune::Tunable;
 
-/// Material by kind (pawn … dragon), in hundredths of a pawn.
-const MATERIAL: [Value; 14] = [
-    100, 300, 350, 500, 550, 800, 950, 0, 550, 550, 550, 550, 1050, 1200,
+// The evaluation's tunables (docs/protocol.md, "Tunables").
+/// Material by kind (pawn … dragon), in hundredths of a pawn: the pawn is the
+/// unit and the king is not counted, so neither is tuned.
+static MATERIAL: [Tunable; 14] = [
+    Tunable::new("Tune_AnnanPawn", 100, 100, 100),
+    Tunable::new("Tune_AnnanLance", 300, 50, 2000),
+    Tunable::new("Tune_AnnanKnight", 350, 50, 2000),
+    Tunable::new("Tune_AnnanSilver", 500, 50, 2000),
+    Tunable::new("Tune_AnnanGold", 550, 50, 2000),
+    Tunable::new("Tune_AnnanBishop", 800, 50, 3000),
+    Tunable::new("Tune_AnnanRook", 950, 50, 3000),
+    Tunable::new("Tune_AnnanKing", 0, 0, 0),
+    Tunable::new("Tune_AnnanTokin", 550, 50, 2000),
+    Tunable::new("Tune_AnnanPromotedLance", 550, 50, 2000),
+    Tunable::new("Tune_AnnanPromotedKnight", 550, 50, 2000),
+    Tunable::new("Tune_AnnanPromotedSilver", 550, 50, 2000),
+    Tunable::new("Tune_AnnanHorse", 1050, 50, 3000),
+    Tunable::new("Tune_AnnanDragon", 1200, 50, 3000),
 ];
 /// A piece in hand is worth a little more than on the board: it can go anywhere.
-const HAND_BONUS_PERCENT: Value = 10;
+static HAND_BONUS_PERCENT: Tunable = Tunable::new("Tune_AnnanHandBonusPercent", 10, -50, 100);
 /// What a piece gains or loses by the movement it borrows, as a share of the
 /// difference between the borrowed and its own kind's material.
-const SUPPORT_SHARE_PERCENT: Value = 15;
+static SUPPORT_SHARE_PERCENT: Tunable = Tunable::new("Tune_AnnanSupportSharePercent", 15, 0, 100);
 /// Per own piece next to the own king.
-const KING_SHELTER: Value = 12;
+static KING_SHELTER: Tunable = Tunable::new("Tune_AnnanKingShelter", 12, 0, 200);
 /// Per square a piece can move to (its borrowed movement counts).
-const MOBILITY: Value = 1;
+static MOBILITY: Tunable = Tunable::new("Tune_AnnanMobility", 1, 0, 50);
 /// Per square next to the own king that the opponent attacks.
-const KING_DANGER: Value = 30;
+static KING_DANGER: Tunable = Tunable::new("Tune_AnnanKingDanger", 30, 0, 300);
+
+/// Every tunable of the evaluation.
+pub static TUNABLES: &[&Tunable] = &[
+    &MATERIAL[1],
+    &MATERIAL[2],
+    &MATERIAL[3],
+    &MATERIAL[4],
+    &MATERIAL[5],
+    &MATERIAL[6],
+    &MATERIAL[8],
+    &MATERIAL[9],
+    &MATERIAL[10],
+    &MATERIAL[11],
+    &MATERIAL[12],
+    &MATERIAL[13],
+    &HAND_BONUS_PERCENT,
+    &SUPPORT_SHARE_PERCENT,
+    &KING_SHELTER,
+    &MOBILITY,
+    &KING_DANGER,
+];
+
+#[inline]
+fn material(kind: Kind) -> Value {
+    MATERIAL[kind.index()].get()
+}
 
 impl Annan {
     /// Material (support and hands included), mobility and king safety of `color`,
@@ -35,24 +77,25 @@ impl Annan {
         let mut attacked = Bitboard::EMPTY;
         for sq in state.occupied[color as usize] {
             let piece = state.at(sq);
-            let own = MATERIAL[piece.kind().index()];
+            let own = material(piece.kind());
             let moves_as = state.movement(sq);
             total += own;
             // What a piece is worth depends on what stands behind it.
             if moves_as != piece.kind() && moves_as != Kind::King {
-                total += (MATERIAL[moves_as.index()] - own) * SUPPORT_SHARE_PERCENT / 100;
+                total += (material(moves_as) - own) * SUPPORT_SHARE_PERCENT.get() / 100;
             }
             let reach = attacks(color, moves_as, sq, all);
             attacked |= reach;
-            total += (reach & !state.occupied[color as usize]).count() as Value * MOBILITY;
+            total += (reach & !state.occupied[color as usize]).count() as Value * MOBILITY.get();
         }
         for kind in HAND_KINDS {
             let n = state.hands[color as usize][kind.index()] as Value;
-            total += n * MATERIAL[kind.index()] * (100 + HAND_BONUS_PERCENT) / 100;
+            total += n * material(kind) * (100 + HAND_BONUS_PERCENT.get()) / 100;
         }
         if let Some(king) = state.kings[color as usize] {
             let around = attacks(color, Kind::King, king, all);
-            total += (around & state.occupied[color as usize]).count() as Value * KING_SHELTER;
+            total +=
+                (around & state.occupied[color as usize]).count() as Value * KING_SHELTER.get();
         }
         (total, attacked)
     }
@@ -71,7 +114,7 @@ impl TwoPlayerGame for Annan {
         let danger = |color: crate::core::Seat, reach: Bitboard| {
             self.state().kings[color as usize].map_or(0, |king| {
                 (attacks(color, Kind::King, king, Bitboard::EMPTY) & reach).count() as Value
-                    * KING_DANGER
+                    * KING_DANGER.get()
             })
         };
         ours - theirs - danger(us, their_reach) + danger(us ^ 1, our_reach)
@@ -91,12 +134,12 @@ impl TwoPlayerGame for Annan {
             0
         } else {
             // Taken off the board and into the hand.
-            MATERIAL[captured.kind().index()] + MATERIAL[captured.kind().unpromoted().index()]
+            material(captured.kind()) + material(captured.kind().unpromoted())
         };
         let promotion = match (mv.promotes(), mv.from()) {
             (true, Some(from)) => {
                 let kind = self.state().at(from).kind();
-                MATERIAL[kind.promoted().index()] - MATERIAL[kind.index()]
+                material(kind.promoted()) - material(kind)
             }
             _ => 0,
         };
@@ -111,6 +154,10 @@ impl TwoPlayerGame for Annan {
 
 impl Playable for Annan {
     type Searcher = crate::search::alphabeta::AlphaBeta;
+
+    fn eval_tunables() -> &'static [&'static Tunable] {
+        TUNABLES
+    }
 
     const BENCH_POSITIONS: &'static [&'static str] = &[
         super::position::START_SFEN,

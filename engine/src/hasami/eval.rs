@@ -6,13 +6,20 @@ use super::rules::WinCondition;
 use crate::core::{Game, MoveList};
 use crate::search::{TwoPlayerGame, Value};
 use crate::session::Playable;
+use crate::tune::Tunable;
 
-/// A stone on the board.
+/// A stone on the board: the unit.
 const STONE: Value = 100;
+
+// The evaluation's tunables (docs/protocol.md, "Tunables").
 /// Each capture still missing toward the win condition costs this much more the
 /// closer the side is to it (captures near the goal matter more).
-const NEAR_WIN: Value = 12;
-const MOBILITY: Value = 2;
+static NEAR_WIN: Tunable = Tunable::new("Tune_HasamiNearWin", 12, 0, 200);
+/// Per move more than the opponent has.
+static MOBILITY: Tunable = Tunable::new("Tune_HasamiMobility", 2, 0, 50);
+
+/// Every tunable of the evaluation.
+pub static TUNABLES: &[&Tunable] = &[&NEAR_WIN, &MOBILITY];
 
 impl TwoPlayerGame for Hasami {
     /// Measured on top of late move reductions, at 100 ms a move: +45 ± 50,
@@ -27,11 +34,11 @@ impl TwoPlayerGame for Hasami {
             WinCondition::Five => {
                 let ours = self.captured_by(us).min(5) as Value;
                 let theirs = self.captured_by(them).min(5) as Value;
-                (ours * ours - theirs * theirs) * NEAR_WIN
+                (ours * ours - theirs * theirs) * NEAR_WIN.get()
             }
             WinCondition::Lead3 | WinCondition::All => 0,
         };
-        let mobility = self.mobility_balance(us) as Value * MOBILITY;
+        let mobility = self.mobility_balance(us) as Value * MOBILITY.get();
         material + race + mobility
     }
 
@@ -73,6 +80,10 @@ impl TwoPlayerGame for Hasami {
 
 impl Playable for Hasami {
     type Searcher = crate::search::alphabeta::AlphaBeta;
+
+    fn eval_tunables() -> &'static [&'static Tunable] {
+        TUNABLES
+    }
 
     const BENCH_POSITIONS: &'static [&'static str] = &[
         "ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP b - 1",

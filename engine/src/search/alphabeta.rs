@@ -37,6 +37,7 @@ use super::tt::{value_from_tt, value_to_tt, Bound, TranspositionTable, TtEntry};
 use super::*;
 use crate::core::movelist::MAX_MOVES;
 use crate::core::Seat;
+use crate::tune::Tunable;
 use std::sync::atomic::AtomicU32;
 use std::sync::Mutex;
 
@@ -46,10 +47,6 @@ pub const MAX_DEPTH: u32 = 127;
 const MAX_PLY: usize = 192;
 /// Nodes between looks at the stop flags, the node limit and the clock.
 const CHECK_EVERY: u64 = 1024;
-/// Iterations from this depth on start with an aspiration window.
-const ASPIRATION_MIN_DEPTH: i32 = 4;
-/// Half-width of the first aspiration window (a third of a stone in Hasami).
-const ASPIRATION_DELTA: Value = 30;
 /// History table: per side, moves hashed to 2^HISTORY_BITS slots.
 const HISTORY_BITS: u32 = 14;
 /// A move already tried (below every real ordering score).
@@ -62,19 +59,43 @@ const MAX_QUIETS: usize = 64;
 /// With several threads, a node this deep defers a move (other than its first)
 /// that another thread is searching right now (ABDADA-style), so threads spread out.
 const DEFER_MIN_DEPTH: i32 = 3;
-/// Null-move pruning from this depth, searching `NULL_REDUCTION + depth / 4`
-/// plies less than a move would (never twice in a row).
-const NULL_MIN_DEPTH: i32 = 3;
-const NULL_REDUCTION: i32 = 2;
+
+// The tunables of the alpha-beta search (docs/protocol.md, "Tunables").
+/// Iterations from this depth on start with an aspiration window.
+static ASPIRATION_MIN_DEPTH: Tunable = Tunable::new("Tune_AspirationMinDepth", 4, 1, 20);
+/// Half-width of the first aspiration window (a third of a stone in Hasami).
+static ASPIRATION_DELTA: Tunable = Tunable::new("Tune_AspirationDelta", 30, 1, 1000);
+/// Null-move pruning from this depth, searching `NULL_REDUCTION + depth /
+/// NULL_DEPTH_DIVISOR` plies less than a move would (never twice in a row).
+static NULL_MIN_DEPTH: Tunable = Tunable::new("Tune_NullMinDepth", 3, 1, 20);
+static NULL_REDUCTION: Tunable = Tunable::new("Tune_NullReduction", 2, 0, 10);
+static NULL_DEPTH_DIVISOR: Tunable = Tunable::new("Tune_NullDepthDivisor", 4, 1, 64);
 /// Quiescence answers a check with every move only this close to the horizon:
 /// deeper, chains of checks and interposing drops (Annan) explode the tree.
-const QS_EVASION_PLIES: u32 = 1;
+static QS_EVASION_PLIES: Tunable = Tunable::new("Tune_QsEvasionPlies", 1, 0, 16);
+
+/// Every tunable the alpha-beta search reads, move ordering's included.
+pub static TUNABLES: &[&Tunable] = &[
+    &ASPIRATION_MIN_DEPTH,
+    &ASPIRATION_DELTA,
+    &NULL_MIN_DEPTH,
+    &NULL_REDUCTION,
+    &NULL_DEPTH_DIVISOR,
+    &QS_EVASION_PLIES,
+    &ordering::LMR_MIN_DEPTH,
+    &ordering::LMR_MIN_MOVES,
+    &ordering::LMR_DIVISOR_PERCENT,
+];
 
 pub struct AlphaBeta {
     tables: SearchTables,
 }
 
 impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
+    fn tunables() -> &'static [&'static Tunable] {
+        TUNABLES
+    }
+
     fn new(config: &SearchConfig) -> Self {
         AlphaBeta {
             tables: SearchTables::new(config, "search"),
@@ -472,9 +493,9 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         }
         for line in 0..lines {
             let previous = self.root_moves[line].previous_score;
-            let mut delta = ASPIRATION_DELTA;
+            let mut delta = ASPIRATION_DELTA.get();
             let (mut alpha, mut beta) =
-                if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND {
+                if depth >= ASPIRATION_MIN_DEPTH.get() && previous.abs() < MATE_BOUND {
                     (
                         (previous - delta).max(-INFINITE),
                         (previous + delta).min(INFINITE),
@@ -662,14 +683,14 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         // reduced search, a real move is assumed to hold it too.
         if G::NULL_MOVE
             && !pv_node
-            && depth >= NULL_MIN_DEPTH
+            && depth >= NULL_MIN_DEPTH.get()
             && !in_check
             && !self.passed[ply]
             && beta.abs() < MATE_BOUND
             && self.pos.evaluate() >= beta
             && self.pos.make_null()
         {
-            let reduction = NULL_REDUCTION + depth / 4;
+            let reduction = NULL_REDUCTION.get() + depth / NULL_DEPTH_DIVISOR.get();
             self.passed[ply + 1] = true;
             let value = -self.search(-beta, -beta + 1, depth - 1 - reduction, ply + 1);
             self.passed[ply + 1] = false;
@@ -696,7 +717,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         self.frames[ply].deferred.clear();
         let defer = depth >= DEFER_MIN_DEPTH && self.shared.busy.enabled();
         // Moves of a node in check are never reduced.
-        let reducible = G::LATE_MOVE_REDUCTIONS && depth >= LMR_MIN_DEPTH && !in_check;
+        let reducible = G::LATE_MOVE_REDUCTIONS && depth >= LMR_MIN_DEPTH.get() && !in_check;
         let mut picked = 0;
         let mut searched = 0;
         let original_alpha = alpha;
@@ -848,7 +869,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         if ply >= MAX_PLY - 1 {
             return self.pos.evaluate();
         }
-        let in_check = qply < QS_EVASION_PLIES && self.pos.in_check();
+        let in_check = (qply as i32) < QS_EVASION_PLIES.get() && self.pos.in_check();
         let mut best = if in_check {
             -MATE + ply as Value
         } else {

@@ -72,6 +72,7 @@ use super::tables::{hold_answer, SearchTables};
 use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::*;
 use crate::core::movelist::MAX_MOVES;
+use crate::tune::Tunable;
 use std::sync::atomic::AtomicUsize;
 
 /// Deepest iteration searched, in turns.
@@ -84,23 +85,8 @@ pub const CHECK_EVERY: u64 = 256;
 const CHANCE_KEY_SALT: u64 = 0x6A09_E667_F3BC_C908;
 /// Outcomes per chance node the Star2 bounds are preallocated for (21 for two dice).
 const OUTCOMES_RESERVED: usize = 64;
-/// Star2 probes chance nodes this many turns or more from the horizon.
-const PROBE_MIN_DEPTH: u32 = 2;
-/// Chance nodes one turn from the horizon are probed too, but only this deep in
-/// the tree: in shallow iterations a probe there (a move generated twice, a leaf
-/// evaluated twice) costs more than it saves; from depth 4 on it halves the nodes.
-const LAST_TURN_PROBE_MIN_PLY: usize = 5;
-/// Decision nodes this many turns or more from the horizon order their moves by
-/// static value (a make and an evaluation per move); nearer, by history.
-const STATIC_ORDER_MIN_DEPTH: u32 = 2;
 /// History table: per side, moves hashed to 2^HISTORY_BITS slots.
 const HISTORY_BITS: u32 = 14;
-/// The root move filter, as GNU Backgammon's: every turn is rated at 0 ply
-/// when the root is listed, and only the best `ROOT_CANDIDATES` within
-/// `ROOT_MARGIN` (thousandths of a point) of the best are searched deeper.
-/// `ROOT_CANDIDATES` 0 searches them all.
-pub const ROOT_CANDIDATES: usize = 8;
-pub const ROOT_MARGIN: Value = 200;
 /// History scores saturate here (far below the TT move's score).
 const HISTORY_MAX: Value = 1 << 20;
 /// Above every static ordering score: the TT move.
@@ -108,6 +94,32 @@ const TT_MOVE_SCORE: Value = Value::MAX;
 
 /// The names [`SearchConfig::algorithm`] accepts; the first is the default.
 pub const ALGORITHMS: &[&str] = &["star2", "star1", "expectimax"];
+
+// The tunables of the expectimax search (docs/protocol.md, "Tunables").
+/// Star2 probes chance nodes this many turns or more from the horizon.
+static PROBE_MIN_DEPTH: Tunable = Tunable::new("Tune_ProbeMinDepth", 2, 1, 16);
+/// Chance nodes one turn from the horizon are probed too, but only this deep in
+/// the tree: in shallow iterations a probe there (a move generated twice, a leaf
+/// evaluated twice) costs more than it saves; from depth 4 on it halves the nodes.
+static LAST_TURN_PROBE_MIN_PLY: Tunable = Tunable::new("Tune_LastTurnProbeMinPly", 5, 0, 64);
+/// Decision nodes this many turns or more from the horizon order their moves by
+/// static value (a make and an evaluation per move); nearer, by history.
+static STATIC_ORDER_MIN_DEPTH: Tunable = Tunable::new("Tune_StaticOrderMinDepth", 2, 1, 16);
+/// The root move filter, as GNU Backgammon's: every turn is rated at 0 ply
+/// when the root is listed, and only the best `ROOT_CANDIDATES` within
+/// `ROOT_MARGIN` (thousandths of a point) of the best are searched deeper.
+/// `ROOT_CANDIDATES` 0 searches them all.
+static ROOT_CANDIDATES: Tunable = Tunable::new("Tune_RootCandidates", 8, 0, 64);
+static ROOT_MARGIN: Tunable = Tunable::new("Tune_RootMargin", 200, 0, 3000);
+
+/// Every tunable the expectimax search reads.
+pub static TUNABLES: &[&Tunable] = &[
+    &PROBE_MIN_DEPTH,
+    &LAST_TURN_PROBE_MIN_PLY,
+    &STATIC_ORDER_MIN_DEPTH,
+    &ROOT_CANDIDATES,
+    &ROOT_MARGIN,
+];
 
 /// How chance nodes are searched.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -172,6 +184,10 @@ impl Expectimax {
 }
 
 impl<G: ChanceGame> Searcher<G> for Expectimax {
+    fn tunables() -> &'static [&'static Tunable] {
+        TUNABLES
+    }
+
     fn new(config: &SearchConfig) -> Self {
         Expectimax {
             tables: SearchTables::new(config, "expecti"),
@@ -550,14 +566,15 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
             .collect();
         lines.sort_by_key(|&(first, line)| std::cmp::Reverse((first, line.score)));
         let mut root: Vec<RootLine<G::Move>> = lines.into_iter().map(|(_, line)| line).collect();
-        if ROOT_CANDIDATES > 0 && keep.is_some() {
+        let candidates = ROOT_CANDIDATES.get() as usize;
+        if candidates > 0 && keep.is_some() {
             // Rated at 0 ply: the TT move, listed first, may not be the best rated.
             let best = root.iter().map(|line| line.score).max().expect("moves");
             let lines = keep.unwrap_or(1);
             let mut kept = 0;
             root.retain(|line| {
-                let stays = kept < lines.max(ROOT_CANDIDATES)
-                    && (kept < lines || line.score >= best - ROOT_MARGIN);
+                let stays = kept < lines.max(candidates)
+                    && (kept < lines || line.score >= best - ROOT_MARGIN.get());
                 kept += stays as usize;
                 stays
             });
@@ -772,7 +789,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         let count = self.frames[ply].moves.len();
         let static_min_depth = match self.shared.algorithm {
             ChanceAlgorithm::Expectimax => u32::MAX,
-            _ => STATIC_ORDER_MIN_DEPTH,
+            _ => STATIC_ORDER_MIN_DEPTH.get() as u32,
         };
         self.frames[ply].order.clear();
         for index in 0..count {
@@ -861,7 +878,8 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         order.extend(0..outcomes.len() as u16);
         order.sort_unstable_by_key(|&i| (std::cmp::Reverse(outcomes[i as usize].1), i));
 
-        let probe_here = depth >= PROBE_MIN_DEPTH || (depth == 1 && ply >= LAST_TURN_PROBE_MIN_PLY);
+        let probe_here = depth >= PROBE_MIN_DEPTH.get() as u32
+            || (depth == 1 && ply >= LAST_TURN_PROBE_MIN_PLY.get() as usize);
         if probing && probe_here {
             for k in 0..outcomes.len() {
                 let i = self.frames[ply].outcome_order[k] as usize;

@@ -279,6 +279,13 @@ pub trait Searcher<G: Game>: Send {
     where
         Self: Sized;
     fn tables(&self) -> &tables::SearchTables;
+    /// The tunables this searcher reads (crate::tune).
+    fn tunables() -> &'static [&'static crate::tune::Tunable]
+    where
+        Self: Sized,
+    {
+        &[]
+    }
     fn tables_mut(&mut self) -> &mut tables::SearchTables;
     /// Applies changed settings (threads, hash size, …).
     fn configure(&mut self, config: &SearchConfig) {

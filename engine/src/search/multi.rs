@@ -96,6 +96,7 @@ use super::tt::{value_from_tt, value_to_tt, Bound, TranspositionTable, TtEntry};
 use super::*;
 use crate::core::movelist::MAX_MOVES;
 use crate::core::{GameResult, Seat};
+use crate::tune::Tunable;
 use std::sync::atomic::AtomicU32;
 
 /// The algorithms offered, in the order the protocol lists them.
@@ -110,8 +111,6 @@ pub const DEFAULT_ALGORITHM: &str = "brs";
 pub const MAX_DEPTH: u32 = 64;
 /// Plies from the root the stacks hold (main search plus quiescence).
 const MAX_PLY: usize = 96;
-/// Quiescence searches at most this many plies of tactical moves.
-pub const QS_MAX_PLIES: u32 = 2;
 /// Nodes between looks at the stop flags, the node limit and the clock.
 const CHECK_EVERY: u64 = 2048;
 /// With several threads, a node this far from the horizon puts off a move
@@ -128,7 +127,15 @@ pub const SHARE_UNIT: Value = 8_000;
 pub const SHARE_FLOOR: Value = 2_000;
 /// Static shares start this far above the floor (clear of last place's share).
 const STATIC_FLOOR: Value = 200;
-const SHARE_CLAMP: Value = 3_000;
+
+// The tunables of the multi-player searches (docs/protocol.md, "Tunables").
+/// Quiescence searches at most this many plies of tactical moves.
+pub static QS_MAX_PLIES: Tunable = Tunable::new("Tune_QsMaxPlies", 2, 0, 16);
+/// Max-n: static values are clamped to ±this before they become shares.
+static SHARE_CLAMP: Tunable = Tunable::new("Tune_ShareClamp", 3_000, 100, 20_000);
+
+/// Every tunable the multi-player searches read, move ordering's included.
+pub static TUNABLES: &[&Tunable] = &[&QS_MAX_PLIES, &SHARE_CLAMP, &ordering::LMR_MIN_DEPTH];
 /// History: per seat, moves hashed to 2^HISTORY_BITS slots.
 const HISTORY_BITS: u32 = 13;
 const SCORE_TT: i32 = 1 << 30;
@@ -279,8 +286,9 @@ pub fn place_shares(result: GameResult, seats: usize, ply: usize) -> [Value; 4] 
 /// Max-n shares from static values (module doc).
 pub fn static_shares(values: [Value; 4], seats: usize) -> [Value; 4] {
     let mut raw = [0; 4];
+    let clamp = SHARE_CLAMP.get();
     for seat in 0..seats {
-        raw[seat] = values[seat].clamp(-SHARE_CLAMP, SHARE_CLAMP) + SHARE_CLAMP + 1;
+        raw[seat] = values[seat].clamp(-clamp, clamp) + clamp + 1;
     }
     let sum: Value = raw.iter().sum();
     let spread = static_spread(seats);
@@ -330,6 +338,10 @@ pub struct MultiSearch {
 }
 
 impl<G: MultiPlayerGame> Searcher<G> for MultiSearch {
+    fn tunables() -> &'static [&'static Tunable] {
+        TUNABLES
+    }
+
     fn new(config: &SearchConfig) -> Self {
         MultiSearch {
             tables: SearchTables::new(config, "multi"),
@@ -910,7 +922,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         index: usize,
         tt_move: Option<usize>,
     ) -> i32 {
-        if depth < LMR_MIN_DEPTH {
+        if depth < LMR_MIN_DEPTH.get() {
             return 0;
         }
         let mv = self.frames[ply].lists[list][index];
@@ -1054,7 +1066,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
     /// Tactical moves in the real move order; whoever moves may stand pat.
     fn quiesce(&mut self, mut alpha: Value, mut beta: Value, ply: usize, qply: u32) -> Value {
         let stand = self.static_value();
-        if qply >= QS_MAX_PLIES || ply >= MAX_PLY - 1 {
+        if qply >= QS_MAX_PLIES.get() as u32 || ply >= MAX_PLY - 1 {
             return stand;
         }
         let maximizing = self.pos.side_to_move() == self.root;

@@ -6,7 +6,9 @@
 
 use super::Value;
 use crate::core::Seat;
+use crate::tune::Tunable;
 use std::hash::Hash;
+use std::sync::atomic::{AtomicI32, AtomicU8, Ordering};
 
 /// History scores stay within ±HISTORY_MAX (the update is self-limiting).
 pub const HISTORY_MAX: i32 = 1 << 14;
@@ -15,12 +17,13 @@ pub const SCORE_TACTICAL: i32 = 1 << 28;
 pub const SCORE_KILLER: [i32; 2] = [1 << 27, (1 << 27) - 1];
 /// Tactical moves are ordered by material won first, history second.
 pub const GAIN_WEIGHT: i32 = 2 * HISTORY_MAX;
-/// Late move reductions: nodes this far from the horizon reduce plain quiet
-/// moves (neither tactical, nor the TT move, nor a killer) after their first
-/// `LMR_MIN_MOVES`, by `ln(depth)·ln(moves searched) / LMR_DIVISOR` plies.
-pub const LMR_MIN_DEPTH: i32 = 3;
-const LMR_MIN_MOVES: usize = 3;
-const LMR_DIVISOR: f64 = 2.0;
+/// Late move reductions (tunables): nodes this far from the horizon reduce
+/// plain quiet moves (neither tactical, nor the TT move, nor a killer) after
+/// their first `LMR_MIN_MOVES`, by `ln(depth)·ln(moves searched) · 100 /
+/// LMR_DIVISOR_PERCENT` plies.
+pub static LMR_MIN_DEPTH: Tunable = Tunable::new("Tune_LmrMinDepth", 3, 1, 20);
+pub static LMR_MIN_MOVES: Tunable = Tunable::new("Tune_LmrMinMoves", 3, 1, 64);
+pub static LMR_DIVISOR_PERCENT: Tunable = Tunable::new("Tune_LmrDivisorPercent", 200, 50, 1000);
 
 /// The ordering score of a move other than the TT move: a tactical move (`gain`
 /// is its material won) by gain, then history; then the two killers; then the
@@ -104,19 +107,26 @@ impl History {
 /// Plies taken off a move after `searched` others at a node `depth` from the
 /// horizon: a ply less at PV nodes, and never straight into quiescence.
 pub fn late_move_reduction(depth: i32, searched: usize, pv_node: bool) -> i32 {
-    if searched < LMR_MIN_MOVES {
+    if (searched as i32) < LMR_MIN_MOVES.get() {
         return 0;
     }
-    static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut table = [[0; 64]; 64];
-        for (d, row) in table.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = ((d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as u8;
+    // The table follows its tunable: rebuilt (by whichever thread sees it
+    // first; every writer writes the same values) when the divisor changes.
+    const ZERO: AtomicU8 = AtomicU8::new(0);
+    const ROW: [AtomicU8; 64] = [ZERO; 64];
+    static TABLE: [[AtomicU8; 64]; 64] = [ROW; 64];
+    static BUILT_FOR: AtomicI32 = AtomicI32::new(0);
+    let divisor = LMR_DIVISOR_PERCENT.get();
+    if BUILT_FOR.load(Ordering::Acquire) != divisor {
+        for (d, row) in TABLE.iter().enumerate().skip(1) {
+            for (m, r) in row.iter().enumerate().skip(1) {
+                let plies = (d as f64).ln() * (m as f64).ln() * 100.0 / divisor as f64;
+                r.store(plies as u8, Ordering::Relaxed);
             }
         }
-        table
-    });
-    let r = table[(depth as usize).min(63)][searched.min(63)] as i32 - pv_node as i32;
+        BUILT_FOR.store(divisor, Ordering::Release);
+    }
+    let r = TABLE[(depth as usize).min(63)][searched.min(63)].load(Ordering::Relaxed) as i32
+        - pv_node as i32;
     r.clamp(0, depth - 2)
 }

@@ -29,18 +29,29 @@
 
 use super::{Clock, Limits, SearchControl};
 use crate::core::Seat;
+use crate::tune::Tunable;
 use std::time::Duration;
 
+// The tunables of time management (docs/protocol.md, "Tunables").
 /// Sudden death and Fischer: plan as if this many moves of ours remain.
-pub const MOVES_TO_COME: u32 = 40;
+static MOVES_TO_COME: Tunable = Tunable::new("Tune_MovesToCome", 40, 5, 200);
 /// With byoyomi the main time need not last the game: plan for fewer moves.
-pub const MOVES_TO_COME_WITH_BYOYOMI: u32 = 25;
+static MOVES_TO_COME_WITH_BYOYOMI: Tunable = Tunable::new("Tune_MovesToComeByoyomi", 25, 2, 200);
 /// No new iteration after this share (percent) of the planned main time.
-pub const SOFT_PERCENT: u32 = 60;
+static SOFT_PERCENT: Tunable = Tunable::new("Tune_SoftPercent", 60, 10, 200);
 /// The hard deadline may run to this multiple of the planned main time ...
-pub const HARD_OVER_SHARE: u32 = 3;
+static HARD_OVER_SHARE: Tunable = Tunable::new("Tune_HardOverShare", 3, 1, 10);
+
+/// Every tunable of time management.
+pub static TUNABLES: &[&Tunable] = &[
+    &MOVES_TO_COME,
+    &MOVES_TO_COME_WITH_BYOYOMI,
+    &SOFT_PERCENT,
+    &HARD_OVER_SHARE,
+];
+
 /// ... but one move never takes more than 1/n of the main time (plus
-/// increment and byoyomi).
+/// increment and byoyomi): a safety bound, not tuned.
 pub const MAX_MAIN_SHARE: u32 = 10;
 /// The margin takes at most this fraction (1/n) of the time a move is allowed.
 const MARGIN_SHARE: u32 = 4;
@@ -132,16 +143,16 @@ fn plan(clock: &Clock, side: Seat, margin: Duration) -> (Duration, Duration) {
     let byoyomi = clock.byoyomi;
     let allowed = left + increment + byoyomi;
     let moves_to_come = if byoyomi > Duration::ZERO {
-        MOVES_TO_COME_WITH_BYOYOMI
+        &MOVES_TO_COME_WITH_BYOYOMI
     } else {
-        MOVES_TO_COME
+        &MOVES_TO_COME
     };
-    let share = left / moves_to_come + increment * 3 / 4;
-    let longest = (share * HARD_OVER_SHARE).min(left / MAX_MAIN_SHARE + increment);
+    let share = left / moves_to_come.get() as u32 + increment * 3 / 4;
+    let longest = (share * HARD_OVER_SHARE.get() as u32).min(left / MAX_MAIN_SHARE + increment);
     let hard = (longest + byoyomi)
         .min(allowed)
         .saturating_sub(margin.min(allowed / MARGIN_SHARE));
-    let soft = (share * SOFT_PERCENT / 100 + byoyomi).min(hard);
+    let soft = (share * SOFT_PERCENT.get() as u32 / 100 + byoyomi).min(hard);
     (soft, hard)
 }
 

@@ -12,11 +12,12 @@ use super::position::{Sugoroku, BAR, HOME, OFF};
 use super::rules::{Closeout, Finish};
 use crate::core::{Game, Seat};
 use crate::search::Value;
+use crate::tune::Tunable;
 
 /// Pips a turn moves on average: two dice, a double is two moves as well.
 const PIPS_PER_TURN: f32 = 7.0;
 
-/// The evaluation's tunable weights, gathered in one place.
+/// The evaluation's weights, from the tunables below.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Weights {
     /// Pips lost on average to overshooting the target with a stone's last move.
@@ -41,20 +42,68 @@ pub(super) struct Weights {
     pub closeout_chance: [f32; 7],
 }
 
-/// Tuned by one-ply self-play (allhome/multiplier, 4000 games with paired dice):
-/// these beat the first guesses by about 0.36 points a game.
-pub(super) const WEIGHTS: Weights = Weights {
-    waste_per_stone: 1.0,
-    race_spread: 0.8,
-    race_spread_min: 0.5,
-    made_point: 0.2,
-    home_point: 0.7,
-    prime_step: 0.5,
-    bar_base: 0.4,
-    bar_per_home_point: 0.25,
-    hit_loss_share: 0.7,
-    closeout_chance: [0.0, 0.0, 0.02, 0.05, 0.12, 0.3, 0.9],
-};
+// The hand-made evaluation's tunables (docs/protocol.md, "Tunables"), in
+// thousandths of the weights above. Tuned by one-ply self-play
+// (allhome/multiplier, 4000 games with paired dice): these beat the first
+// guesses by about 0.36 points a game.
+static WASTE_PER_STONE: Tunable = Tunable::new("Tune_SugorokuWastePerStone", 1000, 0, 5000);
+static RACE_SPREAD: Tunable = Tunable::new("Tune_SugorokuRaceSpread", 800, 0, 5000);
+static RACE_SPREAD_MIN: Tunable = Tunable::new("Tune_SugorokuRaceSpreadMin", 500, 0, 5000);
+static MADE_POINT: Tunable = Tunable::new("Tune_SugorokuMadePoint", 200, 0, 5000);
+static HOME_POINT: Tunable = Tunable::new("Tune_SugorokuHomePoint", 700, 0, 5000);
+static PRIME_STEP: Tunable = Tunable::new("Tune_SugorokuPrimeStep", 500, 0, 5000);
+static BAR_BASE: Tunable = Tunable::new("Tune_SugorokuBarBase", 400, 0, 5000);
+static BAR_PER_HOME_POINT: Tunable = Tunable::new("Tune_SugorokuBarPerHomePoint", 250, 0, 5000);
+static HIT_LOSS_SHARE: Tunable = Tunable::new("Tune_SugorokuHitLossShare", 700, 0, 1000);
+/// Against a home of 2..=6 points made (none and one never close out).
+static CLOSEOUT_CHANCE: [Tunable; 5] = [
+    Tunable::new("Tune_SugorokuCloseout2", 20, 0, 1000),
+    Tunable::new("Tune_SugorokuCloseout3", 50, 0, 1000),
+    Tunable::new("Tune_SugorokuCloseout4", 120, 0, 1000),
+    Tunable::new("Tune_SugorokuCloseout5", 300, 0, 1000),
+    Tunable::new("Tune_SugorokuCloseout6", 900, 0, 1000),
+];
+
+/// Every tunable of the hand-made evaluation.
+pub static TUNABLES: &[&Tunable] = &[
+    &WASTE_PER_STONE,
+    &RACE_SPREAD,
+    &RACE_SPREAD_MIN,
+    &MADE_POINT,
+    &HOME_POINT,
+    &PRIME_STEP,
+    &BAR_BASE,
+    &BAR_PER_HOME_POINT,
+    &HIT_LOSS_SHARE,
+    &CLOSEOUT_CHANCE[0],
+    &CLOSEOUT_CHANCE[1],
+    &CLOSEOUT_CHANCE[2],
+    &CLOSEOUT_CHANCE[3],
+    &CLOSEOUT_CHANCE[4],
+];
+
+impl Weights {
+    /// The weights as the tunables stand now.
+    pub(super) fn current() -> Weights {
+        let w = |t: &Tunable| t.get() as f32 / 1000.0;
+        let mut closeout_chance = [0.0; 7];
+        for (chance, tunable) in closeout_chance[2..].iter_mut().zip(&CLOSEOUT_CHANCE) {
+            *chance = w(tunable);
+        }
+        Weights {
+            waste_per_stone: w(&WASTE_PER_STONE),
+            race_spread: w(&RACE_SPREAD),
+            race_spread_min: w(&RACE_SPREAD_MIN),
+            made_point: w(&MADE_POINT),
+            home_point: w(&HOME_POINT),
+            prime_step: w(&PRIME_STEP),
+            bar_base: w(&BAR_BASE),
+            bar_per_home_point: w(&BAR_PER_HOME_POINT),
+            hit_loss_share: w(&HIT_LOSS_SHARE),
+            closeout_chance,
+        }
+    }
+}
 
 /// The rolls (a 21-bit set over [`ROLLS`]) that hit at each distance mask
 /// (bit k − 1: an opponent stone k points away, k = 1..=12), ignoring blocks.
@@ -244,7 +293,7 @@ fn in_contact(board: &Board) -> bool {
 }
 
 pub fn evaluate(pos: &Sugoroku) -> Value {
-    evaluate_with(pos, &WEIGHTS)
+    evaluate_with(pos, &Weights::current())
 }
 
 pub(super) fn evaluate_with(pos: &Sugoroku, w: &Weights) -> Value {

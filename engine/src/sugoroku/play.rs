@@ -16,6 +16,10 @@ const SEARCH_OPTIONS: &[OptionSpec] = &[OptionSpec::combo(
 impl Playable for Sugoroku {
     type Searcher = Expectimax;
 
+    fn eval_tunables() -> &'static [&'static crate::tune::Tunable] {
+        super::eval::TUNABLES
+    }
+
     const BENCH_POSITIONS: &'static [&'static str] = &[
         "2w/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 b 52 1",
         "0/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/1w/0/2b 0/1 0/0 b 55 12",

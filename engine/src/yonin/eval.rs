@@ -8,15 +8,61 @@ use super::state::{State, YoninMove};
 use crate::core::board9::Bitboard;
 use crate::core::Seat;
 use crate::search::Value;
+use crate::tune::Tunable;
 
-/// Board values by kind (the king counts only through safety and totals).
-const BOARD: [Value; 8] = [0, 900, 500, 420, 100, 1150, 500, 480];
-/// In hand a piece is worth a little more: it can go anywhere.
-const HAND: [Value; 4] = [1000, 560, 480, 115];
+// The evaluation's tunables (docs/protocol.md, "Tunables").
+/// Board values by kind, in `Kind::ALL` order (the king counts only through
+/// safety and totals, and the pawn is the unit: neither is tuned).
+static BOARD: [Tunable; 8] = [
+    Tunable::new("Tune_YoninKing", 0, 0, 0),
+    Tunable::new("Tune_YoninRook", 900, 50, 4000),
+    Tunable::new("Tune_YoninGold", 500, 50, 4000),
+    Tunable::new("Tune_YoninSilver", 420, 50, 4000),
+    Tunable::new("Tune_YoninPawn", 100, 100, 100),
+    Tunable::new("Tune_YoninDragon", 1150, 50, 4000),
+    Tunable::new("Tune_YoninProSilver", 500, 50, 4000),
+    Tunable::new("Tune_YoninTokin", 480, 50, 4000),
+];
+/// In hand a piece is worth a little more: it can go anywhere (`Kind::HAND` order).
+static HAND: [Tunable; 4] = [
+    Tunable::new("Tune_YoninHandRook", 1000, 50, 4000),
+    Tunable::new("Tune_YoninHandGold", 560, 50, 4000),
+    Tunable::new("Tune_YoninHandSilver", 480, 50, 4000),
+    Tunable::new("Tune_YoninHandPawn", 115, 20, 1000),
+];
 /// Each piece counts toward the rule-17 total, the places tie-break.
-const PER_PIECE: Value = 8;
+static PER_PIECE: Tunable = Tunable::new("Tune_YoninPerPiece", 8, 0, 200);
 /// A checkmate made is a step up the places.
-const PER_MATE: Value = 2500;
+static PER_MATE: Tunable = Tunable::new("Tune_YoninPerMate", 2500, 0, 10_000);
+/// King safety: per defender next to the king (up to four), per square next to
+/// it an opponent attacks, per open flight square (up to four), per checker,
+/// and when in check with at most one flight.
+static KING_DEFENDER: Tunable = Tunable::new("Tune_YoninKingDefender", 12, 0, 200);
+static KING_PRESSURE: Tunable = Tunable::new("Tune_YoninKingPressure", 28, 0, 300);
+static KING_FLIGHT: Tunable = Tunable::new("Tune_YoninKingFlight", 12, 0, 200);
+static CHECKER: Tunable = Tunable::new("Tune_YoninChecker", 120, 0, 1000);
+static NEARLY_MATED: Tunable = Tunable::new("Tune_YoninNearlyMated", 400, 0, 4000);
+
+/// Every tunable of the evaluation.
+pub static TUNABLES: &[&Tunable] = &[
+    &BOARD[1],
+    &BOARD[2],
+    &BOARD[3],
+    &BOARD[5],
+    &BOARD[6],
+    &BOARD[7],
+    &HAND[0],
+    &HAND[1],
+    &HAND[2],
+    &HAND[3],
+    &PER_PIECE,
+    &PER_MATE,
+    &KING_DEFENDER,
+    &KING_PRESSURE,
+    &KING_FLIGHT,
+    &CHECKER,
+    &NEARLY_MATED,
+];
 /// An eliminated seat keeps only its place; later eliminations rank higher.
 const ELIMINATED: Value = -12_000;
 
@@ -27,12 +73,12 @@ pub fn gain(state: &State, mv: YoninMove) -> Value {
     if let Some(from) = mv.from() {
         let captured = state.at(mv.to());
         if !captured.is_none() {
-            gain +=
-                BOARD[captured.kind().index()] + HAND[captured.kind().unpromoted().hand_index()];
+            gain += BOARD[captured.kind().index()].get()
+                + HAND[captured.kind().unpromoted().hand_index()].get();
         }
         if mv.promotes() {
             let kind = state.at(from).kind();
-            gain += BOARD[kind.promoted().index()] - BOARD[kind.index()];
+            gain += BOARD[kind.promoted().index()].get() - BOARD[kind.index()].get();
         }
     }
     gain
@@ -42,10 +88,10 @@ fn material(state: &State, seat: Seat) -> Value {
     let own = state.by_owner[seat as usize];
     let mut value = 0;
     for kind in Kind::ALL {
-        value += BOARD[kind.index()] * (own & state.by_kind[kind.index()]).count() as Value;
+        value += BOARD[kind.index()].get() * (own & state.by_kind[kind.index()]).count() as Value;
     }
     for (h, &n) in state.hands[seat as usize].iter().enumerate() {
-        value += HAND[h] * n as Value;
+        value += HAND[h].get() * n as Value;
     }
     value
 }
@@ -82,14 +128,15 @@ fn king_safety(state: &State, seat: Seat, maps: &[Bitboard; 4]) -> (Value, Optio
     let blockers = own | state.by_kind[Kind::King.index()];
     let flights = (zone & !attacked & !blockers).count() as Value;
     let defenders = (zone & own).count() as Value;
-    let mut value = 12 * defenders.min(4) - 28 * pressure + 12 * flights.min(4);
+    let mut value = KING_DEFENDER.get() * defenders.min(4) - KING_PRESSURE.get() * pressure
+        + KING_FLIGHT.get() * flights.min(4);
     let mut heir = None;
     if attacked.has(king) {
         let checkers = state.attackers(king, state.others(seat));
-        value -= 120 * checkers.count() as Value;
+        value -= CHECKER.get() * checkers.count() as Value;
         if flights <= 1 {
             // Near elimination: what it owns would pass to the checker.
-            value -= 400;
+            value -= NEARLY_MATED.get();
             heir = checkers.into_iter().next().map(|sq| state.at(sq).owner());
         }
     }
@@ -110,11 +157,11 @@ pub fn evaluate_all(pos: &Yonin) -> [Value; 4] {
         let (safety, heir) = king_safety(state, seat, &maps);
         raw[seat as usize] += material
             + safety
-            + PER_MATE * out.mates_by(seat) as Value
-            + PER_PIECE * totals[seat as usize] as Value;
+            + PER_MATE.get() * out.mates_by(seat) as Value
+            + PER_PIECE.get() * totals[seat as usize] as Value;
         if let Some(heir) = heir {
             // A share of the expected inheritance and of the mate itself.
-            raw[heir as usize] += (material + PER_MATE) / 4;
+            raw[heir as usize] += (material + PER_MATE.get()) / 4;
         }
     }
     let alive = state.alive.count_ones() as Value;

@@ -14,6 +14,10 @@ const SEARCH_OPTIONS: &[OptionSpec] = &[OptionSpec::combo(
 impl Playable for Yonin {
     type Searcher = MultiSearch;
 
+    fn eval_tunables() -> &'static [&'static crate::tune::Tunable] {
+        super::eval::TUNABLES
+    }
+
     const BENCH_POSITIONS: &'static [&'static str] = &[
         super::START_SFEN,
         "3G2K2G23/4S24/2R06/9/K16P0K3/3P1@35/2R15S3/9/4K04 GSP/GP/-/S 0 - - 1",

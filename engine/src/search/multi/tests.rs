@@ -276,7 +276,7 @@ fn terminal(pos: &Raid, root: Seat, ply: usize) -> Option<Value> {
 /// Full-width quiescence: whoever moves may stand pat or take any tactical move.
 fn quiescence_ref(pos: &mut Raid, root: Seat, ply: usize, qply: u32) -> Value {
     let stand = pos.evaluate_all()[root as usize];
-    if qply >= QS_MAX_PLIES {
+    if qply >= QS_MAX_PLIES.get() as u32 {
         return stand;
     }
     let maximizing = pos.side_to_move() == root;
