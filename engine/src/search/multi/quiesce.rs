@@ -1,0 +1,58 @@
+//! The quiescence search paranoid, BRS and BRS+ share: tactical moves in the
+//! rules' real move order, whoever moves may stand pat.
+
+use super::*;
+
+impl<G: MultiPlayerGame> Worker<'_, G> {
+    /// Tactical moves in the real move order; whoever moves may stand pat.
+    pub(super) fn quiesce(
+        &mut self,
+        mut alpha: Value,
+        mut beta: Value,
+        ply: usize,
+        qply: u32,
+    ) -> Value {
+        let stand = self.static_value();
+        if qply >= QS_MAX_PLIES.get() as u32 || ply >= MAX_PLY - 1 {
+            return stand;
+        }
+        let maximizing = self.pos.side_to_move() == self.root;
+        let mut best = stand;
+        if narrow(maximizing, best, &mut alpha, &mut beta) {
+            return best;
+        }
+        let frame = &mut self.frames[ply];
+        frame.clear();
+        self.pos.generate_moves(&mut frame.lists[0]);
+        let pos = &self.pos;
+        frame.lists[0].retain(|mv| pos.is_tactical(mv));
+        for i in 0..frame.lists[0].len() {
+            frame.scores[0][i] = self.pos.gain(frame.lists[0][i]);
+        }
+        while let Some((_, index)) = self.frames[ply].pick() {
+            let mv = self.frames[ply].lists[0][index];
+            self.pos.make(mv);
+            let value = if self.enter(ply + 1) {
+                0
+            } else {
+                match self.terminal_value(ply + 1) {
+                    Some(value) => value,
+                    None => self.quiesce(alpha, beta, ply + 1, qply + 1),
+                }
+            };
+            self.pos.unmake(mv);
+            if self.stop {
+                return 0;
+            }
+            best = if maximizing {
+                best.max(value)
+            } else {
+                best.min(value)
+            };
+            if narrow(maximizing, value, &mut alpha, &mut beta) {
+                break;
+            }
+        }
+        best
+    }
+}
