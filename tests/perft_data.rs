@@ -5,48 +5,16 @@
 use yomi_engine::annan::Annan;
 use yomi_engine::core::{Game, HouseRules};
 use yomi_engine::hasami::Hasami;
-use yomi_engine::perft::perft;
+use yomi_engine::perft::{perft, read_data, DataEntry};
+use yomi_engine::sugoroku::{self, Sugoroku};
+use yomi_engine::yonin::Yonin;
 
 const FAST_TIER_LEAVES: u64 = 20_000_000;
 
-struct Entry {
-    line: usize,
-    sfen: String,
-    options: Vec<(String, String)>,
-    depths: Vec<(u32, u64)>,
-}
-
-/// `<sfen> ; NAME=VALUE … ; D<depth> <leaves> …`, `#` comments.
-fn read(file: &str) -> Vec<Entry> {
+fn read(file: &str) -> Vec<DataEntry> {
     let path = format!("{}/tests/perft/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut entries = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let mut fields = line.split(';').map(str::trim);
-        let sfen = fields.next().unwrap().to_string();
-        let mut entry = Entry {
-            line: index + 1,
-            sfen,
-            options: Vec::new(),
-            depths: Vec::new(),
-        };
-        for field in fields {
-            if let Some(rest) = field.strip_prefix('D') {
-                let (depth, leaves) = rest.split_once(' ').expect("D<depth> <leaves>");
-                entry
-                    .depths
-                    .push((depth.parse().unwrap(), leaves.trim().parse().unwrap()));
-            } else {
-                let (name, value) = field.split_once('=').expect("NAME=VALUE");
-                entry.options.push((name.to_string(), value.to_string()));
-            }
-        }
-        entries.push(entry);
-    }
+    let entries = read_data(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
     assert!(!entries.is_empty(), "{path} holds no positions");
     entries
 }
@@ -66,8 +34,8 @@ fn rules<R: HouseRules>(options: &[(String, String)], aliases: &[(&str, &str)]) 
 }
 
 /// Checks every entry of `file` in one tier: the fast one, or (`deep`) the
-/// entries above `FAST_TIER_LEAVES`.
-fn run<G: Game>(file: &str, aliases: &[(&str, &str)], deep: bool) {
+/// entries above `FAST_TIER_LEAVES`; `count` is the game's perft.
+fn run<G: Game>(file: &str, aliases: &[(&str, &str)], deep: bool, count: fn(&mut G, u32) -> u64) {
     let mut checked = 0;
     for entry in read(file) {
         let rules = rules::<G::Rules>(&entry.options, aliases);
@@ -78,7 +46,7 @@ fn run<G: Game>(file: &str, aliases: &[(&str, &str)], deep: bool) {
                 continue;
             }
             assert_eq!(
-                perft(&mut pos, depth),
+                count(&mut pos, depth),
                 leaves,
                 "{file} line {}: {} depth {depth}",
                 entry.line,
@@ -93,24 +61,51 @@ fn run<G: Game>(file: &str, aliases: &[(&str, &str)], deep: bool) {
 // The Hasami data files name the win condition briefly.
 const HASAMI_ALIASES: &[(&str, &str)] = &[("win", "HasamiWin")];
 
+/// Sugoroku's perft steps through the chance nodes (docs/notation.md).
+fn sugoroku_perft(pos: &mut Sugoroku, depth: u32) -> u64 {
+    sugoroku::perft(pos, depth)
+}
+
 #[test]
 fn hasami_fast_tier() {
-    run::<Hasami>("hasami.txt", HASAMI_ALIASES, false);
+    run::<Hasami>("hasami.txt", HASAMI_ALIASES, false, perft);
 }
 
 #[test]
 #[ignore = "deep tier"]
 fn hasami_deep_tier() {
-    run::<Hasami>("hasami.txt", HASAMI_ALIASES, true);
+    run::<Hasami>("hasami.txt", HASAMI_ALIASES, true, perft);
 }
 
 #[test]
 fn annan_fast_tier() {
-    run::<Annan>("annan.txt", &[], false);
+    run::<Annan>("annan.txt", &[], false, perft);
 }
 
 #[test]
 #[ignore = "deep tier"]
 fn annan_deep_tier() {
-    run::<Annan>("annan.txt", &[], true);
+    run::<Annan>("annan.txt", &[], true, perft);
+}
+
+#[test]
+fn yonin_fast_tier() {
+    run::<Yonin>("yonin.txt", &[], false, perft);
+}
+
+#[test]
+#[ignore = "deep tier"]
+fn yonin_deep_tier() {
+    run::<Yonin>("yonin.txt", &[], true, perft);
+}
+
+#[test]
+fn sugoroku_fast_tier() {
+    run::<Sugoroku>("sugoroku.txt", &[], false, sugoroku_perft);
+}
+
+#[test]
+#[ignore = "deep tier"]
+fn sugoroku_deep_tier() {
+    run::<Sugoroku>("sugoroku.txt", &[], true, sugoroku_perft);
 }

@@ -1,4 +1,5 @@
-//! perft as docs/notation.md defines it, generic over games.
+//! perft as docs/notation.md defines it, generic over games, and the data files
+//! of tests/perft/ that pin it.
 
 use crate::core::{Game, MoveList};
 use rayon::prelude::*;
@@ -62,4 +63,52 @@ pub fn perft_parallel<G: Game>(pos: &G, depth: u32) -> u64 {
         return perft(&mut pos.clone(), depth);
     }
     divide(pos, depth).iter().map(|&(_, n)| n).sum()
+}
+
+/// One line of a perft data file: a position, the options it is counted
+/// under and the leaf counts at some depths.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DataEntry {
+    /// 1-based, for messages.
+    pub line: usize,
+    pub sfen: String,
+    pub options: Vec<(String, String)>,
+    pub depths: Vec<(u32, u64)>,
+}
+
+/// Reads a data file: `<sfen> ; NAME=VALUE … ; D<depth> <leaves> …` a line,
+/// `#` comments and blank lines skipped.
+pub fn read_data(text: &str) -> Result<Vec<DataEntry>, String> {
+    let mut entries = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = |what: &str| format!("line {}: {what}", index + 1);
+        let mut fields = line.split(';').map(str::trim);
+        let mut entry = DataEntry {
+            line: index + 1,
+            sfen: fields.next().unwrap_or_default().to_string(),
+            options: Vec::new(),
+            depths: Vec::new(),
+        };
+        for field in fields {
+            if let Some(rest) = field.strip_prefix('D') {
+                let (depth, leaves) = rest
+                    .split_once(' ')
+                    .ok_or_else(|| at("expected D<depth> <leaves>"))?;
+                let depth = depth.parse().map_err(|_| at("bad depth"))?;
+                let leaves = leaves.trim().parse().map_err(|_| at("bad leaf count"))?;
+                entry.depths.push((depth, leaves));
+            } else {
+                let (name, value) = field
+                    .split_once('=')
+                    .ok_or_else(|| at("expected NAME=VALUE"))?;
+                entry.options.push((name.to_string(), value.to_string()));
+            }
+        }
+        entries.push(entry);
+    }
+    Ok(entries)
 }

@@ -1,4 +1,5 @@
-//! The Annan position: state, side to move, key and history.
+//! The Annan position: state, side to move, key, the moves to unmake and the
+//! keys repetition is counted on.
 
 use super::movegen::{count_legal, for_each_legal, has_legal_move};
 use super::piece::{Kind, Piece};
@@ -6,7 +7,7 @@ use super::rules::AnnanRules;
 use super::state::{AnnanMove, State, BLACK, WHITE};
 use crate::core::board9::Square;
 use crate::core::zobrist::key_table;
-use crate::core::{Game, MoveError, MoveList, Outcome, ParseError, Seat};
+use crate::core::{Game, KeyHistory, MoveError, MoveList, Outcome, ParseError, Seat};
 
 /// Per piece code and square; no piece is keyed 0, so that an empty square
 /// needs no test.
@@ -37,7 +38,6 @@ fn hand_key(color: Seat, kind: Kind, count: u8) -> u64 {
 struct Undo {
     mv: AnnanMove,
     captured: Piece,
-    key: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -47,6 +47,9 @@ pub struct Annan {
     key: u64,
     base_ply: u32,
     history: Vec<Undo>,
+    /// Nothing is irreversible: a captured piece can be dropped back and a
+    /// promoted one, captured, returns unpromoted, so any position can recur.
+    keys: KeyHistory<2>,
     rules: AnnanRules,
 }
 
@@ -60,6 +63,7 @@ impl Annan {
             key: 0,
             base_ply: ply,
             history: Vec::with_capacity(256),
+            keys: KeyHistory::with_capacity(256),
             rules: rules.clone(),
         };
         pos.key = pos.compute_key();
@@ -76,20 +80,10 @@ impl Annan {
         self.state.in_check(self.side)
     }
 
-    /// Indices into `history` of earlier occurrences of the current position at
-    /// plies ≥ `since_ply`, latest first.
-    fn earlier_occurrences(&self, since_ply: u32) -> impl Iterator<Item = usize> + '_ {
-        let len = self.history.len();
-        let oldest = since_ply.saturating_sub(self.base_ply) as usize;
-        (oldest.min(len)..len)
-            .rev()
-            .filter(move |&j| (len - j).is_multiple_of(2) && self.history[j].key == self.key)
-    }
-
     /// On the fourth occurrence: a draw, or a loss for a side every one of whose
     /// moves since the first of the four gave check.
     fn repetition(&self) -> Option<Outcome> {
-        let first = self.earlier_occurrences(self.base_ply).nth(2)?;
+        let first = self.keys.earlier(self.key, 0).nth(2)?;
         // Walk back to the first occurrence, noting whether each move left the
         // opponent in check.
         let mut state = self.state;
@@ -127,7 +121,7 @@ impl Annan {
 
     /// How often the current position has stood, this time included.
     pub fn occurrences(&self) -> usize {
-        1 + self.earlier_occurrences(self.base_ply).count()
+        self.keys.occurrences(self.key)
     }
 }
 
@@ -197,11 +191,8 @@ impl Game for Annan {
         if let Some(kind) = touched_hand {
             key ^= hand_key(us, kind, self.state.hands[us as usize][kind.index()]);
         }
-        self.history.push(Undo {
-            mv,
-            captured,
-            key: self.key,
-        });
+        self.history.push(Undo { mv, captured });
+        self.keys.push(self.key);
         self.key = key;
         self.side ^= 1;
         debug_assert_eq!(self.key, self.compute_key());
@@ -212,7 +203,7 @@ impl Game for Annan {
         debug_assert_eq!(undo.mv, mv);
         self.side ^= 1;
         self.state.revert(mv, self.side, undo.captured);
-        self.key = undo.key;
+        self.key = self.keys.pop();
         debug_assert_eq!(self.key, self.compute_key());
     }
 
@@ -259,7 +250,8 @@ impl Game for Annan {
     }
 
     fn repeats_since(&self, since_ply: u32) -> bool {
-        self.earlier_occurrences(since_ply).next().is_some()
+        let since = since_ply.saturating_sub(self.base_ply) as usize;
+        self.keys.repeats_since(self.key, since)
     }
 
     fn format_move(&self, mv: AnnanMove) -> String {

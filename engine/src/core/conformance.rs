@@ -1,25 +1,143 @@
 //! Checks every game must pass, run from each game's tests: random playouts with
-//! undo, notation round trips, key twins, well-formed outcomes.
+//! undo (through chance nodes too), notation round trips, key twins,
+//! well-formed outcomes.
 
 use super::game::GameResult;
-use super::{Game, MoveList};
+use super::{Game, MoveList, Outcome};
+use crate::search::ChanceGame;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Plays `games` random games of at most `max_plies` from `start`, checking at
 /// every node that the game's parts agree with each other.
 pub fn random_playouts<G: Game>(start: &G, games: usize, max_plies: usize, seed: u64) {
+    playouts::<G, NoChance>(start, games, max_plies, seed, &mut |_| {});
+}
+
+/// [`random_playouts`] for a game with chance nodes: each is checked (weights
+/// summing to `CHANCE_WEIGHT`, undo, no player's moves) and stepped through
+/// with an outcome drawn by the weights; `each_node` adds the game's own checks
+/// at every node where a player is to move and the game goes on. Returns how each game ended (`None`:
+/// still going after `max_plies` moves, chance steps not counted).
+pub fn random_chance_playouts<G: ChanceGame>(
+    start: &G,
+    games: usize,
+    max_plies: usize,
+    seed: u64,
+    each_node: &mut dyn FnMut(&G),
+) -> Vec<Option<Outcome>> {
+    playouts::<G, WithChance>(start, games, max_plies, seed, each_node)
+}
+
+/// How the playouts meet chance nodes.
+trait ChanceSteps<G: Game> {
+    type Outcome: Copy;
+    /// At a chance node, checks it and draws an outcome; `None` where a player
+    /// is to move.
+    fn draw(pos: &G, rng: &mut Xoshiro256PlusPlus) -> Option<Self::Outcome>;
+    fn apply(pos: &mut G, outcome: Self::Outcome);
+    fn undo(pos: &mut G, outcome: Self::Outcome);
+}
+
+/// Games without chance nodes.
+struct NoChance;
+
+impl<G: Game> ChanceSteps<G> for NoChance {
+    type Outcome = ();
+    fn draw(_: &G, _: &mut Xoshiro256PlusPlus) -> Option<()> {
+        None
+    }
+    fn apply(_: &mut G, _: ()) {}
+    fn undo(_: &mut G, _: ()) {}
+}
+
+struct WithChance;
+
+impl<G: ChanceGame> ChanceSteps<G> for WithChance {
+    type Outcome = G::Chance;
+
+    fn draw(pos: &G, rng: &mut Xoshiro256PlusPlus) -> Option<G::Chance> {
+        if !pos.at_chance() {
+            return None;
+        }
+        check_position(pos);
+        assert!(pos.outcome().is_none(), "a finished game waits for no dice");
+        assert_eq!(pos.count_moves(), 0, "no player moves at a chance node");
+        let outcomes = pos.chance_outcomes();
+        for (i, &(outcome, weight)) in outcomes.iter().enumerate() {
+            assert!(weight > 0, "{outcome:?} can happen");
+            assert!(
+                outcomes[..i].iter().all(|&(o, _)| o != outcome),
+                "{outcome:?} listed twice"
+            );
+        }
+        // The chances sum to one.
+        let total: u32 = outcomes.iter().map(|&(_, weight)| weight).sum();
+        assert_eq!(total, G::CHANCE_WEIGHT);
+        let mut ticket = rng.gen_range(0..total);
+        let &(outcome, _) = outcomes
+            .iter()
+            .find(|&&(_, weight)| {
+                let hit = ticket < weight;
+                ticket = ticket.saturating_sub(weight);
+                hit
+            })
+            .expect("the weights cover the ticket");
+        Some(outcome)
+    }
+
+    fn apply(pos: &mut G, outcome: G::Chance) {
+        let seat = pos.side_to_move();
+        pos.apply_chance(outcome);
+        assert!(!pos.at_chance(), "{outcome:?} settles the chance event");
+        assert_eq!(
+            pos.side_to_move(),
+            seat,
+            "the same seat moves after {outcome:?}"
+        );
+    }
+
+    fn undo(pos: &mut G, outcome: G::Chance) {
+        pos.undo_chance(outcome);
+    }
+}
+
+/// A move of the game or an outcome of a chance event, to unwind in order.
+enum Step<M, C> {
+    Move(M),
+    Chance(C),
+}
+
+fn playouts<G: Game, C: ChanceSteps<G>>(
+    start: &G,
+    games: usize,
+    max_plies: usize,
+    seed: u64,
+    each_node: &mut dyn FnMut(&G),
+) -> Vec<Option<Outcome>> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut ends = Vec::with_capacity(games);
     for _ in 0..games {
         let mut pos = start.clone();
         let mut played = Vec::new();
-        for _ in 0..max_plies {
+        let mut plies = 0;
+        while plies < max_plies {
+            if let Some(outcome) = C::draw(&pos, &mut rng) {
+                let (sfen, key) = (pos.sfen(), pos.key());
+                C::apply(&mut pos, outcome);
+                C::undo(&mut pos, outcome);
+                assert_eq!((pos.sfen(), pos.key()), (sfen, key), "undo restores");
+                C::apply(&mut pos, outcome);
+                played.push(Step::Chance(outcome));
+                continue;
+            }
             check_node(&pos);
             let mut moves = MoveList::new();
             pos.generate_moves(&mut moves);
             if moves.is_empty() || pos.outcome().is_some() {
                 break;
             }
+            each_node(&pos);
             let mv = moves[rng.gen_range(0..moves.len())];
             let (sfen, key, ply) = (pos.sfen(), pos.key(), pos.ply());
             pos.make(mv);
@@ -27,17 +145,24 @@ pub fn random_playouts<G: Game>(start: &G, games: usize, max_plies: usize, seed:
             pos.unmake(mv);
             assert_eq!((pos.sfen(), pos.key()), (sfen, key), "unmake restores");
             pos.make(mv);
-            played.push(mv);
+            played.push(Step::Move(mv));
+            plies += 1;
         }
+        ends.push(pos.outcome());
         // Unwinding the whole game returns to the start.
-        while let Some(mv) = played.pop() {
-            pos.unmake(mv);
+        while let Some(step) = played.pop() {
+            match step {
+                Step::Move(mv) => pos.unmake(mv),
+                Step::Chance(outcome) => C::undo(&mut pos, outcome),
+            }
         }
         assert_eq!((pos.sfen(), pos.key()), (start.sfen(), start.key()));
     }
+    ends
 }
 
-pub fn check_node<G: Game>(pos: &G) {
+/// The key and the notation: what every node, chance nodes included, must keep.
+fn check_position<G: Game>(pos: &G) {
     assert_eq!(
         pos.key(),
         pos.compute_key(),
@@ -50,7 +175,11 @@ pub fn check_node<G: Game>(pos: &G) {
         pos.key(),
         "notation carries everything the key covers"
     );
+}
 
+/// A node with a player to move: [`check_position`], the moves and the outcome.
+pub fn check_node<G: Game>(pos: &G) {
+    check_position(pos);
     let mut moves = MoveList::new();
     pos.generate_moves(&mut moves);
     assert_eq!(pos.count_moves(), moves.len() as u64);

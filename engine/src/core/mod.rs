@@ -1,11 +1,13 @@
 //! Vocabulary shared by every game: the game trait, move lists, outcomes, options,
-//! errors, Zobrist keys and the 9×9 board geometry of the shogi games.
+//! errors, Zobrist keys, the key history repetition is counted on and the 9×9
+//! board geometry of the shogi games.
 
 pub mod board9;
 #[cfg(test)]
 pub mod conformance;
 pub mod error;
 pub mod game;
+pub mod history;
 pub mod movelist;
 pub mod options;
 pub mod sfen;
@@ -14,5 +16,6 @@ pub mod zobrist;
 
 pub use error::{MoveError, OptionError, ParseError};
 pub use game::{Game, GameResult, Outcome, Seat};
+pub use history::KeyHistory;
 pub use movelist::MoveList;
 pub use options::{HouseRules, OptionKind, OptionSpec};

@@ -1,5 +1,5 @@
-//! The Hasami position: two bitboards, a transposed occupancy, the key and the
-//! history needed to unmake moves and to count repetitions.
+//! The Hasami position: two bitboards, a transposed occupancy, the key, the
+//! captures needed to unmake moves and the keys repetition is counted on.
 
 use super::movegen::{
     capture_targets, captures, mobility_balance, push_slides, slide_count, slides, transposed_bit,
@@ -8,7 +8,7 @@ use super::movegen::{
 use super::rules::{HasamiRules, WinCondition};
 use crate::core::board9::{Bitboard, Square};
 use crate::core::zobrist::key_table;
-use crate::core::{Game, MoveError, MoveList, Outcome, ParseError, Seat};
+use crate::core::{Game, KeyHistory, MoveError, MoveList, Outcome, ParseError, Seat};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 pub const BLACK: Seat = 0;
@@ -22,12 +22,6 @@ const SIDE_KEY: u64 = 0xD1B5_4A32_D192_ED03;
 #[inline]
 fn stone_key(side: Seat, sq: Square) -> u64 {
     STONE_KEYS[side as usize * 81 + sq.index()]
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Undo {
-    captured: Bitboard,
-    key: u64,
 }
 
 /// The capture targets of the position last asked about, tagged with its key:
@@ -57,9 +51,10 @@ pub struct Hasami {
     key: u64,
     /// Plies played before this position's history starts (from the SFEN move number).
     base_ply: u32,
-    /// Ply of the last capture: no earlier position can repeat.
-    last_capture: u32,
-    history: Vec<Undo>,
+    /// Per ply, the stones it captured (to unmake it).
+    captures: Vec<Bitboard>,
+    /// A capture is irreversible: stones never come back.
+    keys: KeyHistory<2>,
     rules: HasamiRules,
     targets: TargetCache,
 }
@@ -73,8 +68,8 @@ impl Hasami {
             side,
             key: if side == WHITE { SIDE_KEY } else { 0 },
             base_ply: ply,
-            last_capture: ply,
-            history: Vec::with_capacity(256),
+            captures: Vec::with_capacity(256),
+            keys: KeyHistory::with_capacity(256),
             rules: rules.clone(),
             targets: TargetCache::default(),
         }
@@ -216,26 +211,7 @@ impl Hasami {
 
     /// How often the current position has stood, this time included.
     pub fn occurrences(&self) -> u32 {
-        1 + self.earlier_occurrences(self.last_capture)
-    }
-
-    /// Earlier occurrences of the current position at plies ≥ `since_ply`.
-    fn earlier_occurrences(&self, since_ply: u32) -> u32 {
-        let since = since_ply.max(self.last_capture);
-        let ply = self.ply();
-        let mut count = 0;
-        // Same side to move: every second ply back, from four: two plies back the
-        // last mover's stones differ (a stone moved and, without a capture since,
-        // nothing else changed them).
-        let mut back = 4;
-        while back <= ply.saturating_sub(since) {
-            let index = self.history.len() - back as usize;
-            if self.history[index].key == self.key {
-                count += 1;
-            }
-            back += 2;
-        }
-        count
+        self.keys.occurrences(self.key) as u32
     }
 }
 
@@ -274,7 +250,7 @@ impl Game for Hasami {
 
     #[inline]
     fn ply(&self) -> u32 {
-        self.base_ply + self.history.len() as u32
+        self.base_ply + self.keys.len() as u32
     }
 
     fn generate_moves(&self, moves: &mut MoveList<HasamiMove>) {
@@ -298,17 +274,15 @@ impl Game for Hasami {
     fn make(&mut self, mv: HasamiMove) {
         let (us, them) = (self.side, self.side ^ 1);
         let captured = self.captures_of(mv);
-        self.history.push(Undo {
-            captured,
-            key: self.key,
-        });
+        self.captures.push(captured);
+        self.keys.push(self.key);
         self.remove(us, mv.from);
         self.put(us, mv.to);
         for sq in captured {
             self.remove(them, sq);
         }
         if !captured.is_empty() {
-            self.last_capture = self.ply();
+            self.keys.mark_irreversible();
         }
         self.side = them;
         self.key ^= SIDE_KEY;
@@ -316,18 +290,15 @@ impl Game for Hasami {
     }
 
     fn unmake(&mut self, mv: HasamiMove) {
-        let undo = self.history.pop().expect("unmake without a move");
+        let captured = self.captures.pop().expect("unmake without a move");
         let (us, them) = (self.side ^ 1, self.side);
-        for sq in undo.captured {
+        for sq in captured {
             self.put(them, sq);
         }
         self.remove(us, mv.to);
         self.put(us, mv.from);
         self.side = us;
-        self.key = undo.key;
-        if !undo.captured.is_empty() {
-            self.last_capture = self.recompute_last_capture();
-        }
+        self.key = self.keys.pop();
         debug_assert_eq!(self.key, self.compute_key());
     }
 
@@ -371,7 +342,8 @@ impl Game for Hasami {
     }
 
     fn repeats_since(&self, since_ply: u32) -> bool {
-        self.earlier_occurrences(since_ply) > 0
+        let since = since_ply.saturating_sub(self.base_ply) as usize;
+        self.keys.repeats_since(self.key, since)
     }
 
     fn format_move(&self, mv: HasamiMove) -> String {
@@ -396,28 +368,19 @@ impl Game for Hasami {
 }
 
 impl Hasami {
-    /// The search's null move: the turn passes, nothing else changes.
+    /// The search's null move: the turn passes, nothing else changes; for
+    /// repetition it is a ply like any other.
     pub(super) fn make_pass(&mut self) {
-        self.history.push(Undo {
-            captured: Bitboard::EMPTY,
-            key: self.key,
-        });
+        self.captures.push(Bitboard::EMPTY);
+        self.keys.push(self.key);
         self.side ^= 1;
         self.key ^= SIDE_KEY;
     }
 
     pub(super) fn unmake_pass(&mut self) {
-        let undo = self.history.pop().expect("unmake_pass without a pass");
-        debug_assert!(undo.captured.is_empty());
+        let captured = self.captures.pop().expect("unmake_pass without a pass");
+        debug_assert!(captured.is_empty());
         self.side ^= 1;
-        self.key = undo.key;
-    }
-
-    /// After taking back a capture: the ply of the latest capture still in history.
-    fn recompute_last_capture(&self) -> u32 {
-        self.history
-            .iter()
-            .rposition(|undo| !undo.captured.is_empty())
-            .map_or(self.base_ply, |index| self.base_ply + index as u32 + 1)
+        self.key = self.keys.pop();
     }
 }

@@ -299,6 +299,35 @@ fn perft_depth_2_agrees_with_the_naive_generator() {
 }
 
 #[test]
+fn perft_data_agrees_with_the_naive_generator() {
+    // Every depth up to 100 000 leaves; a node waiting for the roll sums the
+    // 21 rolls, as perft defines.
+    let text = include_str!("../../../tests/perft/sugoroku.txt");
+    let mut checked = 0;
+    for entry in crate::perft::read_data(text).unwrap() {
+        let mut rules = SugorokuRules::default();
+        for (name, value) in &entry.options {
+            assert!(rules.set(name, value).unwrap(), "{name}");
+        }
+        let pos = Sugoroku::from_sfen(&entry.sfen, &rules).unwrap();
+        let naive = naive_of(&pos);
+        for &(depth, leaves) in entry.depths.iter().filter(|d| d.1 <= 100_000) {
+            let count = if pos.at_chance() {
+                ROLLS
+                    .iter()
+                    .map(|&(roll, _)| naive_perft(&naive, &[roll.hi, roll.lo], &rules, depth))
+                    .sum()
+            } else {
+                naive_perft(&naive, &dice_digits(pos.dice()), &rules, depth)
+            };
+            assert_eq!(count, leaves, "line {} depth {depth}", entry.line);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "{checked} counts checked");
+}
+
+#[test]
 #[ignore = "naive perft over all rolls at depth 2 and a few at depth 3; run with --ignored"]
 fn perft_deeper_agrees_with_the_naive_generator() {
     let rules = SugorokuRules::default();
@@ -812,73 +841,50 @@ fn status_and_diagram_say_what_the_board_holds() {
 
 #[test]
 fn random_playouts_keep_every_part_consistent_and_games_end() {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x5347_5255);
-    for rules in all_rules() {
-        for game in 0..8 {
-            // Half the games from a home nearly closed, for the closed-home rules.
-            let start = if game % 2 == 0 {
-                Sugoroku::start(&rules)
-            } else {
-                near_closeout(&rules)
-            };
-            let mut pos = start;
-            let mut history: Vec<(Option<SugorokuMove>, Option<Roll>)> = Vec::new();
-            let mut ended = false;
-            for _ in 0..4000 {
-                if pos.outcome().is_some() {
-                    ended = true;
-                    break;
-                }
-                if pos.at_chance() {
-                    let roll = Roll::new(rng.gen_range(1..=6), rng.gen_range(1..=6));
-                    let key = pos.key();
-                    pos.apply_chance(roll);
-                    assert_eq!(pos.key(), pos.compute_key());
-                    pos.undo_chance(roll);
-                    assert_eq!(pos.key(), key);
-                    pos.apply_chance(roll);
-                    history.push((None, Some(roll)));
-                    continue;
-                }
-                check_node(&pos);
-                let digits = dice_digits(pos.dice());
-                assert_eq!(
-                    fast_turns(&pos),
-                    naive_turns(&naive_of(&pos), &digits, &rules),
-                    "{}",
-                    pos.sfen()
-                );
-                let value = pos.evaluate();
-                assert!(value.abs() <= 3000);
-                let mut moves = MoveList::new();
-                pos.generate_moves(&mut moves);
-                let mv = moves[rng.gen_range(0..moves.len())];
-                // The record entry with its dice plays the same turn.
-                let entry = format!("{}:{}", pos.dice(), pos.format_move(mv));
-                let mut by_text = pos;
-                by_text.play_text(&entry).unwrap();
-                let (sfen, key) = (pos.sfen(), pos.key());
-                pos.make(mv);
-                assert_eq!(pos.sfen(), by_text.sfen(), "{entry}");
-                pos.unmake(mv);
-                assert_eq!((pos.sfen(), pos.key()), (sfen, key), "unmake restores");
-                pos.make(mv);
-                history.push((Some(mv), None));
+    // The generic playouts roll the dice and check every node; here the fast
+    // generator against the naive one, the evaluation's range and the record
+    // entry of every turn on top.
+    let mut each_node = |pos: &Sugoroku| {
+        let rules = *pos.rules();
+        assert_eq!(
+            fast_turns(pos),
+            naive_turns(&naive_of(pos), &dice_digits(pos.dice()), &rules),
+            "{}",
+            pos.sfen()
+        );
+        assert!(pos.evaluate().abs() <= 3000);
+        let mut moves = MoveList::new();
+        pos.generate_moves(&mut moves);
+        for &mv in moves.iter() {
+            // The record entry with its dice plays the same turn.
+            let entry = format!("{}:{}", pos.dice(), pos.format_move(mv));
+            let (mut by_text, mut by_move) = (*pos, *pos);
+            by_text.play_text(&entry).unwrap();
+            by_move.make(mv);
+            assert_eq!(by_text.sfen(), by_move.sfen(), "{entry}");
+        }
+    };
+    for (i, rules) in all_rules().into_iter().enumerate() {
+        // Half the games from a home nearly closed, for the closed-home rules.
+        for (j, start) in [Sugoroku::start(&rules), near_closeout(&rules)]
+            .iter()
+            .enumerate()
+        {
+            let seed = 0x5347_5255 + 2 * i as u64 + j as u64;
+            let ends = crate::core::conformance::random_chance_playouts(
+                start,
+                4,
+                2000,
+                seed,
+                &mut each_node,
+            );
+            for end in ends {
+                let end = end.unwrap_or_else(|| panic!("a game under {rules:?} did not end"));
+                let GameResult::Win { points, .. } = end.result else {
+                    panic!("not a win")
+                };
+                assert!((1..=3).contains(&points));
             }
-            assert!(ended, "a game under {rules:?} did not end");
-            let result = pos.outcome().unwrap();
-            let GameResult::Win { points, .. } = result.result else {
-                panic!("not a win")
-            };
-            assert!((1..=3).contains(&points));
-            while let Some(entry) = history.pop() {
-                match entry {
-                    (Some(mv), _) => pos.unmake(mv),
-                    (_, Some(roll)) => pos.undo_chance(roll),
-                    _ => unreachable!(),
-                }
-            }
-            assert_eq!((pos.sfen(), pos.key()), (start.sfen(), start.key()));
         }
     }
 }

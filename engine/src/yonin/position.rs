@@ -1,12 +1,13 @@
 //! The Yonin position: the state, the seat due, eliminations and their order,
-//! who moved when, the key and the history that make and unmake walk.
+//! who moved when, the key, the history that make and unmake walk and the keys
+//! repetition is counted on.
 
 use super::movegen::{for_each_legal, has_legal_move, next_due};
 use super::rules::YoninRules;
 use super::state::{State, YoninMove};
 use crate::core::game::GameResult;
 use crate::core::zobrist::key_table;
-use crate::core::{Game, MoveError, MoveList, Outcome, ParseError, Seat};
+use crate::core::{Game, KeyHistory, MoveError, MoveList, Outcome, ParseError, Seat};
 
 static SIDE_KEYS: [u64; 4] = key_table(0x594F_4E49_4E03);
 
@@ -74,7 +75,6 @@ struct Snapshot {
     due: Seat,
     out: Eliminations,
     recent: Recency,
-    key: u64,
     /// What was done from this position: a move (or a pass) by `mover`.
     mover: Seat,
     pass: bool,
@@ -92,6 +92,10 @@ pub struct Yonin {
     base_ply: u32,
     passes: u32,
     history: Vec<Snapshot>,
+    /// Stride 1: check priority and eliminations decide who moves, not the
+    /// rotation. An elimination is irreversible (a king never turns back up);
+    /// nothing else is (captured pieces can be dropped back).
+    keys: KeyHistory<1>,
     rules: YoninRules,
 }
 
@@ -115,6 +119,7 @@ impl Yonin {
             base_ply: ply,
             passes: 0,
             history: Vec::with_capacity(512),
+            keys: KeyHistory::with_capacity(512),
             rules: rules.clone(),
         };
         pos.key = pos.compute_key();
@@ -171,6 +176,7 @@ impl Yonin {
             self.state.eliminate(mated, heir);
             self.key = self.state.key ^ SIDE_KEYS[self.due as usize];
             self.out.push(mated, heir);
+            self.keys.mark_irreversible();
             let next = next_due(&self.state, mated);
             self.set_due(next);
             if self.is_over() || self.due_can_move() {
@@ -210,32 +216,10 @@ impl Yonin {
             .unwrap_or_else(|| counter_clockwise(&|s| self.state.is_alive(s)))
     }
 
-    /// Whether history index `j` (the position before move `j`) stood as a
-    /// real position, not one reached by a pass.
-    #[inline]
-    fn counts(&self, j: usize) -> bool {
-        j == 0 || !self.history[j - 1].pass
-    }
-
-    #[inline]
-    fn key_at(&self, j: usize) -> u64 {
-        if j == self.history.len() {
-            self.key
-        } else {
-            self.history[j].key
-        }
-    }
-
-    /// History indices of earlier real occurrences of the current position.
-    fn earlier_occurrences(&self) -> impl Iterator<Item = usize> + '_ {
-        let now = self.history.len();
-        let real = self.counts(now);
-        (0..now).filter(move |&j| real && self.history[j].key == self.key && self.counts(j))
-    }
-
-    /// How often the current position has stood, this time included.
+    /// How often the current position has stood, this time included
+    /// (positions reached by a pass never count).
     pub fn occurrences(&self) -> usize {
-        1 + self.earlier_occurrences().count()
+        self.keys.occurrences(self.key)
     }
 
     /// Where the window of `seat`'s unbroken checks starts: the position after
@@ -251,18 +235,11 @@ impl Yonin {
     /// so that a move of `seat` might make a fourth occurrence (rules 10, 19).
     fn perpetual_possible(&self, seat: Seat) -> bool {
         let start = self.check_window(seat);
-        let end = self.history.len();
-        if end < start + 8 {
+        if self.history.len() < start + 8 {
             // Three earlier occurrences need at least eight plies between them.
             return false;
         }
-        (start..=end).any(|i| {
-            self.counts(i)
-                && (i + 1..=end)
-                    .filter(|&j| self.counts(j) && self.key_at(j) == self.key_at(i))
-                    .count()
-                    >= 2
-        })
+        self.keys.thrice_since(self.key, start)
     }
 
     /// Rules 10, 19: the move just made (by `mover`) gave check, made the fourth
@@ -272,13 +249,11 @@ impl Yonin {
         if !last.gave_check {
             return false;
         }
-        let mut earlier = self.earlier_occurrences();
-        let Some(first) = earlier.next() else {
+        // Exactly three earlier occurrences, the oldest first of the four.
+        let mut earlier = self.keys.earlier(self.key, 0);
+        let (Some(first), None) = (earlier.nth(2), earlier.next()) else {
             return false;
         };
-        if 1 + earlier.count() != 3 {
-            return false;
-        }
         self.history[first..]
             .iter()
             .all(|s| s.pass || s.mover != mover || s.gave_check)
@@ -313,11 +288,15 @@ impl Yonin {
             due: self.due,
             out: self.out,
             recent: self.recent,
-            key: self.key,
             mover: self.due,
             pass,
             gave_check: false,
         });
+        if pass {
+            self.keys.push_pass(self.key);
+        } else {
+            self.keys.push(self.key);
+        }
     }
 
     fn restore(&mut self) -> Snapshot {
@@ -326,7 +305,7 @@ impl Yonin {
         self.due = snap.due;
         self.out = snap.out;
         self.recent = snap.recent;
-        self.key = snap.key;
+        self.key = self.keys.pop();
         snap
     }
 
@@ -500,8 +479,10 @@ impl Game for Yonin {
     }
 
     fn repeats_since(&self, since_ply: u32) -> bool {
+        // History indices count passes too; the searcher's root has none
+        // before it, so its ply gives its index.
         let oldest = since_ply.saturating_sub(self.base_ply) as usize;
-        self.earlier_occurrences().any(|j| j >= oldest)
+        self.keys.repeats_since(self.key, oldest)
     }
 
     fn format_move(&self, mv: YoninMove) -> String {
