@@ -1,13 +1,12 @@
-//! Perft from the data files in tests/perft/, one format for every game.
+//! Perft from the data files in tests/perft/ (`<game>.txt` for every registered
+//! game), one format for all.
 //! The fast tier runs in the suite; entries above `FAST_TIER_LEAVES` run with
 //! `cargo test --test perft_data -- --ignored`.
 
-use yomi_engine::annan::Annan;
-use yomi_engine::core::{Game, HouseRules};
-use yomi_engine::hasami::Hasami;
-use yomi_engine::perft::{perft, read_data, DataEntry};
-use yomi_engine::sugoroku::{self, Sugoroku};
-use yomi_engine::yonin::Yonin;
+use yomi_engine::core::HouseRules;
+use yomi_engine::perft::{read_data, DataEntry};
+use yomi_engine::registry::{for_each_game, GameEntry, GameVisitor};
+use yomi_engine::session::Playable;
 
 const FAST_TIER_LEAVES: u64 = 20_000_000;
 
@@ -33,79 +32,56 @@ fn rules<R: HouseRules>(options: &[(String, String)], aliases: &[(&str, &str)]) 
     rules
 }
 
-/// Checks every entry of `file` in one tier: the fast one, or (`deep`) the
-/// entries above `FAST_TIER_LEAVES`; `count` is the game's perft.
-fn run<G: Game>(file: &str, aliases: &[(&str, &str)], deep: bool, count: fn(&mut G, u32) -> u64) {
-    let mut checked = 0;
-    for entry in read(file) {
-        let rules = rules::<G::Rules>(&entry.options, aliases);
-        let mut pos = G::from_sfen(&entry.sfen, &rules)
-            .unwrap_or_else(|e| panic!("line {}: {}: {e:?}", entry.line, entry.sfen));
-        for &(depth, leaves) in &entry.depths {
-            if (leaves > FAST_TIER_LEAVES) != deep {
-                continue;
+/// Checks every entry of the game's data file in one tier: the fast one, or
+/// (`deep`) the entries above `FAST_TIER_LEAVES`; the count is the game's perft.
+struct Tier {
+    deep: bool,
+}
+
+impl GameVisitor for Tier {
+    fn visit<G: Playable>(&mut self, entry: &'static GameEntry) {
+        let file = format!("{}.txt", entry.name);
+        let aliases: Vec<(&str, &str)> = ALIASES
+            .iter()
+            .filter(|(game, ..)| *game == entry.name)
+            .map(|&(_, short, long)| (short, long))
+            .collect();
+        let mut checked = 0;
+        for line in read(&file) {
+            let rules = rules::<G::Rules>(&line.options, &aliases);
+            let pos = G::from_sfen(&line.sfen, &rules)
+                .unwrap_or_else(|e| panic!("{file} line {}: {}: {e:?}", line.line, line.sfen));
+            for &(depth, leaves) in &line.depths {
+                if (leaves > FAST_TIER_LEAVES) != self.deep {
+                    continue;
+                }
+                assert_eq!(
+                    pos.perft(depth, true),
+                    leaves,
+                    "{file} line {}: {} depth {depth}",
+                    line.line,
+                    line.sfen
+                );
+                checked += 1;
             }
-            assert_eq!(
-                count(&mut pos, depth),
-                leaves,
-                "{file} line {}: {} depth {depth}",
-                entry.line,
-                entry.sfen
-            );
-            checked += 1;
         }
+        // Every file has a fast tier; a deep one is optional.
+        assert!(checked > 0 || self.deep, "{file}: no fast-tier entry");
     }
-    assert!(checked > 0);
 }
 
-// The Hasami data files name the win condition briefly.
-const HASAMI_ALIASES: &[(&str, &str)] = &[("win", "HasamiWin")];
-
-/// Sugoroku's perft steps through the chance nodes (docs/notation.md).
-fn sugoroku_perft(pos: &mut Sugoroku, depth: u32) -> u64 {
-    sugoroku::perft(pos, depth)
-}
+/// Short option names the data files use: (game, short, option). The Hasami
+/// file (which tools/crosscheck/hasami_perft.py reads too) names the win
+/// condition `win`.
+const ALIASES: &[(&str, &str, &str)] = &[("hasami", "win", "HasamiWin")];
 
 #[test]
-fn hasami_fast_tier() {
-    run::<Hasami>("hasami.txt", HASAMI_ALIASES, false, perft);
+fn every_game_fast_tier() {
+    for_each_game(&mut Tier { deep: false });
 }
 
 #[test]
 #[ignore = "deep tier"]
-fn hasami_deep_tier() {
-    run::<Hasami>("hasami.txt", HASAMI_ALIASES, true, perft);
-}
-
-#[test]
-fn annan_fast_tier() {
-    run::<Annan>("annan.txt", &[], false, perft);
-}
-
-#[test]
-#[ignore = "deep tier"]
-fn annan_deep_tier() {
-    run::<Annan>("annan.txt", &[], true, perft);
-}
-
-#[test]
-fn yonin_fast_tier() {
-    run::<Yonin>("yonin.txt", &[], false, perft);
-}
-
-#[test]
-#[ignore = "deep tier"]
-fn yonin_deep_tier() {
-    run::<Yonin>("yonin.txt", &[], true, perft);
-}
-
-#[test]
-fn sugoroku_fast_tier() {
-    run::<Sugoroku>("sugoroku.txt", &[], false, sugoroku_perft);
-}
-
-#[test]
-#[ignore = "deep tier"]
-fn sugoroku_deep_tier() {
-    run::<Sugoroku>("sugoroku.txt", &[], true, sugoroku_perft);
+fn every_game_deep_tier() {
+    for_each_game(&mut Tier { deep: true });
 }
