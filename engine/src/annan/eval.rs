@@ -118,4 +118,15 @@ impl Playable for Annan {
         "7lk/7pB/9/9/9/9/9/9/4K4 b P 1",
     ];
     const BENCH_DEPTH: u32 = 6;
+
+    const MATE_SOLVER: bool = true;
+
+    /// A df-pn solver: see `mate.rs`.
+    fn mate(
+        &self,
+        limits: &crate::search::Limits,
+        control: &crate::search::SearchControl,
+    ) -> crate::session::MateAnswer<AnnanMove> {
+        super::mate::solve(self, limits, control)
+    }
 }
