@@ -21,8 +21,10 @@ which returns its `UsiEngineSession`) is used as it is, nothing patched:
   `bestmove`; `start_ponder()` sends `go ponder ...` (with `enable_early_ponder`
   the clock is held back: `go ponder` alone), and its handle's `hit()` /
   `cancel()` send `ponderhit btime ... byoyomi ...` / `stop`; `think_mate()`
-  sends `go mate 1000` and raises on `checkmate notimplemented`; `gameover()` sends `gameover`; `close()` sends `quit` and waits 5 s for
-  the process to exit before killing it.
+  sends `go mate 1000` and parses `checkmate <moves>`, `checkmate nomate` or
+  `checkmate timeout` (it raises on `checkmate notimplemented`); `gameover()`
+  sends `gameover`; `close()` sends `quit` and waits 5 s for the process to
+  exit before killing it.
 
 Annan Shogi is played (standard shogi SFEN and moves): shogiarena's session does
 not check positions or moves against shogi rules, it only parses each move's
@@ -50,6 +52,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "target", "release", "yomi"))
 WATCHDOG_SECONDS = 120
 ANNAN_START = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+# Mate in one: the lance dropped on 1c lends its movement to the bishop on 1b.
+TSUME = "7lk/7pB/9/9/9/9/9/9/4K4 b L 1"
 MAX_MOVES_TO_DRAW = 256
 
 
@@ -160,13 +164,19 @@ async def play():
         check(best in chosen, f"searchmoves: bestmove {best} not in {chosen}")
         print(f"searchmoves {' '.join(chosen)}: {best}")
 
-        # `go mate` is answered (Annan has no mate solver yet: notimplemented).
-        try:
-            await session.think_mate(sfen=ANNAN_START, moves=[move_from_usi(m) for m in moves], ply_limit=1000, timeout=30)
-            raise AssertionError("go mate: expected checkmate notimplemented")
-        except RuntimeError as e:
-            check("notimplemented" in str(e), f"go mate: {e}")
-        print("go mate: notimplemented")
+        # `go mate`: Annan's df-pn solver answers (nomate or timeout in the
+        # opening, where a mating line would have to replay legally), and finds
+        # the mate of a tsume.
+        result = await session.think_mate(sfen=ANNAN_START, moves=[move_from_usi(m) for m in moves], ply_limit=1000, timeout=30)
+        line = [m.to_usi() for m in result.moves]
+        check(result.is_mate == bool(line), f"go mate in the game: {result}")
+        for i, mv in enumerate(line):
+            check(mv in legal_moves(moves + line[:i]), f"go mate in the game: {mv} of {line} is not legal")
+        print(f"go mate in the game: {' '.join(line) if line else 'no mate'}")
+        result = await session.think_mate(sfen=TSUME, ply_limit=1000, timeout=30)
+        line = [m.to_usi() for m in result.moves]
+        check(result.is_mate and line == ["L*1c"], f"go mate {TSUME}: {result}")
+        print(f"go mate {TSUME}: {' '.join(line)}")
 
         # A ponder miss: shogiarena stops the search and drops its bestmove.
         handle = await session.start_ponder(

@@ -172,4 +172,15 @@ impl Playable for Annan {
             4,
         ),
     ];
+
+    const MATE_SOLVER: bool = true;
+
+    /// A df-pn solver: see `mate.rs`.
+    fn mate(
+        &self,
+        limits: &crate::search::Limits,
+        control: &crate::search::SearchControl,
+    ) -> crate::session::MateAnswer<AnnanMove> {
+        super::mate::solve(self, limits, control)
+    }
 }

@@ -3,6 +3,7 @@
 
 mod attacks;
 mod eval;
+mod mate;
 mod movegen;
 mod notation;
 mod piece;
@@ -10,6 +11,8 @@ mod position;
 mod rules;
 mod state;
 
+#[cfg(test)]
+mod mate_tests;
 #[cfg(test)]
 mod tests;
 

@@ -1,0 +1,102 @@
+//! Annan tsume: the df-pn solver behind `go mate` on the problems of
+//! `benches/mate_problems.txt`, and for comparison the time the normal
+//! alpha-beta search takes to report the mate score. Prints figures only;
+//! never asserts (the solver's answers are pinned in the tests).
+//!
+//! The two do not count the same mates: a tsume is checks only, while
+//! alpha-beta plays any move, so it may report a shorter mate that begins
+//! with a quiet move (or none, if its horizon stops short).
+//!
+//! `cargo bench --bench mate [-- [BUDGET-MS]]` (default: 10 000 ms per search).
+
+use std::time::{Duration, Instant};
+use yomi_engine::annan::Annan;
+use yomi_engine::search::{Limits, Score, SearchConfig, SearchControl, Searcher};
+use yomi_engine::session::{MateAnswer, Playable};
+use yomi_engine::Game;
+
+const PROBLEMS: &str = include_str!("mate_problems.txt");
+
+/// `sfen | plies | note` per line; `#` starts a comment.
+fn problems() -> Vec<(Annan, u32, &'static str)> {
+    PROBLEMS
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(|line| {
+            let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+            let pos = Annan::from_sfen(fields[0], &Default::default()).expect("a valid problem");
+            let plies = fields[1].parse().expect("the mate length");
+            (pos, plies, fields.get(2).copied().unwrap_or(""))
+        })
+        .collect()
+}
+
+/// df-pn: (mate length or what it answered, nodes, elapsed).
+fn dfpn(pos: &Annan, budget: Duration) -> (String, u64, Duration) {
+    let control = SearchControl::new(false);
+    let started = Instant::now();
+    let answer = pos.mate(&Limits::movetime(budget), &control);
+    let elapsed = started.elapsed();
+    let found = match answer {
+        MateAnswer::Mate(line) => format!("mate {}", line.len()),
+        other => format!("{other:?}").to_lowercase(),
+    };
+    (found, control.nodes(), elapsed)
+}
+
+/// Alpha-beta from fresh tables until its first mate score for the side to
+/// move: (plies, depth, nodes, elapsed) then, or `None` within `budget`.
+fn alphabeta<G: Playable>(pos: &G, budget: Duration) -> Option<(i32, u32, u64, Duration)> {
+    let config = SearchConfig {
+        time_margin_ms: 0,
+        ..SearchConfig::default()
+    };
+    let mut searcher = G::Searcher::new(&config);
+    searcher.prepare().expect("the bench hash table");
+    let control = SearchControl::new(false);
+    let started = Instant::now();
+    let mut found = None;
+    searcher.search(pos, &Limits::movetime(budget), &control, &mut |info| {
+        if let (None, Score::Mate(plies)) = (found, info.score) {
+            if plies > 0 {
+                found = Some((plies, info.depth, info.nodes, started.elapsed()));
+                control.stop();
+            }
+        }
+    });
+    found
+}
+
+fn main() {
+    let budget = std::env::args()
+        .skip(1)
+        .find_map(|arg| arg.parse().ok())
+        .map_or(Duration::from_secs(10), Duration::from_millis);
+    println!("budget {} ms per search", budget.as_millis());
+    let (mut total_nodes, mut total_time) = (0, Duration::ZERO);
+    for (pos, plies, note) in problems() {
+        let (found, nodes, elapsed) = dfpn(&pos, budget);
+        total_nodes += nodes;
+        total_time += elapsed;
+        let secs = elapsed.as_secs_f64().max(1e-9);
+        let ab = match alphabeta(&pos, budget) {
+            Some((plies, depth, nodes, elapsed)) => format!(
+                "mate {plies} at depth {depth}, {nodes} nodes, {:.1} ms",
+                elapsed.as_secs_f64() * 1e3
+            ),
+            None => "no mate score".to_string(),
+        };
+        println!(
+            "{:<60} {plies:>2} plies: df-pn {found:<8} {:>9.1} ms {nodes:>9} nodes {:>6.0} k nodes/s | alpha-beta {ab}  {note}",
+            pos.sfen(),
+            elapsed.as_secs_f64() * 1e3,
+            nodes as f64 / secs / 1e3
+        );
+    }
+    println!(
+        "df-pn total: {total_nodes} nodes in {:.1} ms, {:.0} k nodes/s",
+        total_time.as_secs_f64() * 1e3,
+        total_nodes as f64 / total_time.as_secs_f64().max(1e-9) / 1e3
+    );
+}

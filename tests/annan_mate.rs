@@ -1,0 +1,88 @@
+//! `go mate` for Annan through the real binary: the df-pn solver's answers,
+//! and its mating lines replayed by the engine's own rules.
+
+mod common;
+
+use common::{Engine, PROMPT};
+
+fn annan_at(sfen: &str) -> Engine {
+    let mut engine = Engine::start();
+    assert_eq!(
+        engine.ask("setoption name USI_Variant value annan"),
+        ["info string variant annan"]
+    );
+    assert_eq!(
+        engine.ask(&format!("position sfen {sfen}")),
+        Vec::<String>::new()
+    );
+    engine
+}
+
+/// `go mate …` and its one answer.
+fn mate(engine: &mut Engine, go: &str) -> String {
+    engine.send(go);
+    let lines = engine.read_until(PROMPT, |l| l.starts_with("checkmate"));
+    assert_eq!(lines.len(), 1, "{go}: {lines:?}");
+    lines[0].clone()
+}
+
+#[test]
+fn mating_lines_replay_to_checkmate() {
+    for (sfen, plies) in [
+        ("8k/9/7S1/9/9/9/9/9/K8 b G 1", 1),
+        // The lance dropped on 1c lends its movement to the bishop on 1b.
+        ("7lk/7pB/9/9/9/9/9/9/4K4 b L 1", 1),
+        ("9/2Sk5/1N7/5s3/9/9/9/9/K8 b GG 1", 3),
+        ("Sk1r5/2P6/3B5/4N4/9/9/9/9/K8 b R 1", 5),
+        ("1L+p6/2kp5/4l4/9/4+R4/9/9/9/K8 b GS 1", 7),
+        ("2+pg5/1G2k2+P1/9/6l2/2N2+R3/9/9/9/K8 b 2P 1", 9),
+    ] {
+        let mut engine = annan_at(sfen);
+        let answer = mate(&mut engine, "go mate 20000");
+        let line = answer.strip_prefix("checkmate ").expect("a checkmate line");
+        let moves: Vec<&str> = line.split(' ').collect();
+        assert_eq!(moves.len(), plies, "{sfen}: {answer}");
+        // Every move is legal (the engine refuses the whole line otherwise).
+        assert_eq!(
+            engine.ask(&format!("position sfen {sfen} moves {line}")),
+            Vec::<String>::new(),
+            "{sfen}: {line}"
+        );
+        let status = engine.status();
+        assert!(
+            status.starts_with("over winner b points") && status.contains("reason checkmate"),
+            "{sfen} {line}: {status}"
+        );
+        engine.quit_cleanly();
+    }
+}
+
+#[test]
+fn no_mate_and_the_drop_pawn_mate() {
+    // P*1c would mate, which rule 7 forbids; nothing else mates.
+    let mut engine = annan_at("7lk/7pB/9/9/9/9/9/9/4K4 b P 1");
+    assert_eq!(mate(&mut engine, "go mate 5000"), "checkmate nomate");
+    assert_eq!(mate(&mut engine, "go mate nodes 5000"), "checkmate nomate");
+    engine.quit_cleanly();
+    // The rook checks for ever, which is no mate.
+    let mut engine = annan_at("4k4/9/9/9/9/9/9/9/R3K4 b - 1");
+    assert_eq!(mate(&mut engine, "go mate infinite"), "checkmate nomate");
+    engine.quit_cleanly();
+}
+
+#[test]
+fn a_move_limit_is_respected() {
+    // Mate in 3 from ply 20; a limit of 22 plies leaves only 2.
+    let mut engine = annan_at("9/2Sk5/1N7/5s3/9/9/9/9/K8 b GG 21");
+    assert_eq!(
+        engine.ask("setoption name MoveLimit value 22"),
+        Vec::<String>::new()
+    );
+    assert_eq!(mate(&mut engine, "go mate 5000"), "checkmate nomate");
+    assert_eq!(
+        engine.ask("setoption name MoveLimit value 23"),
+        Vec::<String>::new()
+    );
+    assert!(mate(&mut engine, "go mate 5000").split(' ').count() == 4);
+    engine.quit_cleanly();
+}
