@@ -49,7 +49,7 @@ enum Tool {
 #[derive(Args)]
 struct PositionArgs {
     /// hasami, annan, yonin or sugoroku.
-    #[arg(long, default_value = "hasami")]
+    #[arg(long, default_value = yomi_engine::registry::NAMES[0])]
     game: String,
     /// The position in the game's notation (default: the start position).
     #[arg(long)]

@@ -63,7 +63,7 @@ struct MergeArgs {
 #[command(group(ArgGroup::new("tc").args(["nodes", "depth", "movetime", "clock", "byoyomi"]).multiple(true)))]
 struct RunArgs {
     /// The game: hasami, annan, yonin (four seats) or sugoroku (dice).
-    #[arg(long, default_value = "hasami")]
+    #[arg(long, default_value = yomi_engine::registry::NAMES[0])]
     game: String,
     /// An engine: name=NAME cmd=PATH [arg=ARG]… [dir=DIR] [option.NAME=VALUE]…
     /// (twice: the first engine is the one scored; yonin: four, one per seat

@@ -19,7 +19,7 @@ use yomi_engine::session::GameSession;
 #[derive(Parser)]
 #[command(about = "Plays the engine against itself with two sets of options")]
 struct Args {
-    #[arg(long, default_value = "hasami")]
+    #[arg(long, default_value = yomi_engine::registry::NAMES[0])]
     game: String,
     /// Games in all (rounded up to an even number: each opening twice).
     #[arg(long, default_value_t = 20)]
