@@ -86,3 +86,28 @@ fn a_move_limit_is_respected() {
     assert!(mate(&mut engine, "go mate 5000").split(' ').count() == 4);
     engine.quit_cleanly();
 }
+
+#[test]
+fn in_play_the_mate_probe_plays_a_mate_the_search_is_too_shallow_to_see() {
+    let sfen = "2+pg5/1G2k2+P1/9/6l2/2N2+R3/9/9/9/K8 b 2P 1";
+    let mut engine = annan_at(sfen);
+    let line = mate(&mut engine, "go mate 10000");
+    let first = line.split_whitespace().nth(1).unwrap().to_string();
+    engine.send("setoption name Tune_MateProbeNodes value 200000");
+    engine.send("go depth 1");
+    let lines = engine.read_until(PROMPT, |l| l.starts_with("bestmove"));
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info"))
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    assert!(info.contains(" score mate 9 "), "{info}");
+    assert!(info.contains(&format!(" pv {first}")), "{info}");
+    assert_eq!(lines.last().unwrap(), &format!("bestmove {first}"));
+    // Off, a one-ply search reports no mate.
+    engine.send("setoption name Tune_MateProbeNodes value 0");
+    engine.send("go depth 1");
+    let lines = engine.read_until(PROMPT, |l| l.starts_with("bestmove"));
+    assert!(!lines.iter().any(|l| l.contains("score mate")), "{lines:?}");
+    engine.quit_cleanly();
+}

@@ -284,7 +284,15 @@ pub struct MateSolver<'a> {
 
 /// `go mate` for Annan.
 pub fn solve(pos: &Annan, limits: &Limits, control: &SearchControl) -> MateAnswer<AnnanMove> {
-    let report = MateSolver::new(pos, limits, control, DEFAULT_TABLE_BITS).run();
+    // A search bounded by nodes gets a table it can fill: the play's short
+    // probes would otherwise spend more time clearing it than solving.
+    let bits = match limits.nodes {
+        Some(nodes) if !limits.infinite => {
+            (64 - nodes.leading_zeros()).clamp(12, DEFAULT_TABLE_BITS)
+        }
+        _ => DEFAULT_TABLE_BITS,
+    };
+    let report = MateSolver::new(pos, limits, control, bits).run();
     control.add_nodes(report.nodes);
     report.answer
 }
