@@ -87,8 +87,9 @@ const CHANCE_KEY_SALT: u64 = 0x6A09_E667_F3BC_C908;
 const OUTCOMES_RESERVED: usize = 64;
 /// History table: per side, moves hashed to 2^HISTORY_BITS slots.
 const HISTORY_BITS: u32 = 14;
-/// History scores saturate here (far below the TT move's score).
-const HISTORY_MAX: Value = 1 << 20;
+/// Expectimax adds cut-off bonuses capped here (not the self-limiting update
+/// of `ordering::HISTORY_MAX`), far below the TT move's score.
+const CUTOFF_HISTORY_CAP: Value = 1 << 20;
 /// Above every static ordering score: the TT move.
 const TT_MOVE_SCORE: Value = Value::MAX;
 
@@ -755,8 +756,12 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
                 if value > alpha {
                     alpha = value;
                     if value >= beta {
-                        self.history
-                            .add_capped(side, mv, (depth * depth) as Value, HISTORY_MAX);
+                        self.history.add_capped(
+                            side,
+                            mv,
+                            (depth * depth) as Value,
+                            CUTOFF_HISTORY_CAP,
+                        );
                         break;
                     }
                 }

@@ -112,9 +112,7 @@ pub fn late_move_reduction(depth: i32, searched: usize, pv_node: bool) -> i32 {
     }
     // The table follows its tunable: rebuilt (by whichever thread sees it
     // first; every writer writes the same values) when the divisor changes.
-    const ZERO: AtomicU8 = AtomicU8::new(0);
-    const ROW: [AtomicU8; 64] = [ZERO; 64];
-    static TABLE: [[AtomicU8; 64]; 64] = [ROW; 64];
+    static TABLE: [[AtomicU8; 64]; 64] = [const { [const { AtomicU8::new(0) }; 64] }; 64];
     static BUILT_FOR: AtomicI32 = AtomicI32::new(0);
     let divisor = LMR_DIVISOR_PERCENT.get();
     if BUILT_FOR.load(Ordering::Acquire) != divisor {

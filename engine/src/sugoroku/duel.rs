@@ -259,8 +259,10 @@ mod tests {
     #[ignore]
     fn network_figures() {
         let network = Player::Network(crate::sugoroku::net::embedded());
-        let mut handmade = SugorokuRules::default();
-        handmade.evaluation = Evaluation::Handmade;
+        let handmade = SugorokuRules {
+            evaluation: Evaluation::Handmade,
+            ..SugorokuRules::default()
+        };
         for (name, opponent) in [
             ("hand-made, 0 ply", Player::Static(Evaluation::Handmade)),
             ("hand-made, 2-turn search", Player::Search { depth: 2 }),
