@@ -4,6 +4,7 @@
 //! exits with a nonzero status.
 
 use clap::{Args, Parser, Subcommand};
+use std::io::Write;
 use std::process::ExitCode;
 use yomi_engine::registry::new_session;
 use yomi_engine::session::GameSession;
@@ -102,27 +103,33 @@ fn run(tool: Tool) -> Result<(), String> {
         } => {
             let session = position.session()?;
             let (moves, total) = session.perft(depth);
-            if divide {
-                for (mv, count) in &moves {
-                    println!("{}", divide_line(mv, *count));
-                }
-            }
-            println!("{total}");
+            let divided = moves
+                .iter()
+                .filter(|_| divide)
+                .map(|(mv, count)| divide_line(mv, *count));
+            print_lines(divided.chain([total.to_string()]));
         }
-        Tool::Moves { position } => {
-            for mv in position.session()?.legal_moves() {
-                println!("{mv}");
-            }
-        }
+        Tool::Moves { position } => print_lines(position.session()?.legal_moves()),
         Tool::Bench { depth } => {
             let reports = yomi_engine::bench::all(depth);
-            for (game, report) in &reports {
-                println!("{}", bench_line(game, report));
-            }
-            println!("{}", bench_total_line(reports.iter().map(|(_, r)| r)));
+            let lines = reports
+                .iter()
+                .map(|(game, report)| bench_line(game, report));
+            print_lines(lines.chain([bench_total_line(reports.iter().map(|(_, r)| r))]));
         }
     }
     Ok(())
+}
+
+/// Prints one line each; a reader that stops reading (`| head -3`) ends the
+/// output quietly instead of a panic on the closed pipe.
+fn print_lines(lines: impl IntoIterator<Item = String>) {
+    let mut out = std::io::stdout().lock();
+    for line in lines {
+        if writeln!(out, "{line}").is_err() {
+            return;
+        }
+    }
 }
 
 fn main() -> ExitCode {

@@ -199,3 +199,22 @@ fn version_and_help() {
     let help = ok_lines(&["--help"]);
     assert!(help.iter().any(|l| l.contains("perft")), "{help:?}");
 }
+
+#[test]
+fn a_reader_that_stops_reading_ends_the_output_quietly() {
+    // As `yomi moves … | head -1`: the pipe is closed before the lines come.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_yomi"))
+        .args(["perft", "--game", "annan", "--depth", "2", "--divide"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("yomi starts");
+    drop(child.stdout.take());
+    let output = child.wait_with_output().expect("yomi ends");
+    assert!(output.status.success(), "{:?}", output.status);
+    assert!(
+        output.stderr.is_empty(),
+        "stderr: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
