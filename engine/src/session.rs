@@ -287,19 +287,21 @@ impl<G: Playable> Session<G> {
     /// A mate the solver finds within [`MATE_PROBE_NODES`], played at once
     /// (reported as one `info` line); `None` to search as usual. Not while
     /// pondering or in `go infinite` (the answer must wait), nor under
-    /// `searchmoves`.
+    /// `searchmoves` or `MultiPV` above 1 (analysis wants its lines).
     fn mate_probe(
         &self,
         limits: &Limits,
         control: &SearchControl,
         report: &mut dyn FnMut(&SearchInfo<String>),
     ) -> Option<BestMove> {
-        let budget = MATE_PROBE_NODES.get() as u64;
+        // Within a tenth of a node limit too, so that `go nodes` means what it says.
+        let budget = (MATE_PROBE_NODES.get() as u64).min(limits.nodes.map_or(u64::MAX, |n| n / 10));
         if !G::MATE_SOLVER
             || budget == 0
             || limits.infinite
             || control.waiting()
             || !limits.searchmoves.is_empty()
+            || self.config.multipv > 1
         {
             return None;
         }
