@@ -277,8 +277,9 @@ pub struct MateSolver<'a> {
     aborted: bool,
     /// Past the deadline, completing a line: only `node_limit` counts.
     grace: bool,
-    /// Keys of the positions from the root to the current node.
-    path: Vec<u64>,
+    /// The root's ply: a position that stood at this ply or later is a
+    /// repetition on the path (the position's own key history tells).
+    root_ply: u32,
     frames: Vec<Frame>,
 }
 
@@ -318,7 +319,7 @@ impl<'a> MateSolver<'a> {
             next_poll: POLL_INTERVAL,
             aborted: false,
             grace: false,
-            path: Vec::with_capacity(MAX_PLY + 1),
+            root_ply: pos.ply(),
             frames: Vec::new(),
         }
     }
@@ -402,8 +403,8 @@ impl<'a> MateSolver<'a> {
         &mut self.frames[ply]
     }
 
-    /// Generates the children of the current node (whose key is the last on
-    /// `path`) with what is known of them, into `frames[ply]`. Returns the
+    /// Generates the children of the current node with what is known of
+    /// them, into `frames[ply]`. Returns the
     /// node's own numbers when that settles it: an attacker without a check,
     /// a defender without a move.
     fn expand(&mut self, ply: usize, attacker: bool, plies_left: u16) -> Option<Numbers> {
@@ -426,7 +427,7 @@ impl<'a> MateSolver<'a> {
             self.pos.make(mv);
             self.count_node();
             let key = self.pos.key();
-            let path_bound = too_deep || self.path.contains(&key);
+            let path_bound = too_deep || self.pos.repeats_since(self.root_ply);
             let numbers = if path_bound {
                 Numbers::NO_MATE
             } else if let Some(known) = self.table.probe(key, child_left) {
@@ -512,9 +513,7 @@ impl<'a> MateSolver<'a> {
     ) -> Numbers {
         let started_at = self.nodes;
         let key = self.pos.key();
-        self.path.push(key);
         let numbers = self.mid_at(ply, attacker, pn_limit, dn_limit, plies_left);
-        self.path.pop();
         if !self.aborted {
             self.table
                 .store(key, plies_left, numbers, self.nodes - started_at + 1);
@@ -605,7 +604,6 @@ impl<'a> MateSolver<'a> {
         for &mv in line.iter().rev() {
             self.pos.unmake(mv);
         }
-        self.path.clear();
         found.then_some(line)
     }
 
@@ -613,7 +611,6 @@ impl<'a> MateSolver<'a> {
         let mut attacker = true;
         while plies > 0 {
             let ply = line.len();
-            self.path.push(self.pos.key());
             let mut settled = self.expand(ply, attacker, plies);
             if self.aborted && !self.grace {
                 // Cut short: once more, on the grace nodes.
