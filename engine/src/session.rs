@@ -201,10 +201,6 @@ pub trait GameSession: Send {
     fn has_chance(&self) -> bool;
     /// How `seat` is written (`b`/`w` for two players, `0`–`3` for four).
     fn seat_name(&self, seat: Seat) -> &'static str;
-    /// The seat a name written by [`GameSession::seat_name`] stands for.
-    fn seat_of_name(&self, name: &str) -> Option<Seat> {
-        (0..self.seats() as Seat).find(|&seat| self.seat_name(seat) == name)
-    }
     fn legal_moves(&self) -> Vec<String>;
     /// Per-move leaf counts and the total.
     fn perft(&self, depth: u32) -> (Vec<(String, u64)>, u64);
