@@ -16,39 +16,34 @@
 //!   passes and still holds beta, the node is cut): Hasami about +60 on top of
 //!   the reductions (250 games); Annan −28 ± 47, so off there.
 //!
-//! Parallel search is Lazy SMP: helper threads run the same iterative deepening,
-//! half of them level with the main thread and half one depth ahead
-//! ([`helper_lead`]), and share only the transposition table and the moves being
-//! searched: the root and every node `DEFER_MIN_DEPTH` from the horizon put off a
-//! move another thread is on ([`super::smp`]), so that threads level with each
-//! other spread out. The main thread's result is the one reported, unless a
-//! helper completes the target depth first: its line is then the answer.
-//! Helpers run on a dedicated rayon pool of `threads - 1` threads so that every
-//! helper really runs next to the main thread.
+//! Iterative deepening, the threads and the answer are [`super::driver`]'s: this
+//! file is one iteration. Parallel search is Lazy SMP: helper threads run the
+//! same iterative deepening, half of them level with the main thread and half
+//! one depth ahead ([`super::smp::helper_lead`]), and share only the
+//! transposition table and the moves being searched: the root and every node
+//! `DEFER_MIN_DEPTH` from the horizon put off a move another thread is on
+//! ([`super::smp`]), so that threads level with each other spread out. The main
+//! thread's result is the one reported, unless a helper completes the target
+//! depth first: its line is then the answer. Helpers run on a dedicated rayon
+//! pool of `threads - 1` threads so that every helper really runs next to the
+//! main thread.
 
-use super::budget::{Budget, NodeCounter};
+use super::driver::{self, rate_root_moves, Iterate, Shared, Thread, MAX_DEPTH};
 use super::ordering::{
     late_move_reduction, order_score, History, Killers, HISTORY_MAX, LMR_MIN_DEPTH, SCORE_KILLER,
     SCORE_TACTICAL,
 };
-use super::smp::{beside_helpers, busy_key, helper_lead, BusyMoves, Deferred};
-use super::tables::{hold_answer, SearchTables};
-use super::tt::{value_from_tt, value_to_tt, Bound, TranspositionTable, TtEntry};
+use super::smp::{busy_key, Deferred};
+use super::tables::SearchTables;
+use super::tt::{value_from_tt, value_to_tt, Bound, TtEntry};
 use super::*;
 use crate::core::movelist::MAX_MOVES;
 use crate::core::Seat;
 use crate::tune::Tunable;
-use std::sync::atomic::AtomicU32;
-use std::sync::Mutex;
 
-/// Deepest iteration searched.
-pub const MAX_DEPTH: u32 = 127;
-/// Plies from the root the stacks hold (main search plus quiescence).
-const MAX_PLY: usize = 192;
-/// Nodes between looks at the stop flags, the node limit and the clock.
-const CHECK_EVERY: u64 = 1024;
-/// History table: per side, moves hashed to 2^HISTORY_BITS slots.
-const HISTORY_BITS: u32 = 14;
+/// Plies from the root the stacks hold: the main search and, beyond its
+/// horizon, quiescence (whose checks are answered in full near the horizon).
+const MAX_PLY: usize = MAX_DEPTH as usize + 128;
 /// A move already tried (below every real ordering score).
 const TRIED: i32 = i32::MIN;
 /// Picks by a scan over the scores before the rest of a node's moves is sorted
@@ -119,60 +114,15 @@ impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
     ) -> SearchResult<G::Move> {
         let config = self.tables.config().clone();
         let (tt, pool) = self.tables.for_search();
-        let multipv = config.multipv.max(1);
-        let shared = Shared {
-            tt,
-            budget: Budget::new(limits, control, pos.side_to_move(), config.time_margin_ms),
-            max_depth: limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH) as i32,
-            root_ply: pos.ply(),
-            main_depth: AtomicU32::new(0),
-            busy: BusyMoves::new(config.threads),
-            answer_first_finish: multipv == 1,
-            finished: Mutex::new(None),
-            root_choice: RootChoice::new(limits, pos),
-        };
-        let mut main = Worker::new(0, &shared, pos);
-        if !main.root_moves.is_empty() {
-            beside_helpers(
-                pool,
-                config.threads,
-                &shared.budget,
-                |id| Worker::new(id, &shared, pos).run_helper(),
-                || main.run_main(multipv, report),
-            );
-            main.adopt_finished(report);
-        }
-        shared.budget.abort();
-        main.settle_nodes();
-
-        hold_answer(limits, &shared.budget.time, control);
-        main.result()
+        let shared = Shared::new(tt, pos, limits, control, &config);
+        driver::run(
+            &shared,
+            pool,
+            config.threads,
+            |id| Worker::new(id, &shared, pos),
+            report,
+        )
     }
-}
-
-/// A helper's iteration at the target depth, completed before the main thread's.
-struct Finished<M> {
-    depth: u32,
-    seldepth: u32,
-    score: Value,
-    pv: Vec<M>,
-}
-
-/// What every search thread reads.
-struct Shared<'a, M> {
-    tt: &'a TranspositionTable,
-    budget: Budget<'a>,
-    max_depth: i32,
-    /// The root's ply: positions repeated since are draws.
-    root_ply: u32,
-    /// The main thread's last completed depth (helpers keep ahead of it).
-    main_depth: AtomicU32,
-    busy: BusyMoves,
-    /// Whether a helper that completes the target depth first ends the search
-    /// with its line as the answer (not with MultiPV: helpers search one line).
-    answer_first_finish: bool,
-    finished: Mutex<Option<Finished<M>>>,
-    root_choice: RootChoice<M>,
 }
 
 /// Per-ply scratch space, allocated once per search.
@@ -269,21 +219,9 @@ impl<M: Copy + Default> Frame<M> {
     }
 }
 
-struct RootMove<M> {
-    mv: M,
-    /// Index in the root's generated move list (what the TT stores).
-    index: u16,
-    /// This iteration's score; `-INFINITE` until searched (or when worse than alpha).
-    score: Value,
-    previous_score: Value,
-    pv: Vec<M>,
-}
-
 struct Worker<'a, G: TwoPlayerGame> {
-    id: usize,
-    shared: &'a Shared<'a, G::Move>,
+    thread: Thread<'a, G::Move>,
     pos: G,
-    root_moves: Vec<RootMove<G::Move>>,
     frames: Vec<Frame<G::Move>>,
     killers: Killers<G::Move>,
     history: History,
@@ -292,207 +230,48 @@ struct Worker<'a, G: TwoPlayerGame> {
     pv_len: Vec<usize>,
     /// Per ply: whether the move into it was a null move.
     passed: Vec<bool>,
-    counter: NodeCounter,
-    seldepth: usize,
-    completed_depth: u32,
-    stop: bool,
 }
 
 impl<'a, G: TwoPlayerGame> Worker<'a, G> {
     fn new(id: usize, shared: &'a Shared<'a, G::Move>, root: &G) -> Self {
         let mut worker = Worker {
-            id,
-            shared,
+            thread: Thread::new(id, shared, false),
             pos: root.clone(),
-            root_moves: Vec::new(),
             frames: (0..MAX_PLY).map(|_| Frame::new()).collect(),
             killers: Killers::new(MAX_PLY),
-            history: History::new(2, HISTORY_BITS),
+            history: History::new(2),
             pv: vec![G::Move::default(); MAX_PLY * MAX_PLY],
             pv_len: vec![0; MAX_PLY + 1],
             passed: vec![false; MAX_PLY + 1],
-            counter: NodeCounter::new(CHECK_EVERY, id == 0),
-            seldepth: 0,
-            completed_depth: 0,
-            stop: false,
         };
         worker.order_root_moves();
         worker
     }
 
-    /// The root moves in a first order that is also the fallback answer: the TT
-    /// move, then by the one-ply static value (a move that wins at once first).
+    /// The first order of the root moves: the TT move, then by the one-ply
+    /// static value (a move that wins at once first).
     fn order_root_moves(&mut self) {
-        let moves = &mut self.frames[0].moves;
-        self.pos.generate_moves(moves);
-        let tt_index = self
-            .shared
-            .tt
-            .probe(self.pos.key())
-            .and_then(|e| e.move_index);
-        let mut rated = Vec::with_capacity(moves.len());
-        for (index, &mv) in moves.iter().enumerate() {
-            if !self.shared.root_choice.allows(mv) {
-                continue;
-            }
-            self.pos.make(mv);
-            let value = match terminal_value(&self.pos, 1, self.shared.root_ply) {
+        let mut moves = MoveList::new();
+        self.pos.generate_moves(&mut moves);
+        let shared = self.thread.shared;
+        let tt_move = shared.tt.probe(self.pos.key()).and_then(|e| e.move_index);
+        let pos = &mut self.pos;
+        self.thread.root_moves = rate_root_moves(&moves, tt_move, &shared.root_choice, |mv| {
+            pos.make(mv);
+            let value = match terminal_value(pos, 1, shared.root_ply) {
                 Some(value) => -value,
-                None => -self.pos.evaluate(),
+                None => -pos.evaluate(),
             };
-            self.pos.unmake(mv);
-            let first = tt_index == Some(index as u16);
-            rated.push((first, value, index));
-        }
-        rated.sort_by_key(|&(first, value, _)| std::cmp::Reverse((first, value)));
-        self.root_moves = rated
-            .into_iter()
-            .map(|(_, _, index)| RootMove {
-                mv: moves[index],
-                index: index as u16,
-                score: -INFINITE,
-                previous_score: -INFINITE,
-                pv: Vec::with_capacity(MAX_PLY),
-            })
-            .collect();
-    }
-
-    /// Iterative deepening on the main thread, reporting each completed iteration.
-    fn run_main(&mut self, multipv: usize, report: &mut dyn FnMut(&SearchInfo<G::Move>)) {
-        let lines = multipv.min(self.root_moves.len());
-        for depth in 1..=self.shared.max_depth {
-            if self.should_stop() || (depth > 1 && self.shared.budget.soft_expired()) {
-                break;
-            }
-            self.seldepth = 0;
-            self.iterate(depth, lines);
-            if self.stop {
-                break;
-            }
-            self.completed_depth = depth as u32;
-            self.shared
-                .main_depth
-                .store(depth as u32, Ordering::Relaxed);
-            self.store_root(depth);
-            self.settle_nodes();
-            let nodes = self.shared.budget.nodes();
-            let time_ms = self.shared.budget.elapsed_ms();
-            let hashfull = self.shared.tt.hashfull();
-            for (k, line) in self.root_moves[..lines].iter().enumerate() {
-                report(&SearchInfo {
-                    depth: depth as u32,
-                    seldepth: self.seldepth as u32,
-                    multipv: k + 1,
-                    score: Score::from_value(line.score),
-                    nodes,
-                    time_ms,
-                    hashfull,
-                    pv: line.pv.clone(),
-                    scores: None,
-                    details: String::new(),
-                });
-            }
-            // A mate found within the searched depth is exact: deeper search changes nothing.
-            let best = self.root_moves[0].score;
-            if lines == 1 && best.abs() >= MATE_BOUND && MATE - best.abs() <= depth {
-                break;
-            }
-        }
-    }
-
-    /// Lazy SMP helper: the same iterations level with the main thread (odd
-    /// helpers, so the only helper of two threads) or one depth ahead (even
-    /// ones), until the main thread is done or this helper completes the target
-    /// depth first.
-    fn run_helper(&mut self) {
-        let offset = helper_lead(self.id);
-        let mut depth = 1 + offset;
-        while depth <= self.shared.max_depth && !self.should_stop() {
-            self.seldepth = 0;
-            self.iterate(depth, 1);
-            if self.stop {
-                break;
-            }
-            if depth == self.shared.max_depth && self.shared.answer_first_finish {
-                self.finish(depth);
-                break;
-            }
-            let main_depth = self.shared.main_depth.load(Ordering::Relaxed) as i32;
-            depth = (depth + 1).max(main_depth + 1 + offset);
-        }
-        self.settle_nodes();
-    }
-
-    /// This helper completed the target depth first: its line is the answer.
-    fn finish(&mut self, depth: i32) {
-        let mut finished = self
-            .shared
-            .finished
-            .lock()
-            .expect("no thread panics holding it");
-        if self.shared.main_depth.load(Ordering::Relaxed) < depth as u32 && finished.is_none() {
-            let best = &self.root_moves[0];
-            *finished = Some(Finished {
-                depth: depth as u32,
-                seldepth: self.seldepth as u32,
-                score: best.score,
-                pv: best.pv.clone(),
-            });
-            self.shared.budget.abort();
-        }
-    }
-
-    /// The main thread takes over a helper's iteration that completed a depth
-    /// it had not (and reports it).
-    fn adopt_finished(&mut self, report: &mut dyn FnMut(&SearchInfo<G::Move>)) {
-        let Some(finished) = self
-            .shared
-            .finished
-            .lock()
-            .expect("no thread panics holding it")
-            .take()
-        else {
-            return;
-        };
-        if finished.depth <= self.completed_depth || finished.pv.is_empty() {
-            return;
-        }
-        let Some(at) = self.root_moves.iter().position(|m| m.mv == finished.pv[0]) else {
-            return;
-        };
-        self.root_moves[..=at].rotate_right(1);
-        self.completed_depth = finished.depth;
-        self.settle_nodes();
-        let best = &mut self.root_moves[0];
-        best.score = finished.score;
-        best.pv = finished.pv;
-        report(&SearchInfo {
-            depth: finished.depth,
-            seldepth: finished.seldepth,
-            multipv: 1,
-            score: Score::from_value(best.score),
-            nodes: self.shared.budget.nodes(),
-            time_ms: self.shared.budget.elapsed_ms(),
-            hashfull: self.shared.tt.hashfull(),
-            pv: best.pv.clone(),
-            scores: None,
-            details: String::new(),
+            pos.unmake(mv);
+            value
         });
-    }
-
-    fn should_stop(&self) -> bool {
-        self.stop || self.shared.budget.stopping()
     }
 
     /// One iteration: each of the `lines` best root moves with an aspiration
     /// window around its previous score, excluding the lines already found.
-    fn iterate(&mut self, depth: i32, lines: usize) {
-        for root_move in &mut self.root_moves {
-            root_move.previous_score = root_move.score;
-            root_move.score = -INFINITE;
-        }
+    fn search_lines(&mut self, depth: i32, lines: usize) {
         for line in 0..lines {
-            let previous = self.root_moves[line].previous_score;
+            let previous = self.thread.root_moves[line].previous_score;
             let mut delta = ASPIRATION_DELTA.get();
             let (mut alpha, mut beta) =
                 if depth >= ASPIRATION_MIN_DEPTH.get() && previous.abs() < MATE_BOUND {
@@ -506,8 +285,8 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             loop {
                 let value = self.search_root(depth, alpha, beta, line);
                 // Stable: moves that tie keep the previous iteration's order.
-                self.root_moves[line..].sort_by_key(|m| std::cmp::Reverse(m.score));
-                if self.stop {
+                self.thread.root_moves[line..].sort_by_key(|m| std::cmp::Reverse(m.score));
+                if self.thread.stop {
                     return;
                 }
                 if value <= alpha {
@@ -520,7 +299,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
                 }
                 delta += delta / 2;
             }
-            self.root_moves[..=line].sort_by_key(|m| std::cmp::Reverse(m.score));
+            self.thread.root_moves[..=line].sort_by_key(|m| std::cmp::Reverse(m.score));
         }
     }
 
@@ -534,7 +313,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         let mut best = -INFINITE;
         let mut next = first;
         loop {
-            let (k, replaying) = if next < self.root_moves.len() {
+            let (k, replaying) = if next < self.thread.root_moves.len() {
                 next += 1;
                 (next - 1, false)
             } else if let Some(k) = self.frames[0].deferred.replay() {
@@ -542,36 +321,31 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             } else {
                 break;
             };
-            let mv = self.root_moves[k].mv;
+            let mv = self.thread.root_moves[k].mv;
             let busy_key = busy_key(key, &mv);
-            if k > first && !replaying && self.shared.busy.is_busy(busy_key) {
+            if k > first && !replaying && self.thread.shared.busy.is_busy(busy_key) {
                 self.frames[0].deferred.push(k);
                 continue;
             }
-            self.shared.busy.enter(busy_key);
+            self.thread.shared.busy.enter(busy_key);
             self.pos.make(mv);
             let value = if k == first {
                 -self.search(-beta, -alpha, depth - 1, 1)
             } else {
                 let mut value = -self.search(-alpha - 1, -alpha, depth - 1, 1);
-                if value > alpha && value < beta && !self.stop {
+                if value > alpha && value < beta && !self.thread.stop {
                     value = -self.search(-beta, -alpha, depth - 1, 1);
                 }
                 value
             };
             self.pos.unmake(mv);
-            self.shared.busy.leave(busy_key);
-            if self.stop {
+            self.thread.shared.busy.leave(busy_key);
+            if self.thread.stop {
                 break;
             }
             if k == first || value > alpha {
-                let root_move = &mut self.root_moves[k];
-                root_move.score = value;
-                root_move.pv.clear();
-                root_move.pv.push(mv);
-                root_move
-                    .pv
-                    .extend_from_slice(&self.pv[MAX_PLY + 1..MAX_PLY + self.pv_len[1]]);
+                let child_line = &self.pv[MAX_PLY + 1..MAX_PLY + self.pv_len[1]];
+                self.thread.record_line(k, value, child_line);
             }
             if value > best {
                 best = value;
@@ -586,28 +360,9 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         best
     }
 
-    fn store_root(&self, depth: i32) {
-        let best = &self.root_moves[0];
-        self.shared.tt.store(
-            self.pos.key(),
-            TtEntry {
-                move_index: Some(best.index),
-                value: value_to_tt(best.score, 0),
-                depth: depth as u8,
-                bound: Bound::Exact,
-            },
-        );
-    }
-
     #[inline]
     fn count_node(&mut self) {
-        if self.counter.count(&self.shared.budget) {
-            self.stop = true;
-        }
-    }
-
-    fn settle_nodes(&mut self) -> u64 {
-        self.counter.settle(&self.shared.budget)
+        self.thread.count_node();
     }
 
     /// Ordering scores for the moves of `ply` (all but `skip`, already searched).
@@ -662,7 +417,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         }
         let pv_node = beta - alpha > 1;
         let key = self.pos.key();
-        let tt = self.shared.tt.probe(key);
+        let tt = self.thread.shared.tt.probe(key);
         if let Some(entry) = tt {
             let value = value_from_tt(entry.value, ply);
             if !pv_node
@@ -695,7 +450,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             let value = -self.search(-beta, -beta + 1, depth - 1 - reduction, ply + 1);
             self.passed[ply + 1] = false;
             self.pos.unmake_null();
-            if self.stop {
+            if self.thread.stop {
                 return 0;
             }
             if value >= beta {
@@ -715,7 +470,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             .filter(|&i| i < count);
         self.frames[ply].quiet_count = 0;
         self.frames[ply].deferred.clear();
-        let defer = depth >= DEFER_MIN_DEPTH && self.shared.busy.enabled();
+        let defer = depth >= DEFER_MIN_DEPTH && self.thread.shared.busy.enabled();
         // Moves of a node in check are never reduced.
         let reducible = G::LATE_MOVE_REDUCTIONS && depth >= LMR_MIN_DEPTH.get() && !in_check;
         let mut picked = 0;
@@ -763,16 +518,16 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             let mv = self.frames[ply].moves[index];
             let busy_key = busy_key(key, &mv);
             if defer {
-                if searched > 0 && !replaying && self.shared.busy.is_busy(busy_key) {
+                if searched > 0 && !replaying && self.thread.shared.busy.is_busy(busy_key) {
                     self.frames[ply].deferred.push(index);
                     continue;
                 }
-                self.shared.busy.enter(busy_key);
+                self.thread.shared.busy.enter(busy_key);
             }
             self.pos.make(mv);
             if depth > 1 {
                 // Only the main search probes the table (quiescence does not).
-                self.shared.tt.prefetch(self.pos.key());
+                self.thread.shared.tt.prefetch(self.pos.key());
             }
             let value = if searched == 0 {
                 -self.search(-beta, -alpha, depth - 1, ply + 1)
@@ -786,19 +541,19 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
                     0
                 };
                 let mut value = -self.search(-alpha - 1, -alpha, depth - 1 - reduction, ply + 1);
-                if reduction > 0 && value > alpha && !self.stop {
+                if reduction > 0 && value > alpha && !self.thread.stop {
                     value = -self.search(-alpha - 1, -alpha, depth - 1, ply + 1);
                 }
-                if value > alpha && value < beta && !self.stop {
+                if value > alpha && value < beta && !self.thread.stop {
                     value = -self.search(-beta, -alpha, depth - 1, ply + 1);
                 }
                 value
             };
             self.pos.unmake(mv);
             if defer {
-                self.shared.busy.leave(busy_key);
+                self.thread.shared.busy.leave(busy_key);
             }
-            if self.stop {
+            if self.thread.stop {
                 return 0;
             }
             searched += 1;
@@ -836,7 +591,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         } else {
             Bound::Upper
         };
-        self.shared.tt.store(
+        self.thread.shared.tt.store(
             key,
             TtEntry {
                 move_index: best_index.map(|i| i as u16),
@@ -865,7 +620,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
     /// move is searched, and none means mate. `qply` counts plies below the horizon.
     /// The node is already counted and known not to be over.
     fn quiesce(&mut self, mut alpha: Value, beta: Value, ply: usize, qply: u32) -> Value {
-        self.seldepth = self.seldepth.max(ply);
+        self.thread.seldepth = self.thread.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
             return self.pos.evaluate();
         }
@@ -895,7 +650,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             self.pos.make(mv);
             let value = -self.quiesce_node(-beta, -alpha, ply + 1, qply + 1);
             self.pos.unmake(mv);
-            if self.stop {
+            if self.thread.stop {
                 return 0;
             }
             if value > best {
@@ -924,42 +679,43 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
     fn enter_node(&mut self, ply: usize) -> Option<Value> {
         self.pv_len[ply] = ply;
         self.count_node();
-        if self.stop {
+        if self.thread.stop {
             return Some(0);
         }
-        terminal_value(&self.pos, ply, self.shared.root_ply)
+        terminal_value(&self.pos, ply, self.thread.shared.root_ply)
+    }
+}
+
+impl<'a, G: TwoPlayerGame> Iterate<'a> for Worker<'a, G> {
+    type Move = G::Move;
+
+    fn thread(&self) -> &Thread<'a, G::Move> {
+        &self.thread
     }
 
-    /// The answer: the best line of the last completed iteration, or a better move
-    /// already proven in the interrupted one; before any iteration completed, the
-    /// first root move of the initial order (TT move or best static reply).
-    fn result(&self) -> SearchResult<G::Move> {
-        let nodes = self.shared.budget.nodes();
-        let Some(best) = self.root_moves.first() else {
-            let score = terminal_value(&self.pos, 0, self.shared.root_ply).unwrap_or(-MATE);
-            return SearchResult {
-                best: None,
-                ponder: None,
-                score: Score::from_value(score),
-                depth: 0,
-                nodes,
-            };
-        };
-        let score = if best.score > -INFINITE {
-            best.score
-        } else {
-            best.previous_score
-        };
-        let ponder = (best.pv.first() == Some(&best.mv))
-            .then(|| best.pv.get(1).copied())
-            .flatten();
-        SearchResult {
-            best: Some(best.mv),
-            ponder,
-            score: Score::from_value(if score > -INFINITE { score } else { DRAW }),
-            depth: self.completed_depth,
-            nodes,
-        }
+    fn thread_mut(&mut self) -> &mut Thread<'a, G::Move> {
+        &mut self.thread
+    }
+
+    fn iterate(&mut self, depth: i32, lines: usize) {
+        self.search_lines(depth, lines);
+    }
+
+    fn store_root(&self, depth: i32) {
+        let best = &self.thread.root_moves[0];
+        self.thread.shared.tt.store(
+            self.pos.key(),
+            TtEntry {
+                move_index: Some(best.index),
+                value: value_to_tt(best.score, 0),
+                depth: depth as u8,
+                bound: Bound::Exact,
+            },
+        );
+    }
+
+    fn no_move_value(&self) -> Value {
+        terminal_value(&self.pos, 0, self.thread.shared.root_ply).unwrap_or(-MATE)
     }
 }
 

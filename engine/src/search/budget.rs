@@ -8,6 +8,10 @@ use crate::core::Seat;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
+/// Nodes between looks at the stop flags, the node limit and the clock (a
+/// power of two keeps the count cheap): about a millisecond in every game.
+pub const CHECK_EVERY: u64 = 1024;
+
 /// What every thread of one search reads to know whether to go on.
 pub struct Budget<'a> {
     pub control: &'a SearchControl,
@@ -69,8 +73,12 @@ pub struct NodeCounter {
 }
 
 impl NodeCounter {
-    /// Looks at the budget every `every` nodes (a power of two keeps it cheap).
-    pub fn new(every: u64, enforces_limits: bool) -> Self {
+    /// Looks at the budget every [`CHECK_EVERY`] nodes, or more often under a
+    /// small node limit, so that it is kept within a sixteenth.
+    pub fn new(budget: &Budget, enforces_limits: bool) -> Self {
+        let every = budget.node_limit.map_or(CHECK_EVERY, |limit| {
+            (limit / 16).max(1).next_power_of_two().min(CHECK_EVERY)
+        });
         NodeCounter {
             nodes: 0,
             settled: 0,

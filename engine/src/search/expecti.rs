@@ -62,31 +62,25 @@
 //!
 //! # Time
 //! [`TimeManager`]: no new iteration after the soft limit; the hard limit, the node
-//! limit and `stop` are looked at every [`CHECK_EVERY`] nodes. An interrupted
+//! limit and `stop` are looked at every [`CHECK_EVERY`](super::budget::CHECK_EVERY) nodes (the skeleton
+//! is [`super::driver`]'s, with the threads splitting each iteration's root
+//! instead of running beside it as Lazy SMP helpers). An interrupted
 //! iteration is thrown away unless it already proved a move better than the first.
 //! `go infinite` and pondering wait for `stop` / `ponderhit` as in alpha-beta.
 
-use super::budget::{Budget, NodeCounter};
+use super::driver::{self, rate_root_moves, Iterate, RootMove, Shared, Thread};
 use super::ordering::History;
-use super::tables::{hold_answer, SearchTables};
+use super::tables::SearchTables;
 use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::*;
 use crate::core::movelist::MAX_MOVES;
 use crate::tune::Tunable;
 use std::sync::atomic::AtomicUsize;
-
-/// Deepest iteration searched, in turns.
-pub const MAX_DEPTH: u32 = 64;
-/// Nodes between looks at the stop flags, the node limit and the clock (a
-/// sugoroku node generates a whole turn's moves: expensive).
-pub const CHECK_EVERY: u64 = 256;
 /// Mixed into the key of a chance node so that it never shares an entry with a
 /// decision node of the same board.
 const CHANCE_KEY_SALT: u64 = 0x6A09_E667_F3BC_C908;
 /// Outcomes per chance node the Star2 bounds are preallocated for (21 for two dice).
 const OUTCOMES_RESERVED: usize = 64;
-/// History table: per side, moves hashed to 2^HISTORY_BITS slots.
-const HISTORY_BITS: u32 = 14;
 /// Expectimax adds cut-off bonuses capped here (not the self-limiting update
 /// of `ordering::HISTORY_MAX`), far below the TT move's score.
 const CUTOFF_HISTORY_CAP: Value = 1 << 20;
@@ -219,60 +213,25 @@ impl<G: ChanceGame> Searcher<G> for Expectimax {
         report: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
         let config = self.tables.config().clone();
-        let algorithm = self.algorithm;
-        let use_tt = self.use_tt;
         let (tt, pool) = self.tables.for_search();
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        let shared = Shared {
-            tt: use_tt.then_some(tt),
-            budget: Budget::new(limits, control, pos.side_to_move(), config.time_margin_ms),
-            algorithm,
-            root: Mutex::new(Vec::new()),
+        let shared = Shared::new(tt, pos, limits, control, &config);
+        let split = SplitRoot {
+            tt: self.use_tt.then_some(tt),
+            algorithm: self.algorithm,
+            lines: Mutex::new(Vec::new()),
             next: AtomicUsize::new(0),
-            root_choice: RootChoice::new(limits, pos),
         };
-        let mut main = Worker::<G>::new(&shared, pos, max_depth);
-        let result = if pos.at_chance() || pos.decided().is_some() {
-            None
-        } else {
-            // Moves named by `searchmoves` are all searched.
-            let filter = (self.root_filter && limits.searchmoves.is_empty())
-                .then_some(config.multipv.max(1));
-            main.order_root_moves(filter)
-        };
-        let result = match result {
-            None => SearchResult {
-                best: None,
-                ponder: None,
-                score: Score::Points(
-                    terminal(pos, pos.side_to_move()).unwrap_or_else(|| leaf(pos)),
-                ),
-                depth: 0,
-                nodes: 0,
-            },
-            Some(()) => {
-                let mut helpers: Vec<Worker<G>> = (1..config.threads.max(1))
-                    .map(|_| Worker::new(&shared, pos, max_depth))
-                    .collect();
-                let lines = config.multipv.max(1);
-                let pool = pool.filter(|_| !helpers.is_empty());
-                run(
-                    &mut main,
-                    &mut helpers,
-                    pool,
-                    max_depth,
-                    lines,
-                    limits,
-                    report,
-                )
-            }
-        };
-
-        hold_answer(limits, &shared.budget.time, control);
-        SearchResult {
-            nodes: shared.budget.nodes(),
-            ..result
-        }
+        // Moves named by `searchmoves` are all searched.
+        let filter = self.root_filter && limits.searchmoves.is_empty();
+        let threads = config.threads.max(1);
+        // The threads split each iteration's root: the driver sees one.
+        driver::run(
+            &shared,
+            None,
+            1,
+            |_| Worker::main(&shared, &split, pos, filter, threads, pool),
+            report,
+        )
     }
 }
 
@@ -313,177 +272,53 @@ pub fn run_fixed_depth<G: ChanceGame>(
     }
 }
 
-/// One root move and what the current and last iterations made of it.
+/// One root move's result in the iteration the threads share.
 #[derive(Clone, Copy, Debug)]
-struct RootLine<M> {
+struct SplitLine<M> {
     mv: M,
-    /// Its index in the root's generated move list (for the TT).
-    index: u16,
-    /// This iteration's value: exact, or an upper bound when it failed low.
+    /// Exact, or an upper bound when it failed low.
     score: Value,
     exact: bool,
     done: bool,
 }
 
-/// What every search thread reads.
-struct Shared<'a, G: ChanceGame> {
+/// What the threads splitting the root share besides the driver's [`Shared`].
+struct SplitRoot<'a, M> {
+    /// `None` with the table switched off.
     tt: Option<&'a TranspositionTable>,
-    budget: Budget<'a>,
     algorithm: ChanceAlgorithm,
     /// The root moves in search order, with this iteration's results.
-    root: Mutex<Vec<RootLine<G::Move>>>,
+    lines: Mutex<Vec<SplitLine<M>>>,
     /// The next root move to hand out in this iteration.
     next: AtomicUsize,
-    root_choice: RootChoice<G::Move>,
 }
 
-impl<G: ChanceGame> Shared<'_, G> {
-    fn root(&self) -> std::sync::MutexGuard<'_, Vec<RootLine<G::Move>>> {
-        self.root.lock().unwrap_or_else(|e| e.into_inner())
+impl<M: Copy> SplitRoot<'_, M> {
+    fn lines(&self) -> std::sync::MutexGuard<'_, Vec<SplitLine<M>>> {
+        self.lines.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The alpha for the next root move: the `lines`-th best exact value so far.
-    fn root_alpha(&self, lines: usize) -> Value {
-        let root = self.root();
-        let mut exact: Vec<Value> = root
+    fn alpha(&self, lines: usize, floor: Value) -> Value {
+        let mut exact: Vec<Value> = self
+            .lines()
             .iter()
             .filter(|line| line.done && line.exact)
             .map(|line| line.score)
             .collect();
         if exact.len() < lines {
-            return -G::VALUE_BOUND - 1;
+            return floor;
         }
         exact.sort_unstable_by(|a, b| b.cmp(a));
         exact[lines - 1]
     }
 
     fn record(&self, k: usize, score: Value, exact: bool) {
-        let mut root = self.root();
-        root[k].score = score;
-        root[k].exact = exact;
-        root[k].done = true;
+        let mut lines = self.lines();
+        lines[k].score = score;
+        lines[k].exact = exact;
+        lines[k].done = true;
     }
-}
-
-/// Iterative deepening; returns the answer.
-fn run<G: ChanceGame>(
-    main: &mut Worker<'_, G>,
-    helpers: &mut [Worker<'_, G>],
-    pool: Option<&rayon::ThreadPool>,
-    max_depth: u32,
-    lines: usize,
-    limits: &Limits,
-    report: &mut dyn FnMut(&SearchInfo<G::Move>),
-) -> SearchResult<G::Move> {
-    let shared = main.shared;
-    let (first_move, first_score) = {
-        let root = shared.root();
-        (root[0].mv, root[0].score)
-    };
-    let mut best = (first_move, first_score);
-    let mut completed = 0;
-    let move_count = shared.root().len();
-    let lines = lines.min(move_count);
-    // A forced move needs no thought when the clock is what limits the search.
-    let forced =
-        move_count == 1 && limits.depth.is_none() && limits.nodes.is_none() && !limits.infinite;
-    for depth in 1..=max_depth {
-        if main.should_stop() || (depth > 1 && shared.budget.soft_expired()) {
-            break;
-        }
-        let finished = iterate(main, helpers, pool, depth, lines);
-        let mut root = shared.root();
-        if !finished {
-            // Keep a move this iteration already proved better than the old best.
-            if root[0].done {
-                let first = root[0].score;
-                if let Some(line) = root
-                    .iter()
-                    .filter(|line| line.done && line.exact && line.score > first)
-                    .max_by_key(|line| line.score)
-                {
-                    best = (line.mv, line.score);
-                }
-            }
-            break;
-        }
-        // Stable: ties keep the search order; exact values before bounds.
-        root.sort_by_key(|line| (std::cmp::Reverse(line.score), !line.exact));
-        best = (root[0].mv, root[0].score);
-        completed = depth;
-        let reported: Vec<RootLine<G::Move>> = root[..lines].to_vec();
-        drop(root);
-        if let Some(tt) = shared.tt {
-            tt.store(
-                main.pos.key(),
-                TtEntry {
-                    move_index: Some(reported[0].index),
-                    value: reported[0].score as i16,
-                    depth: depth as u8,
-                    bound: Bound::Exact,
-                },
-            );
-        }
-        let nodes = shared.budget.nodes();
-        let time_ms = shared.budget.elapsed_ms();
-        let hashfull = shared.tt.map_or(0, TranspositionTable::hashfull);
-        for (k, line) in reported.iter().enumerate() {
-            report(&SearchInfo {
-                depth,
-                seldepth: depth,
-                multipv: k + 1,
-                score: Score::Points(line.score),
-                nodes,
-                time_ms,
-                hashfull,
-                pv: vec![line.mv],
-                scores: None,
-                details: String::new(),
-            });
-        }
-        if forced {
-            break;
-        }
-    }
-    SearchResult {
-        best: Some(best.0),
-        ponder: None,
-        score: Score::Points(best.1),
-        depth: completed,
-        nodes: 0,
-    }
-}
-
-/// One iteration over the root moves; `false` when it was interrupted.
-fn iterate<G: ChanceGame>(
-    main: &mut Worker<'_, G>,
-    helpers: &mut [Worker<'_, G>],
-    pool: Option<&rayon::ThreadPool>,
-    depth: u32,
-    lines: usize,
-) -> bool {
-    let shared = main.shared;
-    for line in shared.root().iter_mut() {
-        line.done = false;
-    }
-    // The first move alone with the full window: the others get its value as alpha.
-    let value = main.search_root_move(0, depth, -G::VALUE_BOUND - 1);
-    if main.stop {
-        main.settle_nodes();
-        return false;
-    }
-    shared.record(0, value, true);
-    shared.next.store(1, Ordering::Relaxed);
-    match pool {
-        Some(pool) if !helpers.is_empty() => pool.in_place_scope(|scope| {
-            for helper in helpers.iter_mut() {
-                scope.spawn(move |_| helper.split_root(depth, lines));
-            }
-            main.split_root(depth, lines);
-        }),
-        _ => main.split_root(depth, lines),
-    }
-    !shared.budget.stopping() && shared.root().iter().all(|line| line.done)
 }
 
 /// Per-ply scratch space, allocated once per search.
@@ -510,78 +345,97 @@ impl<M: Copy + Default> Frame<M> {
 
 /// One search thread: its own copy of the position and its stacks.
 struct Worker<'a, G: ChanceGame> {
-    shared: &'a Shared<'a, G>,
+    thread: Thread<'a, G::Move>,
+    split: &'a SplitRoot<'a, G::Move>,
+    /// The main thread's: the other threads, and the pool they run on.
+    helpers: Vec<Worker<'a, G>>,
+    pool: Option<&'a rayon::ThreadPool>,
     pos: G,
     frames: Vec<Frame<G::Move>>,
     /// Cut-offs per (side, hashed move), for ordering where static values cost too much.
     history: History,
-    counter: NodeCounter,
-    stop: bool,
 }
 
 impl<'a, G: ChanceGame> Worker<'a, G> {
-    fn new(shared: &'a Shared<'a, G>, root: &G, max_depth: u32) -> Self {
+    fn new(
+        id: usize,
+        shared: &'a Shared<'a, G::Move>,
+        split: &'a SplitRoot<'a, G::Move>,
+        root: &G,
+    ) -> Self {
         // A turn is at most a decision and a chance ply.
-        let plies = 2 * max_depth as usize + 2;
+        let plies = 2 * shared.max_depth as usize + 2;
         Worker {
-            shared,
+            // Threads split the root: each enforces the limits.
+            thread: Thread::new(id, shared, true),
+            split,
+            helpers: Vec::new(),
+            pool: None,
             pos: root.clone(),
             frames: (0..plies).map(|_| Frame::new()).collect(),
-            history: History::new(2, HISTORY_BITS),
-            // Threads split the root: each enforces the limits.
-            counter: NodeCounter::new(CHECK_EVERY, true),
-            stop: false,
+            history: History::new(2),
         }
     }
 
-    /// Fills the shared root list: TT move first, then by static value. `None`
-    /// when there is no legal move. With `keep` (at least so many lines, for
-    /// MultiPV) the root move filter applies.
-    fn order_root_moves(&mut self, keep: Option<usize>) -> Option<()> {
+    /// The main thread, with its `threads - 1` helpers and the root moves: none
+    /// when the dice are due or the game is over; with `filter`, those worth a
+    /// search (at least the MultiPV lines).
+    fn main(
+        shared: &'a Shared<'a, G::Move>,
+        split: &'a SplitRoot<'a, G::Move>,
+        root: &G,
+        filter: bool,
+        threads: usize,
+        pool: Option<&'a rayon::ThreadPool>,
+    ) -> Self {
+        let mut main = Worker::new(0, shared, split, root);
+        if !root.at_chance() && root.decided().is_none() {
+            main.order_root_moves(filter.then_some(shared.multipv));
+        }
+        main.helpers = (1..threads)
+            .map(|id| Worker::new(id, shared, split, root))
+            .collect();
+        main.pool = pool.filter(|_| threads > 1);
+        main
+    }
+
+    /// The root moves: TT move first, then by static value; with `keep` (at
+    /// least so many lines, for MultiPV) the root move filter applies.
+    fn order_root_moves(&mut self, keep: Option<usize>) {
         let side = self.pos.side_to_move();
         let mut moves = MoveList::new();
         self.pos.generate_moves(&mut moves);
-        if !moves.iter().any(|&mv| self.shared.root_choice.allows(mv)) {
-            return None;
-        }
-        let tt_index = self
-            .shared
+        let shared = self.thread.shared;
+        let tt_move = self
+            .split
             .tt
             .and_then(|tt| tt.probe(self.pos.key()))
             .and_then(|e| e.move_index);
-        let mut lines: Vec<(bool, RootLine<G::Move>)> = moves
-            .iter()
-            .enumerate()
-            .filter(|&(_, &mv)| self.shared.root_choice.allows(mv))
-            .map(|(index, &mv)| {
-                let score = self.static_value_after(mv, side);
-                let line = RootLine {
-                    mv,
-                    index: index as u16,
-                    score,
-                    exact: false,
-                    done: false,
-                };
-                (tt_index == Some(index as u16), line)
-            })
-            .collect();
-        lines.sort_by_key(|&(first, line)| std::cmp::Reverse((first, line.score)));
-        let mut root: Vec<RootLine<G::Move>> = lines.into_iter().map(|(_, line)| line).collect();
+        let mut rating = Vec::with_capacity(moves.len());
+        let mut root = rate_root_moves(&moves, tt_move, &shared.root_choice, |mv| {
+            let value = self.static_value_after(mv, side);
+            rating.push((mv, value));
+            value
+        });
         let candidates = ROOT_CANDIDATES.get() as usize;
-        if candidates > 0 && keep.is_some() {
+        if let (true, Some(lines)) = (candidates > 0 && !root.is_empty(), keep) {
             // Rated at 0 ply: the TT move, listed first, may not be the best rated.
-            let best = root.iter().map(|line| line.score).max().expect("moves");
-            let lines = keep.unwrap_or(1);
+            let value_of = |mv| {
+                rating
+                    .iter()
+                    .find(|&&(m, _)| m == mv)
+                    .map_or(0, |&(_, v)| v)
+            };
+            let best = rating.iter().map(|&(_, value)| value).max().expect("moves");
             let mut kept = 0;
             root.retain(|line| {
                 let stays = kept < lines.max(candidates)
-                    && (kept < lines || line.score >= best - ROOT_MARGIN.get());
+                    && (kept < lines || value_of(line.mv) >= best - ROOT_MARGIN.get());
                 kept += stays as usize;
                 stays
             });
         }
-        *self.shared.root() = root;
-        Some(())
+        self.thread.root_moves = root;
     }
 
     /// The static value for `side` of the position after `mv`.
@@ -599,25 +453,25 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
 
     /// Takes root moves from the shared counter until none is left.
     fn split_root(&mut self, depth: u32, lines: usize) {
-        let count = self.shared.root().len();
+        let count = self.split.lines().len();
         loop {
-            let k = self.shared.next.fetch_add(1, Ordering::Relaxed);
-            if k >= count || self.should_stop() {
+            let k = self.split.next.fetch_add(1, Ordering::Relaxed);
+            if k >= count || self.thread.should_stop() {
                 break;
             }
-            let alpha = self.shared.root_alpha(lines);
-            let value = self.search_root_move(k, depth, alpha);
-            if self.stop {
+            let alpha = self.split.alpha(lines, -G::VALUE_BOUND - 1);
+            let mv = self.split.lines()[k].mv;
+            let value = self.search_root_move(mv, depth, alpha);
+            if self.thread.stop {
                 break;
             }
-            self.shared.record(k, value, value > alpha);
+            self.split.record(k, value, value > alpha);
         }
-        self.settle_nodes();
+        self.thread.settle_nodes();
     }
 
-    /// The value of root move `k` searched to `depth` with the window (alpha, U + 1).
-    fn search_root_move(&mut self, k: usize, depth: u32, alpha: Value) -> Value {
-        let mv = self.shared.root()[k].mv;
+    /// The value of root move `mv` searched to `depth` with the window (alpha, U + 1).
+    fn search_root_move(&mut self, mv: G::Move, depth: u32, alpha: Value) -> Value {
         let side = self.pos.side_to_move();
         self.pos.make(mv);
         let value = self.child(side, depth - 1, alpha, G::VALUE_BOUND + 1, 1, false);
@@ -625,19 +479,70 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         value
     }
 
-    fn should_stop(&self) -> bool {
-        self.stop || self.shared.budget.stopping()
-    }
-
-    fn settle_nodes(&mut self) -> u64 {
-        self.counter.settle(&self.shared.budget)
+    /// One iteration: the first root move alone with the full window, then
+    /// the rest shared out among the threads with its value as alpha. An
+    /// interrupted iteration keeps only a move it proved better than the first.
+    fn split_iteration(&mut self, depth: u32, lines: usize) {
+        self.thread.seldepth = depth as usize;
+        *self.split.lines() = self
+            .thread
+            .root_moves
+            .iter()
+            .map(|line| SplitLine {
+                mv: line.mv,
+                score: -INFINITE,
+                exact: false,
+                done: false,
+            })
+            .collect();
+        let first = self.thread.root_moves[0].mv;
+        let value = self.search_root_move(first, depth, -G::VALUE_BOUND - 1);
+        if self.thread.stop {
+            self.thread.settle_nodes();
+            return;
+        }
+        self.split.record(0, value, true);
+        self.split.next.store(1, Ordering::Relaxed);
+        let mut helpers = std::mem::take(&mut self.helpers);
+        match self.pool {
+            Some(pool) => pool.in_place_scope(|scope| {
+                for helper in helpers.iter_mut() {
+                    scope.spawn(move |_| helper.split_root(depth, lines));
+                }
+                self.split_root(depth, lines);
+            }),
+            None => self.split_root(depth, lines),
+        }
+        self.helpers = helpers;
+        let results = self.split.lines().clone();
+        if self.thread.shared.budget.stopping() || !results.iter().all(|line| line.done) {
+            self.thread.stop = true;
+            if let Some(k) = (1..results.len())
+                .filter(|&k| results[k].done && results[k].exact && results[k].score > value)
+                .max_by_key(|&k| results[k].score)
+            {
+                self.thread.root_moves.swap(0, k);
+                self.thread.root_moves[0].score = results[k].score;
+            }
+            return;
+        }
+        let mut order: Vec<usize> = (0..results.len()).collect();
+        // Stable: ties keep the search order; exact values before bounds.
+        order.sort_by_key(|&k| (std::cmp::Reverse(results[k].score), !results[k].exact));
+        let mut root: Vec<RootMove<G::Move>> = order
+            .iter()
+            .map(|&k| RootMove {
+                score: results[k].score,
+                pv: vec![results[k].mv],
+                ..self.thread.root_moves[k].clone()
+            })
+            .collect();
+        std::mem::swap(&mut root, &mut self.thread.root_moves);
     }
 
     #[inline]
     fn count_node(&mut self) {
-        if self.counter.count(&self.shared.budget) {
-            self.stop = true;
-        }
+        self.thread.count_node();
     }
 
     /// The value for `side` of the node now on the board, with the window
@@ -663,7 +568,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
     /// decision node for its first move only (Star2).
     fn node(&mut self, depth: u32, alpha: Value, beta: Value, ply: usize, probe: bool) -> Value {
         self.count_node();
-        if self.stop {
+        if self.thread.stop {
             return 0;
         }
         if let Some(value) = terminal(&self.pos, self.pos.side_to_move()) {
@@ -688,7 +593,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         alpha: Value,
         beta: Value,
     ) -> (Option<Value>, Option<u16>) {
-        let Some(entry) = self.shared.tt.and_then(|tt| tt.probe(key)) else {
+        let Some(entry) = self.split.tt.and_then(|tt| tt.probe(key)) else {
             return (None, None);
         };
         let value = entry.value as Value;
@@ -704,7 +609,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
 
     #[inline]
     fn store_tt(&self, key: u64, depth: u32, value: Value, bound: Bound, move_index: Option<u16>) {
-        if let Some(tt) = self.shared.tt {
+        if let Some(tt) = self.split.tt {
             tt.store(
                 key,
                 TtEntry {
@@ -747,7 +652,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
             self.pos.make(mv);
             let value = self.child(side, depth - 1, alpha, beta, ply + 1, false);
             self.pos.unmake(mv);
-            if self.stop {
+            if self.thread.stop {
                 return 0;
             }
             if value > best {
@@ -792,7 +697,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
     /// horizon, where it pays) by static value after the move.
     fn order_moves(&mut self, ply: usize, depth: u32, tt_move: Option<u16>, side: Seat) {
         let count = self.frames[ply].moves.len();
-        let static_min_depth = match self.shared.algorithm {
+        let static_min_depth = match self.split.algorithm {
             ChanceAlgorithm::Expectimax => u32::MAX,
             _ => STATIC_ORDER_MIN_DEPTH.get() as u32,
         };
@@ -819,12 +724,12 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         if let (Some(value), _) = self.probe_tt(key, depth, alpha, beta) {
             return value;
         }
-        let (value, bound) = match self.shared.algorithm {
+        let (value, bound) = match self.split.algorithm {
             ChanceAlgorithm::Expectimax => (self.chance_full(depth, ply), Bound::Exact),
             ChanceAlgorithm::Star1 => self.chance_star(depth, alpha, beta, ply, false),
             ChanceAlgorithm::Star2 => self.chance_star(depth, alpha, beta, ply, true),
         };
-        if !self.stop {
+        if !self.thread.stop {
             self.store_tt(key, depth, value, bound, None);
         }
         value
@@ -845,7 +750,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
                 false,
             );
             self.pos.undo_chance(outcome);
-            if self.stop {
+            if self.thread.stop {
                 return 0;
             }
             sum += weight as i64 * value as i64;
@@ -899,7 +804,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
                     && self.pos.decided().is_none())
                 .then(|| self.node(depth, a, b, ply + 1, true));
                 self.pos.undo_chance(outcome);
-                if self.stop {
+                if self.thread.stop {
                     return (0, Bound::Exact);
                 }
                 if let Some(value) = probe.filter(|&v| v > a) {
@@ -936,12 +841,12 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
             let narrowed = a.max(lower_i - 1);
             self.pos.apply_chance(outcome);
             let mut value = self.child(side, depth, narrowed, b, ply + 1, false);
-            if value <= narrowed && narrowed > a && !self.stop {
+            if value <= narrowed && narrowed > a && !self.thread.stop {
                 // Only a stale or colliding table entry makes a lower bound lie.
                 value = self.child(side, depth, a, b, ply + 1, false);
             }
             self.pos.undo_chance(outcome);
-            if self.stop {
+            if self.thread.stop {
                 return (0, Bound::Exact);
             }
             if value <= a {
@@ -957,6 +862,44 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
             rest_lower = others_lower;
         }
         (mean::<G>(exact_sum), Bound::Exact)
+    }
+}
+
+impl<'a, G: ChanceGame> Iterate<'a> for Worker<'a, G> {
+    type Move = G::Move;
+
+    fn thread(&self) -> &Thread<'a, G::Move> {
+        &self.thread
+    }
+
+    fn thread_mut(&mut self) -> &mut Thread<'a, G::Move> {
+        &mut self.thread
+    }
+
+    fn iterate(&mut self, depth: i32, lines: usize) {
+        self.split_iteration(depth as u32, lines);
+    }
+
+    fn store_root(&self, depth: i32) {
+        let Some(tt) = self.split.tt else { return };
+        let best = &self.thread.root_moves[0];
+        tt.store(
+            self.pos.key(),
+            TtEntry {
+                move_index: Some(best.index),
+                value: best.score as i16,
+                depth: depth as u8,
+                bound: Bound::Exact,
+            },
+        );
+    }
+
+    fn score(value: Value) -> Score {
+        Score::Points(value)
+    }
+
+    fn no_move_value(&self) -> Value {
+        terminal(&self.pos, self.pos.side_to_move()).unwrap_or_else(|| leaf(&self.pos))
     }
 }
 

@@ -3,6 +3,7 @@
 
 pub mod alphabeta;
 pub mod budget;
+pub mod driver;
 pub mod expecti;
 pub mod limits;
 pub mod multi;

@@ -78,26 +78,26 @@
 //! where the turn was handed back by a pass.
 //!
 //! # Parallel search
-//! Lazy SMP as in [`super::alphabeta`]: helper threads on a dedicated rayon pool
-//! of `threads − 1` run the same iterative deepening (the depths of
-//! [`helper_lead`]) and share the transposition table and the moves being
-//! searched: the root and nodes `DEFER_MIN_DEPTH` from the horizon put off a
-//! move another thread is on ([`super::smp`]; not max-n below the root or BRS+
-//! MIN layers). The main thread's result is the one reported, so extra threads
-//! only change which table entries exist.
+//! [`super::driver`]'s Lazy SMP, as in [`super::alphabeta`]: helper threads on a
+//! dedicated rayon pool of `threads − 1` run the same iterative deepening (the
+//! depths of [`super::smp::helper_lead`]) and share the transposition table and
+//! the moves being searched: the root and nodes `DEFER_MIN_DEPTH` from the
+//! horizon put off a move another thread is on ([`super::smp`]; not max-n below
+//! the root or BRS+ MIN layers). The main thread's result is the one reported,
+//! unless a helper completes the target depth first (one line asked): its line
+//! is then the answer.
 
-use super::budget::{Budget, NodeCounter};
+use super::driver::{self, rate_root_moves, Iterate, RootMove, Shared, Thread, MAX_DEPTH};
 use super::ordering::{
     late_move_reduction, order_score, History, Killers, HISTORY_MAX, LMR_MIN_DEPTH, SCORE_TACTICAL,
 };
-use super::smp::{beside_helpers, busy_key, helper_lead, BusyMoves, Deferred};
-use super::tables::{hold_answer, SearchTables};
-use super::tt::{value_from_tt, value_to_tt, Bound, TranspositionTable, TtEntry};
+use super::smp::{busy_key, Deferred};
+use super::tables::SearchTables;
+use super::tt::{value_from_tt, value_to_tt, Bound, TtEntry};
 use super::*;
 use crate::core::movelist::MAX_MOVES;
 use crate::core::{GameResult, Seat};
 use crate::tune::Tunable;
-use std::sync::atomic::AtomicU32;
 
 /// The algorithms offered, in the order the protocol lists them.
 pub const ALGORITHMS: &[&str] = &["paranoid", "maxn", "brs", "brsplus"];
@@ -107,12 +107,9 @@ pub const ALGORITHMS: &[&str] = &["paranoid", "maxn", "brs", "brsplus"];
 /// paranoid 55.0 %, BRS+ 43.3 %, max-n 38.3 %).
 pub const DEFAULT_ALGORITHM: &str = "brs";
 
-/// Deepest iteration searched.
-pub const MAX_DEPTH: u32 = 64;
-/// Plies from the root the stacks hold (main search plus quiescence).
-const MAX_PLY: usize = 96;
-/// Nodes between looks at the stop flags, the node limit and the clock.
-const CHECK_EVERY: u64 = 2048;
+/// Plies from the root the stacks hold: the main search, then quiescence
+/// (at most `QS_MAX_PLIES`) and BRS+ sequences.
+const MAX_PLY: usize = MAX_DEPTH as usize + 32;
 /// With several threads, a node this far from the horizon puts off a move
 /// another thread is on (as in alpha-beta).
 const DEFER_MIN_DEPTH: i32 = 3;
@@ -126,8 +123,6 @@ pub static TUNABLES: &[&Tunable] = &[
     &places::SHARE_CLAMP,
     &ordering::LMR_MIN_DEPTH,
 ];
-/// History: per seat, moves hashed to 2^HISTORY_BITS slots.
-const HISTORY_BITS: u32 = 13;
 const SCORE_TT: i32 = 1 << 30;
 const TRIED: i32 = i32::MIN;
 /// A BRS move is stored in the TT as `seat * SEAT_STRIDE + index`.
@@ -203,49 +198,16 @@ impl<G: MultiPlayerGame> Searcher<G> for MultiSearch {
         let config = self.tables.config().clone();
         let (tt, pool) = self.tables.for_search();
         let algorithm = Algorithm::from_name(config.algorithm);
-        let root = pos.side_to_move();
-        let shared = Shared {
-            tt,
-            budget: Budget::new(limits, control, root, config.time_margin_ms),
-            max_depth: limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH) as i32,
-            root_ply: pos.ply(),
-            main_depth: AtomicU32::new(0),
-            busy: BusyMoves::new(config.threads),
-            algorithm,
-            multipv: config.multipv.max(1),
-            key_mix: ALGORITHM_MIX[algorithm as usize] ^ ROOT_MIX[root as usize & 3],
-            root_choice: RootChoice::new(limits, pos),
-        };
-        let mut main = Worker::new(0, &shared, pos);
-        if !main.root_moves.is_empty() {
-            beside_helpers(
-                pool,
-                config.threads,
-                &shared.budget,
-                |id| Worker::new(id, &shared, pos).run_helper(),
-                || main.run_main(report),
-            );
-        }
-        shared.budget.abort();
-        main.settle_nodes();
-
-        hold_answer(limits, &shared.budget.time, control);
-        main.result()
+        let key_mix = ALGORITHM_MIX[algorithm as usize] ^ ROOT_MIX[pos.side_to_move() as usize & 3];
+        let shared = Shared::new(tt, pos, limits, control, &config);
+        driver::run(
+            &shared,
+            pool,
+            config.threads,
+            |id| Worker::new(id, &shared, pos, algorithm, key_mix),
+            report,
+        )
     }
-}
-
-struct Shared<'a, M> {
-    tt: &'a TranspositionTable,
-    budget: Budget<'a>,
-    max_depth: i32,
-    root_ply: u32,
-    main_depth: AtomicU32,
-    busy: BusyMoves,
-    algorithm: Algorithm,
-    multipv: usize,
-    /// XORed into every key this search probes or stores.
-    key_mix: u64,
-    root_choice: RootChoice<M>,
 }
 
 /// Per-ply scratch space: one move list per seat (BRS MIN layers hold the
@@ -319,25 +281,14 @@ impl<M: Copy + Default> Frame<M> {
     }
 }
 
-struct RootMove<M> {
-    mv: M,
-    index: u16,
-    /// This iteration's root-relative value (max-n: the root seat's share);
-    /// `-INFINITE` until searched or when it failed low.
-    score: Value,
-    previous_score: Value,
-    /// Max-n: the vector of shares.
-    shares: [Value; 4],
-    pv: Vec<M>,
-}
-
 struct Worker<'a, G: MultiPlayerGame> {
-    id: usize,
-    shared: &'a Shared<'a, G::Move>,
+    thread: Thread<'a, G::Move>,
+    algorithm: Algorithm,
+    /// XORed into every key this search probes or stores.
+    key_mix: u64,
     pos: G,
     root: Seat,
     seats: usize,
-    root_moves: Vec<RootMove<G::Move>>,
     /// The root move this iteration searches next, unless put off.
     root_next: usize,
     frames: Vec<Frame<G::Move>>,
@@ -347,179 +298,72 @@ struct Worker<'a, G: MultiPlayerGame> {
     pv_len: Vec<usize>,
     /// BRS+: move generation for background moves.
     scratch: MoveList<G::Move>,
-    counter: NodeCounter,
-    seldepth: usize,
-    completed_depth: u32,
-    stop: bool,
 }
 
 impl<'a, G: MultiPlayerGame> Worker<'a, G> {
-    fn new(id: usize, shared: &'a Shared<'a, G::Move>, root: &G) -> Self {
+    fn new(
+        id: usize,
+        shared: &'a Shared<'a, G::Move>,
+        root: &G,
+        algorithm: Algorithm,
+        key_mix: u64,
+    ) -> Self {
         let mut worker = Worker {
-            id,
-            shared,
+            thread: Thread::new(id, shared, false),
+            algorithm,
+            key_mix,
             pos: root.clone(),
             root: root.side_to_move(),
             seats: G::SEATS.clamp(1, 4),
-            root_moves: Vec::new(),
             root_next: 0,
             frames: (0..MAX_PLY).map(|_| Frame::new()).collect(),
             killers: Killers::new(MAX_PLY),
-            history: History::new(4, HISTORY_BITS),
+            history: History::new(4),
             pv: vec![G::Move::default(); MAX_PLY * MAX_PLY],
             pv_len: vec![0; MAX_PLY + 1],
             scratch: MoveList::new(),
-            counter: NodeCounter::new(CHECK_EVERY, id == 0),
-            seldepth: 0,
-            completed_depth: 0,
-            stop: false,
         };
         worker.order_root_moves();
         worker
     }
 
     fn key(&self) -> u64 {
-        self.pos.key() ^ self.shared.key_mix
+        self.pos.key() ^ self.key_mix
     }
 
-    /// The first order, also the fallback answer: the TT move, then by the
-    /// one-ply static value for the root seat (a move that ends the game well first).
+    /// The first order of the root moves: the TT move, then by the one-ply
+    /// static value for the root seat (a move that ends the game well first).
     fn order_root_moves(&mut self) {
         let mut moves = MoveList::new();
         self.pos.generate_moves(&mut moves);
-        let tt_index = self.shared.tt.probe(self.key()).and_then(|e| e.move_index);
-        let mut rated = Vec::with_capacity(moves.len());
-        for (index, &mv) in moves.iter().enumerate() {
-            if !self.shared.root_choice.allows(mv) {
-                continue;
-            }
+        let shared = self.thread.shared;
+        let tt_move = shared.tt.probe(self.key()).and_then(|e| e.move_index);
+        let root_moves = rate_root_moves(&moves, tt_move, &shared.root_choice, |mv| {
             self.pos.make(mv);
             let value = match self.terminal_value(1) {
                 Some(value) => value,
                 None => self.static_value(),
             };
             self.pos.unmake(mv);
-            rated.push((tt_index == Some(index as u16), value, index));
-        }
-        rated.sort_by_key(|&(first, value, _)| std::cmp::Reverse((first, value)));
-        self.root_moves = rated
-            .into_iter()
-            .map(|(_, _, index)| RootMove {
-                mv: moves[index],
-                index: index as u16,
-                score: -INFINITE,
-                previous_score: -INFINITE,
-                shares: [0; 4],
-                pv: Vec::with_capacity(MAX_PLY),
-            })
-            .collect();
+            value
+        });
+        self.thread.root_moves = root_moves;
     }
 
-    fn run_main(&mut self, report: &mut dyn FnMut(&SearchInfo<G::Move>)) {
-        for depth in 1..=self.shared.max_depth {
-            if self.should_stop() || (depth > 1 && self.shared.budget.soft_expired()) {
-                break;
-            }
-            self.seldepth = 0;
-            self.iterate(depth);
-            if self.stop {
-                break;
-            }
-            self.completed_depth = depth as u32;
-            self.shared
-                .main_depth
-                .store(depth as u32, Ordering::Relaxed);
-            self.store_root(depth);
-            self.settle_nodes();
-            let lines = self.lines();
-            let nodes = self.shared.budget.nodes();
-            let time_ms = self.shared.budget.elapsed_ms();
-            let hashfull = self.shared.tt.hashfull();
-            for (k, line) in self.root_moves[..lines].iter().enumerate() {
-                let (value, scores) = self.reported(line);
-                report(&SearchInfo {
-                    depth: depth as u32,
-                    seldepth: self.seldepth as u32,
-                    multipv: k + 1,
-                    score: Score::from_value(value),
-                    nodes,
-                    time_ms,
-                    hashfull,
-                    pv: line.pv.clone(),
-                    scores,
-                    details: String::new(),
-                });
-            }
-            // A decided first or last place within the searched depth is final.
-            let (value, _) = self.reported(&self.root_moves[0]);
-            if lines == 1 && value.abs() >= MATE_BOUND && MATE - value.abs() <= depth {
-                break;
-            }
-        }
-    }
-
-    /// Root lines searched exactly: MultiPV on the main thread, one on helpers.
-    fn lines(&self) -> usize {
-        let wanted = if self.id == 0 { self.shared.multipv } else { 1 };
-        wanted.clamp(1, self.root_moves.len().max(1))
-    }
-
-    /// The `lines`-th best score among the root moves searched in this
-    /// iteration (the others are `-INFINITE`): below it a root move is of no interest.
-    fn line_bound(&self) -> Value {
-        let lines = self.lines();
-        let mut scores: Vec<Value> = self.root_moves.iter().map(|m| m.score).collect();
-        scores.sort_unstable_by(|a, b| b.cmp(a));
-        scores[lines - 1]
-    }
-
-    /// The root seat's value and, for max-n, the vector as reported.
-    fn reported(&self, line: &RootMove<G::Move>) -> (Value, Option<[Value; 4]>) {
-        match self.shared.algorithm {
-            Algorithm::MaxN => {
-                let mut scores = [0; 4];
-                for (score, &share) in scores.iter_mut().zip(&line.shares).take(self.seats) {
-                    *score = share_to_value(share, self.seats);
-                }
-                (scores[self.root as usize], Some(scores))
-            }
-            _ => (line.score, None),
-        }
-    }
-
-    fn run_helper(&mut self) {
-        let lead = helper_lead(self.id);
-        let mut depth = 1 + lead;
-        while depth <= self.shared.max_depth && !self.should_stop() {
-            self.iterate(depth);
-            if self.stop {
-                break;
-            }
-            let main_depth = self.shared.main_depth.load(Ordering::Relaxed) as i32;
-            depth = (depth + 1).max(main_depth + 1 + lead);
-        }
-        self.settle_nodes();
-    }
-
-    fn should_stop(&self) -> bool {
-        self.stop || self.shared.budget.stopping()
-    }
-
-    fn iterate(&mut self, depth: i32) {
-        for root_move in &mut self.root_moves {
-            root_move.previous_score = root_move.score;
-            root_move.score = -INFINITE;
-        }
-        match self.shared.algorithm {
+    fn search_root(&mut self, depth: i32) {
+        match self.algorithm {
             Algorithm::MaxN => self.maxn_root(depth),
             _ => self.alphabeta_root(depth),
         }
         // Stable: moves that tie keep the previous order.
-        if self.shared.algorithm == Algorithm::MaxN {
-            self.root_moves
+        if self.algorithm == Algorithm::MaxN {
+            self.thread
+                .root_moves
                 .sort_by_key(|m| std::cmp::Reverse((m.score, m.shares)));
         } else {
-            self.root_moves.sort_by_key(|m| std::cmp::Reverse(m.score));
+            self.thread
+                .root_moves
+                .sort_by_key(|m| std::cmp::Reverse(m.score));
         }
     }
 
@@ -528,17 +372,17 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         self.start_root();
         let mut alpha = -INFINITE;
         while let Some((k, busy)) = self.next_root_move() {
-            let mv = self.root_moves[k].mv;
+            let mv = self.thread.root_moves[k].mv;
             self.pos.make(mv);
             let value = self.child(alpha, INFINITE, depth - 1, 1);
             self.pos.unmake(mv);
-            self.shared.busy.leave(busy);
-            if self.stop {
+            self.thread.shared.busy.leave(busy);
+            if self.thread.stop {
                 break;
             }
-            if value > alpha || k < self.lines() {
+            if value > alpha || k < self.thread.lines() {
                 self.record_root(k, value, [0; 4]);
-                alpha = self.line_bound();
+                alpha = self.thread.line_bound();
             }
         }
     }
@@ -546,14 +390,14 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
     fn maxn_root(&mut self, depth: i32) {
         self.start_root();
         while let Some((k, busy)) = self.next_root_move() {
-            let mv = self.root_moves[k].mv;
+            let mv = self.thread.root_moves[k].mv;
             self.pos.make(mv);
             // Children the root seat values below the lines it has are cut.
-            let bound = (k >= self.lines()).then(|| (self.root, self.line_bound()));
+            let bound = (k >= self.thread.lines()).then(|| (self.root, self.thread.line_bound()));
             let shares = self.maxn_child(depth - 1, 1, bound);
             self.pos.unmake(mv);
-            self.shared.busy.leave(busy);
-            if self.stop {
+            self.thread.shared.busy.leave(busy);
+            if self.thread.stop {
                 break;
             }
             self.record_root(k, shares[self.root as usize], shares);
@@ -570,59 +414,33 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
     /// another thread is on waits until the others are done.
     fn next_root_move(&mut self) -> Option<(usize, u64)> {
         let key = self.key();
-        let lines = self.lines();
+        let lines = self.thread.lines();
         loop {
-            let (k, replaying) = if self.root_next < self.root_moves.len() {
+            let (k, replaying) = if self.root_next < self.thread.root_moves.len() {
                 self.root_next += 1;
                 (self.root_next - 1, false)
             } else {
                 (self.frames[0].deferred.replay()?, true)
             };
-            let busy = busy_key(key, &self.root_moves[k].mv);
-            if k >= lines && !replaying && self.shared.busy.is_busy(busy) {
+            let busy = busy_key(key, &self.thread.root_moves[k].mv);
+            if k >= lines && !replaying && self.thread.shared.busy.is_busy(busy) {
                 self.frames[0].deferred.push(k);
                 continue;
             }
-            self.shared.busy.enter(busy);
+            self.thread.shared.busy.enter(busy);
             return Some((k, busy));
         }
     }
 
     fn record_root(&mut self, k: usize, score: Value, shares: [Value; 4]) {
-        let root_move = &mut self.root_moves[k];
-        root_move.score = score;
-        root_move.shares = shares;
-        root_move.pv.clear();
-        root_move.pv.push(root_move.mv);
-        root_move
-            .pv
-            .extend_from_slice(&self.pv[MAX_PLY + 1..MAX_PLY + self.pv_len[1]]);
-    }
-
-    fn store_root(&self, depth: i32) {
-        let best = &self.root_moves[0];
-        let value = match self.shared.algorithm {
-            Algorithm::MaxN => 0,
-            _ => value_to_tt(best.score, 0),
-        };
-        self.shared.tt.store(
-            self.key(),
-            TtEntry {
-                move_index: Some(best.index),
-                value,
-                depth: depth as u8,
-                bound: if self.shared.algorithm == Algorithm::MaxN {
-                    Bound::Upper
-                } else {
-                    Bound::Exact
-                },
-            },
-        );
+        let child_line = &self.pv[MAX_PLY + 1..MAX_PLY + self.pv_len[1]];
+        self.thread.record_line(k, score, child_line);
+        self.thread.root_moves[k].shares = shares;
     }
 
     /// A root-relative node of the chosen algorithm.
     fn child(&mut self, alpha: Value, beta: Value, depth: i32, ply: usize) -> Value {
-        match self.shared.algorithm {
+        match self.algorithm {
             Algorithm::Brs | Algorithm::BrsPlus => self.brs(alpha, beta, depth, ply),
             _ => self.paranoid(alpha, beta, depth, ply),
         }
@@ -632,22 +450,16 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
 
     #[inline]
     fn count_node(&mut self) {
-        if self.counter.count(&self.shared.budget) {
-            self.stop = true;
-        }
-    }
-
-    fn settle_nodes(&mut self) -> u64 {
-        self.counter.settle(&self.shared.budget)
+        self.thread.count_node();
     }
 
     /// Counts the node and empties its PV; `true` when the search must unwind.
     #[inline]
     fn enter(&mut self, ply: usize) -> bool {
         self.pv_len[ply] = ply;
-        self.seldepth = self.seldepth.max(ply);
+        self.thread.seldepth = self.thread.seldepth.max(ply);
         self.count_node();
-        self.stop
+        self.thread.stop
     }
 
     /// The root-relative value of a finished game or an in-tree repetition.
@@ -656,7 +468,9 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         if let Some(outcome) = self.pos.decided() {
             return Some(place_value(outcome.result, self.root, self.seats, ply));
         }
-        self.pos.repeats_since(self.shared.root_ply).then_some(DRAW)
+        self.pos
+            .repeats_since(self.thread.shared.root_ply)
+            .then_some(DRAW)
     }
 
     fn terminal_shares(&self, ply: usize) -> Option<[Value; 4]> {
@@ -664,7 +478,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
             return Some(place_shares(outcome.result, self.seats, ply));
         }
         self.pos
-            .repeats_since(self.shared.root_ply)
+            .repeats_since(self.thread.shared.root_ply)
             .then(|| neutral_shares(self.seats))
     }
 
@@ -724,7 +538,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         depth: i32,
         searched: usize,
     ) -> Option<(usize, usize, Option<u64>)> {
-        if depth < DEFER_MIN_DEPTH || !self.shared.busy.enabled() {
+        if depth < DEFER_MIN_DEPTH || !self.thread.shared.busy.enabled() {
             return self.frames[ply]
                 .pick()
                 .map(|(list, index)| (list, index, None));
@@ -739,11 +553,11 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
                 }
             };
             let busy = busy_key(key ^ list as u64, &frame.lists[list][index]);
-            if searched > 0 && !replaying && self.shared.busy.is_busy(busy) {
+            if searched > 0 && !replaying && self.thread.shared.busy.is_busy(busy) {
                 frame.deferred.push(list * SEAT_STRIDE + index);
                 continue;
             }
-            self.shared.busy.enter(busy);
+            self.thread.shared.busy.enter(busy);
             return Some((list, index, Some(busy)));
         }
     }
@@ -784,7 +598,8 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
     }
 
     fn probe(&self, key: u64, ply: usize) -> Option<(TtEntry, Value)> {
-        self.shared
+        self.thread
+            .shared
             .tt
             .probe(key)
             .map(|e| (e, value_from_tt(e.value, ply)))
@@ -806,7 +621,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         } else {
             Bound::Exact
         };
-        self.shared.tt.store(
+        self.thread.shared.tt.store(
             key,
             TtEntry {
                 move_index: index.map(|i| i as u16),
@@ -843,43 +658,65 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
             _ => Ok((key, tt)),
         }
     }
+}
 
-    /// The answer: the best root move of the last iteration (or a better one
-    /// proven in an interrupted one); before any, the first of the initial order.
-    fn result(&self) -> SearchResult<G::Move> {
-        let nodes = self.shared.budget.nodes();
-        let Some(best) = self.root_moves.first() else {
-            let score = match self.pos.outcome() {
-                Some(outcome) => place_value(outcome.result, self.root, self.seats, 0),
-                None => -MATE,
-            };
-            return SearchResult {
-                best: None,
-                ponder: None,
-                score: Score::from_value(score),
-                depth: 0,
-                nodes,
-            };
+impl<'a, G: MultiPlayerGame> Iterate<'a> for Worker<'a, G> {
+    type Move = G::Move;
+
+    fn thread(&self) -> &Thread<'a, G::Move> {
+        &self.thread
+    }
+
+    fn thread_mut(&mut self) -> &mut Thread<'a, G::Move> {
+        &mut self.thread
+    }
+
+    fn iterate(&mut self, depth: i32, _lines: usize) {
+        self.search_root(depth);
+    }
+
+    fn store_root(&self, depth: i32) {
+        let best = &self.thread.root_moves[0];
+        let value = match self.algorithm {
+            Algorithm::MaxN => 0,
+            _ => value_to_tt(best.score, 0),
         };
-        let value = if self.completed_depth == 0 {
-            DRAW
-        } else {
-            let (value, _) = self.reported(best);
-            if best.score > -INFINITE {
-                value
-            } else if self.shared.algorithm == Algorithm::MaxN {
-                share_to_value(best.previous_score, self.seats)
-            } else {
-                best.previous_score
+        self.thread.shared.tt.store(
+            self.key(),
+            TtEntry {
+                move_index: Some(best.index),
+                value,
+                depth: depth as u8,
+                bound: if self.algorithm == Algorithm::MaxN {
+                    Bound::Upper
+                } else {
+                    Bound::Exact
+                },
+            },
+        );
+    }
+
+    fn reported_value(&self, score: Value) -> Value {
+        match self.algorithm {
+            Algorithm::MaxN => share_to_value(score, self.seats),
+            _ => score,
+        }
+    }
+
+    fn reported_scores(&self, line: &RootMove<G::Move>) -> Option<[Value; 4]> {
+        (self.algorithm == Algorithm::MaxN).then(|| {
+            let mut scores = [0; 4];
+            for (score, &share) in scores.iter_mut().zip(&line.shares).take(self.seats) {
+                *score = share_to_value(share, self.seats);
             }
-        };
-        let ponder = best.pv.get(1).copied();
-        SearchResult {
-            best: Some(best.mv),
-            ponder,
-            score: Score::from_value(value),
-            depth: self.completed_depth,
-            nodes,
+            scores
+        })
+    }
+
+    fn no_move_value(&self) -> Value {
+        match self.pos.outcome() {
+            Some(outcome) => place_value(outcome.result, self.root, self.seats, 0),
+            None => -MATE,
         }
     }
 }

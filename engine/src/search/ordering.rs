@@ -64,6 +64,9 @@ impl<M: Copy + Default + PartialEq> Killers<M> {
     }
 }
 
+/// History slots in all, shared out among the seats (2 sides: 2^14 each; 4 seats: 2^13).
+const HISTORY_SLOTS: usize = 1 << 15;
+
 /// History scores per seat and move, the move hashed to `2^bits` slots.
 pub struct History {
     scores: Vec<i32>,
@@ -71,7 +74,9 @@ pub struct History {
 }
 
 impl History {
-    pub fn new(seats: usize, bits: u32) -> Self {
+    /// A table for `seats` seats (a power of two).
+    pub fn new(seats: usize) -> Self {
+        let bits = (HISTORY_SLOTS / seats).ilog2();
         History {
             scores: vec![0; seats << bits],
             bits,

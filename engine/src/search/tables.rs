@@ -3,15 +3,11 @@
 //! searcher stays cheap) and a pool of `threads − 1` helper threads, so that
 //! every helper really runs next to the calling thread.
 
-use super::time::TimeManager;
 use super::tt::TranspositionTable;
-use super::{Limits, SearchConfig, SearchControl};
-use std::time::Duration;
+use super::SearchConfig;
 
 /// Stack size for helper threads (search recursion is shallow; this is ample).
 const HELPER_STACK: usize = 16 << 20;
-/// How often a finished `go infinite` / ponder search looks for `stop` or `ponderhit`.
-const WAIT_POLL: Duration = Duration::from_millis(1);
 
 pub struct SearchTables {
     config: SearchConfig,
@@ -110,13 +106,4 @@ fn build_pool(threads: usize, name: &'static str) -> Option<rayon::ThreadPool> {
                 .ok()
         })
         .flatten()
-}
-
-/// `go infinite` and pondering never answer before `stop` / `ponderhit`: a
-/// search that finished early waits here.
-pub fn hold_answer(limits: &Limits, time: &TimeManager, control: &SearchControl) {
-    let unlimited = limits.infinite && time.hard_limit().is_none();
-    while !control.stopped() && (control.waiting() || unlimited) {
-        std::thread::sleep(WAIT_POLL);
-    }
 }

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::hasami::{Hasami, HasamiMove, HasamiRules};
+use crate::search::budget::CHECK_EVERY;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;

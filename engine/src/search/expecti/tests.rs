@@ -3,6 +3,7 @@
 use super::*;
 use crate::core::options::OptionValue;
 use crate::core::{HouseRules, MoveError, OptionSpec, Outcome, ParseError};
+use crate::search::budget::CHECK_EVERY;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::Arc;
@@ -421,19 +422,16 @@ fn every_algorithm_finds_the_naive_expectimax_value() {
     }
 }
 
-/// A searcher's inner state over `tt`, to call nodes with any window.
-fn shared_for<'a>(
-    tt: Option<&'a TranspositionTable>,
-    control: &'a SearchControl,
+/// A searcher's inner state over `tt` (used or not), to call nodes with any window.
+fn split_for(
+    tt: Option<&TranspositionTable>,
     algorithm: ChanceAlgorithm,
-) -> Shared<'a, Race> {
-    Shared {
+) -> SplitRoot<'_, RaceMove> {
+    SplitRoot {
         tt,
-        budget: Budget::new(&Limits::default(), control, 0, 0),
         algorithm,
-        root: Mutex::new(Vec::new()),
+        lines: Mutex::new(Vec::new()),
         next: AtomicUsize::new(0),
-        root_choice: RootChoice::default(),
     }
 }
 
@@ -455,8 +453,10 @@ fn nodes_are_fail_soft_with_any_window() {
             let exact = naive(&mut pos.clone(), depth);
             for algorithm in [ChanceAlgorithm::Star1, ChanceAlgorithm::Star2] {
                 for use_tt in [false, true] {
-                    let shared = shared_for(use_tt.then_some(&tt), &control, algorithm);
-                    let mut worker = Worker::new(&shared, pos, depth);
+                    let limits = Limits::depth(depth);
+                    let shared = Shared::new(&tt, pos, &limits, &control, &SearchConfig::default());
+                    let split = split_for(use_tt.then_some(&tt), algorithm);
+                    let mut worker = Worker::new(0, &shared, &split, pos);
                     for round in 0..8 {
                         // Half anywhere, half just around the value (off-by-ones).
                         let (alpha, beta) = if round % 2 == 0 {

@@ -19,7 +19,7 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
         };
         let due = self.pos.side_to_move();
         let maximizing = due == self.root;
-        if !maximizing && self.shared.algorithm == Algorithm::BrsPlus {
+        if !maximizing && self.algorithm == Algorithm::BrsPlus {
             if ply + MAX_SEQUENCE < MAX_PLY - 1 {
                 let tt_move = tt.and_then(|(e, _)| e.move_index).map(usize::from);
                 return self.brs_plus_layer(alpha, beta, depth, ply, key, tt_move);
@@ -70,7 +70,7 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
                 && self.pos.side_to_move() != self.root
                 && self.pos.make_pass(self.root);
             let mut value = self.brs(alpha, beta, depth - 1 - reduction, ply + 1);
-            if reduction > 0 && !self.stop && improves(maximizing, value, alpha, beta) {
+            if reduction > 0 && !self.thread.stop && improves(maximizing, value, alpha, beta) {
                 value = self.brs(alpha, beta, depth - 1, ply + 1);
             }
             if passed_back {
@@ -81,10 +81,10 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
                 self.pos.unmake_pass();
             }
             if let Some(busy) = busy {
-                self.shared.busy.leave(busy);
+                self.thread.shared.busy.leave(busy);
             }
             searched += 1;
-            if self.stop {
+            if self.thread.stop {
                 return 0;
             }
             if (maximizing && value > best) || (!maximizing && value < best) {
@@ -196,7 +196,7 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
                     self.pos.unmake_pass();
                 }
                 self.unmake_sequence_from(ply, pre, len);
-                if self.stop {
+                if self.thread.stop {
                     self.unmake_sequence(ply, pre);
                     return 0;
                 }

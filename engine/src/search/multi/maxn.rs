@@ -22,7 +22,7 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
             return static_shares(self.pos.evaluate_all(), self.seats);
         }
         let key = self.key();
-        let tt_move = self.shared.tt.probe(key).and_then(|e| e.move_index);
+        let tt_move = self.thread.shared.tt.probe(key).and_then(|e| e.move_index);
         let frame = &mut self.frames[ply];
         frame.clear();
         self.pos.generate_moves(&mut frame.lists[0]);
@@ -46,7 +46,7 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
             let bound = best.map(|b| (mover, b[mover as usize]));
             let shares = self.maxn_child(depth - 1, ply + 1, bound);
             self.pos.unmake(mv);
-            if self.stop {
+            if self.thread.stop {
                 return [0; 4];
             }
             if best.is_none_or(|b| maxn_prefers(&shares, &b, mover)) {
@@ -64,7 +64,7 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
                 }
             }
         }
-        self.shared.tt.store(
+        self.thread.shared.tt.store(
             key,
             TtEntry {
                 move_index: best_index.map(|i| i as u16),

@@ -39,15 +39,15 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
             let reduction = self.reduction(ply, depth, searched, 0, index, tt_move);
             self.pos.make(mv);
             let mut value = self.paranoid(alpha, beta, depth - 1 - reduction, ply + 1);
-            if reduction > 0 && !self.stop && improves(maximizing, value, alpha, beta) {
+            if reduction > 0 && !self.thread.stop && improves(maximizing, value, alpha, beta) {
                 value = self.paranoid(alpha, beta, depth - 1, ply + 1);
             }
             self.pos.unmake(mv);
             if let Some(busy) = busy {
-                self.shared.busy.leave(busy);
+                self.thread.shared.busy.leave(busy);
             }
             searched += 1;
-            if self.stop {
+            if self.thread.stop {
                 return 0;
             }
             if (maximizing && value > best) || (!maximizing && value < best) {

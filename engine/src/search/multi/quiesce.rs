@@ -41,7 +41,7 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
                 }
             };
             self.pos.unmake(mv);
-            if self.stop {
+            if self.thread.stop {
                 return 0;
             }
             best = if maximizing {

@@ -11,6 +11,7 @@
 use super::*;
 use crate::core::options::OptionValue;
 use crate::core::{HouseRules, MoveError, OptionSpec, Outcome, ParseError};
+use crate::search::budget::CHECK_EVERY;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::Arc;
