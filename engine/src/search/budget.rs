@@ -74,7 +74,7 @@ pub struct NodeCounter {
 
 impl NodeCounter {
     /// Looks at the budget every [`CHECK_EVERY`] nodes, or more often under a
-    /// small node limit, so that it is kept within a sixteenth.
+    /// small node limit, so that one thread overshoots it by an eighth at most.
     pub fn new(budget: &Budget, enforces_limits: bool) -> Self {
         let every = budget.node_limit.map_or(CHECK_EVERY, |limit| {
             (limit / 16).max(1).next_power_of_two().min(CHECK_EVERY)
@@ -118,5 +118,35 @@ impl NodeCounter {
             return true;
         }
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Nodes counted until the counter says stop, under `limits`.
+    fn counted_until_stop(limits: &Limits) -> u64 {
+        let control = SearchControl::new(false);
+        let budget = Budget::new(limits, &control, 0, 0);
+        let mut counter = NodeCounter::new(&budget, true);
+        let mut nodes = 0;
+        while !counter.count(&budget) {
+            nodes += 1;
+            assert!(nodes < 1 << 20, "never stopped");
+        }
+        nodes + 1
+    }
+
+    #[test]
+    fn a_node_limit_is_kept_within_an_eighth_and_large_ones_within_a_look() {
+        for limit in [1, 7, 100, 1000, 5000, 100_000] {
+            let nodes = counted_until_stop(&Limits::nodes(limit));
+            assert!(nodes >= limit, "limit {limit}: stopped at {nodes}");
+            assert!(
+                nodes <= limit + (limit / 8).clamp(1, CHECK_EVERY),
+                "limit {limit}: stopped at {nodes}"
+            );
+        }
     }
 }
