@@ -353,3 +353,24 @@ fn two_threads_report_and_answer_the_target_depth() {
         }
     }
 }
+
+#[test]
+fn a_forced_move_under_the_clock_is_played_after_one_iteration() {
+    use crate::annan::{Annan, AnnanRules};
+    // Black's king in the corner must take the rook: the only legal move.
+    let pos = Annan::from_sfen("8k/9/9/9/9/9/9/1r7/K8 b - 1", &AnnanRules::default()).unwrap();
+    let mut moves = MoveList::new();
+    pos.generate_moves(&mut moves);
+    assert_eq!(moves.len(), 1);
+    let mut searcher = <AlphaBeta as Searcher<Annan>>::new(&config(1));
+    let mut search =
+        |limits: Limits| searcher.search(&pos, &limits, &SearchControl::new(false), &mut |_| {});
+    let clocked = search(Limits::movetime(Duration::from_secs(60)));
+    assert_eq!(clocked.best, Some(moves[0]));
+    assert_eq!(clocked.depth, 1, "no second iteration for a forced move");
+    assert_eq!(
+        search(Limits::depth(4)).depth,
+        4,
+        "a depth asked for is searched"
+    );
+}
