@@ -10,15 +10,26 @@ use crate::core::{
     Game, HouseRules, MoveError, MoveList, OptionError, OptionSpec, ParseError, Seat,
 };
 use crate::perft;
-use crate::search::{Limits, SearchConfig, SearchControl, SearchInfo, Searcher};
-use crate::strength;
+use crate::search::{Limits, SearchConfig, SearchControl, SearchInfo, Searcher, Value};
+use crate::strength::{self, Weak};
 use crate::tune::{self, Tunable};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt;
 use std::time::Instant;
 
-/// A game the engine can play: its rules plus the searcher that plays it.
+/// A game the engine can play: its rules plus the searcher that plays it (the
+/// game itself, and as a weaker player sees it).
 pub trait Playable: Game {
-    type Searcher: Searcher<Self>;
+    type Searcher: Searcher<Self> + Searcher<Weak<Self>>;
+    /// The Elo of each `Skill` level 0 … 20 (20: full strength at 100 ms a
+    /// move), a uniformly random mover being 0: measured by a ladder of
+    /// matches (docs/cpu-seats.md).
+    const LEVEL_ELO: [i32; 21];
+    /// How far level 0 misjudges a position at most, in the evaluation's units.
+    const LEVEL_NOISE: Value = 300;
+    /// How many moves in a thousand level 0 overlooks.
+    const LEVEL_BLIND_PERMILLE: u32 = 400;
     /// Positions (in the game's notation) and depth for `bench`.
     const BENCH_POSITIONS: &'static [&'static str];
     const BENCH_DEPTH: u32;
@@ -72,6 +83,7 @@ pub trait Playable: Game {
         let mut all: Vec<&'static Tunable> = searcher.to_vec();
         all.extend(Self::eval_tunables());
         all.extend(crate::search::time::TUNABLES);
+        all.extend(strength::TUNABLES);
         if Self::MATE_SOLVER {
             all.push(&MATE_PROBE_NODES);
         }
@@ -114,6 +126,9 @@ pub const SEARCH_ALGORITHM: &str = "SearchAlgorithm";
 /// refused at `isready` or `go` and the previous table kept.
 pub const MAX_HASH_MB: i64 = 32_768;
 
+/// The switch to strength by Elo; `USI_Elo` follows it in `usi`.
+const LIMIT_STRENGTH: &str = "USI_LimitStrength";
+
 /// Options every game shares, announced after the game's own rules.
 pub const ENGINE_OPTIONS: &[OptionSpec] = &[
     OptionSpec::spin("Threads", 1, 1, 256),
@@ -122,8 +137,12 @@ pub const ENGINE_OPTIONS: &[OptionSpec] = &[
     OptionSpec::check("USI_Ponder", false),
     OptionSpec::spin("TimeMargin", 300, 0, 60_000),
     OptionSpec::spin("Seed", 0, 0, i64::MAX),
-    // Below 20: a shallower search and a seeded choice among near-best moves.
+    // Below 20: a weaker player (crate::strength); USI_LimitStrength with
+    // USI_Elo picks the level by its measured Elo instead.
     OptionSpec::spin("Skill", 20, 0, 20),
+    OptionSpec::check(LIMIT_STRENGTH, false),
+    // Centipawns: in the opening, any root move this close to the best may be played.
+    OptionSpec::spin("Variety", 0, 0, 1000),
     // Lists the game's `Tune_` options in `usi` (they are settable either way).
     OptionSpec::check(tune::SHOW_TUNABLES, false),
 ];
@@ -242,7 +261,17 @@ pub struct Session<G: Playable> {
     moves: Vec<String>,
     config: SearchConfig,
     ponder: bool,
+    /// `Skill`: the level when strength is not limited by Elo.
     skill: u32,
+    /// `USI_LimitStrength` and `USI_Elo`: the level is the game's strongest
+    /// measured not above this Elo.
+    limit_strength: bool,
+    elo: i64,
+    /// `Variety`: the margin of the opening's loose choice (0: off).
+    variety: i32,
+    /// Every choice below full strength or by `Variety` draws from here;
+    /// seeded by `Seed` at every new game.
+    rng: Xoshiro256PlusPlus,
     show_tunables: bool,
     searcher: G::Searcher,
 }
@@ -255,11 +284,15 @@ impl<G: Playable> Session<G> {
             pos: G::start(&rules),
             setup: None,
             moves: Vec::new(),
-            searcher: G::Searcher::new(&config),
+            searcher: <G::Searcher as Searcher<G>>::new(&config),
             rules,
             config,
             ponder: false,
             skill: strength::MAX_SKILL,
+            limit_strength: false,
+            elo: G::LEVEL_ELO[strength::MAX_SKILL as usize] as i64,
+            variety: 0,
+            rng: Xoshiro256PlusPlus::seed_from_u64(0),
             show_tunables: false,
         }
     }
@@ -346,13 +379,19 @@ impl<G: Playable> Session<G> {
             "USI_Hash" => self.config.hash_mb = int(&value) as usize,
             "MultiPV" => self.config.multipv = int(&value) as usize,
             "TimeMargin" => self.config.time_margin_ms = int(&value) as u64,
-            "Seed" => self.config.seed = int(&value) as u64,
+            "Seed" => {
+                self.config.seed = int(&value) as u64;
+                self.rng = Xoshiro256PlusPlus::seed_from_u64(self.config.seed);
+            }
             "USI_Ponder" => self.ponder = value == OptionValue::Bool(true),
             "Skill" => self.skill = int(&value) as u32,
+            LIMIT_STRENGTH => self.limit_strength = value == OptionValue::Bool(true),
+            "USI_Elo" => self.elo = int(&value),
+            "Variety" => self.variety = int(&value) as i32,
             tune::SHOW_TUNABLES => self.show_tunables = value == OptionValue::Bool(true),
             _ => {}
         }
-        self.searcher.configure(&self.config);
+        Searcher::<G>::configure(&mut self.searcher, &self.config);
     }
 }
 
@@ -371,9 +410,15 @@ impl<G: Playable> GameSession for Session<G> {
         let mut specs: Vec<OptionSpec> = G::Rules::specs()
             .iter()
             .chain(G::search_options())
-            .chain(ENGINE_OPTIONS)
             .copied()
             .collect();
+        for &spec in ENGINE_OPTIONS {
+            specs.push(spec);
+            // The game's own Elo range, beside the switch that enables it.
+            if spec.name == LIMIT_STRENGTH {
+                specs.push(elo_spec::<G>());
+            }
+        }
         if self.show_tunables {
             specs.extend(G::tunables().iter().map(|t| t.spec()));
         }
@@ -410,7 +455,7 @@ impl<G: Playable> GameSession for Session<G> {
         if let Some(spec) = find_spec(G::search_options(), name) {
             if let OptionValue::Choice(choice) = spec.validate(value)? {
                 self.config.algorithm = choice;
-                self.searcher.configure(&self.config);
+                Searcher::<G>::configure(&mut self.searcher, &self.config);
             }
             return Ok(true);
         }
@@ -422,7 +467,8 @@ impl<G: Playable> GameSession for Session<G> {
             }
             return Ok(true);
         }
-        match find_spec(ENGINE_OPTIONS, name) {
+        let elo = elo_spec::<G>();
+        match find_spec(ENGINE_OPTIONS, name).or(elo.answers_to(name).then_some(&elo)) {
             Some(spec) => {
                 let value = spec.validate(value)?;
                 self.set_engine_option(spec, value);
@@ -433,13 +479,16 @@ impl<G: Playable> GameSession for Session<G> {
     }
 
     fn prepare(&mut self) -> Result<(), String> {
-        let prepared = self.searcher.prepare();
-        self.config.hash_mb = self.searcher.tables().config().hash_mb;
+        let prepared = Searcher::<G>::prepare(&mut self.searcher);
+        self.config.hash_mb = Searcher::<G>::tables(&self.searcher).config().hash_mb;
         prepared
     }
 
     fn new_game(&mut self) {
-        self.searcher.clear();
+        Searcher::<G>::clear(&mut self.searcher);
+        // Each game's choices follow from the seed alone (resumed or sharded
+        // matches replay it); games vary by giving each its own seed.
+        self.rng = Xoshiro256PlusPlus::seed_from_u64(self.config.seed);
         self.pos = G::start(&self.rules);
         self.setup = None;
         self.moves.clear();
@@ -541,21 +590,35 @@ impl<G: Playable> GameSession for Session<G> {
         control: &SearchControl,
         report: &mut dyn FnMut(&SearchInfo<String>),
     ) -> BestMove {
-        let weakened = self.skill < strength::MAX_SKILL;
-        if !weakened {
+        let skill = if self.limit_strength {
+            strength::level_for_elo(&G::LEVEL_ELO, self.elo)
+        } else {
+            self.skill
+        };
+        let level = (skill < strength::MAX_SKILL)
+            .then(|| strength::level(skill, G::LEVEL_NOISE, G::LEVEL_BLIND_PERMILLE));
+        if level.is_none() {
             if let Some(best) = self.mate_probe(limits, control, report) {
                 return best;
             }
         }
-        let limits = if weakened {
-            strength::limit(limits, self.skill)
-        } else {
-            limits.clone()
+        // The margin of a loose choice among the best root lines, if any.
+        let margin = match level {
+            Some(level) => Some(level.margin),
+            None if self.variety > 0
+                && self.pos.ply() < strength::VARIETY_PLIES
+                && limits.searchmoves.is_empty() =>
+            {
+                Some(self.variety)
+            }
+            None => None,
         };
-        if weakened {
+        let loose = margin.is_some();
+        let limits = level.map_or_else(|| limits.clone(), |level| level.limit(limits));
+        if loose {
             let mut config = self.config.clone();
             config.multipv = config.multipv.max(strength::CANDIDATES);
-            self.searcher.configure(&config);
+            Searcher::<G>::configure(&mut self.searcher, &config);
         }
         let started = Instant::now();
         let pos = &self.pos;
@@ -569,7 +632,7 @@ impl<G: Playable> GameSession for Session<G> {
                     shown = Some((info.depth, info.seldepth, first));
                 }
             }
-            if weakened {
+            if loose {
                 if lines.first().is_some_and(|line| line.0 != info.depth) {
                     lines.clear();
                 }
@@ -592,18 +655,29 @@ impl<G: Playable> GameSession for Session<G> {
                 scores: info.scores,
             });
         };
-        let result = self.searcher.search(pos, &limits, control, &mut forward);
+        let result = match level {
+            Some(level) => {
+                let weak = Weak::new(pos.clone(), level.weakness(self.rng.gen()));
+                Searcher::<Weak<G>>::search(
+                    &mut self.searcher,
+                    &weak,
+                    &limits,
+                    control,
+                    &mut forward,
+                )
+            }
+            None => Searcher::<G>::search(&mut self.searcher, pos, &limits, control, &mut forward),
+        };
         let (mut best, mut reply, mut score) = (result.best, result.ponder, result.score);
-        if weakened {
-            self.searcher.configure(&self.config);
+        if let Some(margin) = margin {
+            Searcher::<G>::configure(&mut self.searcher, &self.config);
             let lines: Vec<_> = lines
                 .into_iter()
                 .filter(|line| !line.2.is_empty())
                 .collect();
             if !lines.is_empty() {
                 let scores: Vec<_> = lines.iter().map(|line| line.1).collect();
-                let seed = self.config.seed ^ pos.key();
-                let k = strength::choose(&scores, self.skill, seed);
+                let k = strength::choose(&scores, margin, &mut self.rng);
                 let chosen = &lines[k].2;
                 best = Some(chosen[0]);
                 reply = chosen.get(1).copied();
@@ -630,7 +704,7 @@ impl<G: Playable> GameSession for Session<G> {
                     score,
                     nodes: result.nodes,
                     time_ms: started.elapsed().as_millis() as u64,
-                    hashfull: self.searcher.hashfull(),
+                    hashfull: Searcher::<G>::hashfull(&self.searcher),
                     details: pos.info_details(mv),
                     pv: answer.clone(),
                     scores: None,
@@ -651,14 +725,19 @@ impl<G: Playable> GameSession for Session<G> {
         config.multipv = 1;
         let started = std::time::Instant::now();
         let mut nodes = 0;
-        let mut searcher = G::Searcher::new(&config);
+        let mut searcher = <G::Searcher as Searcher<G>>::new(&config);
         for sfen in G::BENCH_POSITIONS {
             let pos = G::from_sfen(sfen, &self.rules).expect("bench positions are valid");
-            searcher.clear();
+            Searcher::<G>::clear(&mut searcher);
             let control = SearchControl::new(false);
-            nodes += searcher
-                .search(&pos, &Limits::depth(depth), &control, &mut |_| {})
-                .nodes;
+            nodes += Searcher::<G>::search(
+                &mut searcher,
+                &pos,
+                &Limits::depth(depth),
+                &control,
+                &mut |_| {},
+            )
+            .nodes;
         }
         BenchReport {
             positions: G::BENCH_POSITIONS.len(),
@@ -667,6 +746,12 @@ impl<G: Playable> GameSession for Session<G> {
             elapsed: started.elapsed(),
         }
     }
+}
+
+/// `USI_Elo`: from the game's weakest measured level to full strength.
+fn elo_spec<G: Playable>() -> OptionSpec {
+    let (weakest, full) = (G::LEVEL_ELO[0], G::LEVEL_ELO[strength::MAX_SKILL as usize]);
+    OptionSpec::spin("USI_Elo", full as i64, weakest as i64, full as i64)
 }
 
 /// A line of moves from `pos` in the game's notation (each move written in
@@ -704,27 +789,96 @@ mod tests {
         assert!(over(&*session).is_some());
     }
 
+    /// The moves `session` chooses in `searches` searches of its position,
+    /// and the most nodes one of them reported.
+    fn choices(
+        session: &mut dyn GameSession,
+        searches: usize,
+        limits: &Limits,
+    ) -> (Vec<String>, u64) {
+        let mut most_nodes = 0;
+        let moves = (0..searches)
+            .map(|_| {
+                let best = session.search(limits, &SearchControl::new(false), &mut |info| {
+                    most_nodes = most_nodes.max(info.nodes)
+                });
+                best.best.expect("a move")
+            })
+            .collect();
+        (moves, most_nodes)
+    }
+
     #[test]
-    fn a_low_skill_varies_its_legal_choice_with_the_seed() {
-        let mut chosen = std::collections::HashSet::new();
-        for seed in 0..12 {
-            let mut session = new_session("hasami").unwrap();
+    fn a_low_skill_reads_little_and_varies_its_legal_choice() {
+        let weakest = strength::level(0, 0, 0).nodes;
+        for game in crate::registry::NAMES {
+            let mut session = new_session(game).unwrap();
+            if session.has_chance() {
+                session.set_position(None, &["31"]).unwrap();
+            }
             session.set_option("Skill", "0").unwrap();
-            session.set_option("Seed", &seed.to_string()).unwrap();
-            let control = SearchControl::new(false);
-            let mut depths = Vec::new();
-            let best = session.search(&Limits::default(), &control, &mut |info| {
-                depths.push(info.depth)
-            });
-            let mv = best.best.expect("a move");
-            assert!(session.legal_moves().contains(&mv));
+            let (moves, nodes) = choices(&mut *session, 12, &Limits::depth(6));
+            let legal = session.legal_moves();
             assert!(
-                depths.iter().all(|&d| d <= strength::depth_cap(0)),
-                "{depths:?}"
+                moves.iter().all(|mv| legal.contains(mv)),
+                "{game}: {moves:?}"
             );
-            chosen.insert(mv);
+            assert!(nodes <= 2 * weakest, "{game}: {nodes} nodes at level 0");
+            let distinct: std::collections::HashSet<_> = moves.iter().collect();
+            assert!(distinct.len() > 1, "{game}: always {moves:?}");
+            // The same seed replays the same choices.
+            session.set_option("Seed", "0").unwrap();
+            let again = choices(&mut *session, 12, &Limits::depth(6)).0;
+            session.set_option("Seed", "0").unwrap();
+            assert_eq!(
+                choices(&mut *session, 12, &Limits::depth(6)).0,
+                again,
+                "{game}"
+            );
         }
-        assert!(chosen.len() > 1, "seeds give different moves: {chosen:?}");
+    }
+
+    #[test]
+    fn an_elo_limit_plays_the_level_the_table_names() {
+        let mut session = new_session("hasami").unwrap();
+        let weakest = crate::hasami::Hasami::LEVEL_ELO[0];
+        session.set_option("USI_Elo", &weakest.to_string()).unwrap();
+        let (_, full) = choices(&mut *session, 1, &Limits::depth(3));
+        assert!(
+            full > strength::level(0, 0, 0).nodes * 2,
+            "not limited yet: {full}"
+        );
+        session.set_option("USI_LimitStrength", "true").unwrap();
+        let (_, limited) = choices(&mut *session, 1, &Limits::depth(3));
+        assert!(
+            limited <= strength::level(0, 0, 0).nodes * 2,
+            "{limited} nodes"
+        );
+        assert!(session
+            .set_option("USI_Elo", &(weakest - 1).to_string())
+            .is_err());
+    }
+
+    #[test]
+    fn variety_varies_the_opening_only() {
+        let mut session = new_session("hasami").unwrap();
+        let limits = Limits::depth(2);
+        let plain = choices(&mut *session, 8, &limits).0;
+        assert!(plain.iter().all(|mv| *mv == plain[0]), "{plain:?}");
+        session.set_option("Variety", "100").unwrap();
+        let varied: std::collections::HashSet<_> =
+            choices(&mut *session, 8, &limits).0.into_iter().collect();
+        assert!(varied.len() > 1, "{varied:?}");
+        // Past the opening the best move is played.
+        let moves: Vec<String> = (0..strength::VARIETY_PLIES / 2)
+            .flat_map(|_| ["9i9h", "9a9b", "9h9i", "9b9a"])
+            .take(strength::VARIETY_PLIES as usize)
+            .map(str::to_string)
+            .collect();
+        let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+        session.set_position(None, &moves).unwrap();
+        let late = choices(&mut *session, 4, &limits).0;
+        assert!(late.iter().all(|mv| *mv == late[0]), "{late:?}");
     }
 
     #[test]

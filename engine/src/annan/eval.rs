@@ -153,6 +153,14 @@ impl TwoPlayerGame for Annan {
 }
 
 impl Playable for Annan {
+    // Level 0 must lose to a one-ply greedy player (docs/cpu-seats.md).
+    const LEVEL_NOISE: Value = 450;
+    const LEVEL_BLIND_PERMILLE: u32 = 500;
+    // TODO(calibrate): measured by the ladder.
+    const LEVEL_ELO: [i32; 21] = [
+        0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1100, 1200, 1300, 1400, 1500, 1600,
+        1700, 1800, 1900, 2000,
+    ];
     type Searcher = crate::search::alphabeta::AlphaBeta;
 
     fn eval_tunables() -> &'static [&'static Tunable] {

@@ -1,0 +1,192 @@
+//! Playing below full strength, for the site's CPU seats, and varied play.
+//!
+//! A level (`Skill` 0 … 19; 20 is full strength) plays like a weaker player,
+//! not like a strong one throwing games away:
+//! - it **reads less**: a node budget that doubles every 1.5 levels (16 nodes at
+//!   level 0, about 100 000 at 19), so weak levels also answer at once;
+//! - it **overlooks moves** ([`Weakness::blind_permille`]): a fixed share of the
+//!   moves of each position, its own and its opponents', chosen by the
+//!   position's key, is never seen (a threat or a capture missed), never all;
+//! - it **misjudges** ([`Weakness::noise`]): every evaluation off by a bounded
+//!   amount, the same for the same position;
+//! - it **chooses loosely**: among the best [`CANDIDATES`] root lines, uniformly
+//!   among those within the level's margin of the best.
+//!
+//! What each level is worth is measured per game (a ladder of matches, Elo
+//! anchored at a uniformly random mover = 0); the tables are each game's
+//! [`crate::session::Playable::LEVEL_ELO`]. `Variety` applies the loose choice
+//! alone, at full strength, in the opening.
+
+pub mod weak;
+
+pub use weak::{Weak, Weakness};
+
+use crate::search::{Limits, Score, Value};
+use crate::tune::Tunable;
+use rand::Rng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Full strength: the plain search.
+pub const MAX_SKILL: u32 = 20;
+/// Root lines searched to choose from below full strength (and with `Variety`).
+pub const CANDIDATES: usize = 4;
+/// `Variety` chooses among near-equal moves only this many plies into a game.
+pub const VARIETY_PLIES: u32 = 16;
+
+/// Level 0's noise and blindness in percent of the game's own
+/// ([`crate::session::Playable::LEVEL_NOISE`], `LEVEL_BLIND_PERMILLE`).
+pub static NOISE_PERCENT: Tunable = Tunable::new("Tune_LevelNoisePercent", 100, 0, 1000);
+pub static BLIND_PERCENT: Tunable = Tunable::new("Tune_LevelBlindPercent", 100, 0, 250);
+pub static TUNABLES: &[&Tunable] = &[&NOISE_PERCENT, &BLIND_PERCENT];
+
+/// What a level below full strength plays with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level {
+    /// Nodes a search may use at most.
+    pub nodes: u64,
+    /// Evaluations are off by up to this (centipawns; Sugoroku: thousandths of a point).
+    pub noise: Value,
+    /// Moves overlooked per thousand.
+    pub blind_permille: u32,
+    /// A root move this close to the best may be chosen.
+    pub margin: Value,
+}
+
+/// The level `skill` (below [`MAX_SKILL`]) of a game whose level 0 misjudges
+/// by up to `noise` and overlooks `blind_permille` moves in a thousand: every
+/// parameter moves smoothly from level 0 (reads a handful of nodes) to 19
+/// (about 100 000 nodes, nearly no blindness or noise).
+pub fn level(skill: u32, noise: Value, blind_permille: u32) -> Level {
+    let skill = skill.min(MAX_SKILL - 1);
+    let weakness = (MAX_SKILL - skill) as f64 / MAX_SKILL as f64;
+    let squared = weakness * weakness;
+    let noise = noise as f64 * NOISE_PERCENT.get() as f64 / 100.0;
+    let blind = blind_permille as f64 * BLIND_PERCENT.get() as f64 / 100.0;
+    Level {
+        nodes: 2f64.powf(4.0 + skill as f64 / 1.5).round() as u64,
+        noise: (noise * squared).round() as Value,
+        blind_permille: ((blind * squared).round() as u32).min(1000),
+        margin: 10 * (MAX_SKILL - skill) as Value,
+    }
+}
+
+impl Level {
+    /// `limits` with the level's node budget applied.
+    pub fn limit(&self, limits: &Limits) -> Limits {
+        Limits {
+            nodes: Some(limits.nodes.map_or(self.nodes, |n| n.min(self.nodes))),
+            ..limits.clone()
+        }
+    }
+
+    /// The weakness of a search seeded with `seed`.
+    pub fn weakness(&self, seed: u64) -> Weakness {
+        Weakness {
+            noise: self.noise,
+            blind_permille: self.blind_permille,
+            seed,
+        }
+    }
+}
+
+/// The level a `USI_Elo` asks for in a game whose levels measured `table`
+/// (the Elo of levels 0 … [`MAX_SKILL`]): the strongest level not above it,
+/// level 0 below the weakest.
+pub fn level_for_elo(table: &[i32], elo: i64) -> u32 {
+    table.iter().rposition(|&e| e as i64 <= elo).unwrap_or(0) as u32
+}
+
+/// Scores as one ordered number: mates beyond any centipawn value.
+fn order(score: Score) -> i64 {
+    match score {
+        Score::Cp(cp) | Score::Points(cp) => cp as i64,
+        Score::Mate(n) if n > 0 => 1_000_000 - n as i64,
+        Score::Mate(n) => -1_000_000 - n as i64,
+    }
+}
+
+/// Picks one of `scores` (the root lines of the deepest completed iteration,
+/// best first): uniformly among those within `margin` of the best.
+pub fn choose(scores: &[Score], margin: Value, rng: &mut Xoshiro256PlusPlus) -> usize {
+    let Some(best) = scores.iter().map(|&s| order(s)).max() else {
+        return 0;
+    };
+    let close: Vec<usize> = (0..scores.len())
+        .filter(|&i| order(scores[i]) >= best - margin as i64)
+        .collect();
+    close[rng.gen_range(0..close.len())]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn levels_get_stronger_step_by_step() {
+        let level = |skill| level(skill, 300, 400);
+        for skill in 1..MAX_SKILL {
+            let (weaker, stronger) = (level(skill - 1), level(skill));
+            assert!(stronger.nodes > weaker.nodes, "{skill}");
+            assert!(stronger.nodes <= 2 * weaker.nodes, "{skill}: no jump");
+            assert!(stronger.noise <= weaker.noise, "{skill}");
+            assert!(stronger.blind_permille <= weaker.blind_permille, "{skill}");
+            assert!(stronger.margin < weaker.margin, "{skill}");
+        }
+        let weakest = level(0);
+        assert_eq!(weakest.nodes, 16);
+        assert_eq!(weakest.blind_permille, 400);
+        assert!(level(19).blind_permille <= 1 && level(19).noise <= 1);
+        assert_eq!(
+            weakest.limit(&Limits::nodes(5)).nodes,
+            Some(5),
+            "a smaller limit stands"
+        );
+        assert_eq!(weakest.limit(&Limits::depth(9)).nodes, Some(16));
+    }
+
+    #[test]
+    fn an_elo_names_the_strongest_level_not_above_it() {
+        let table: Vec<i32> = (0..=MAX_SKILL as i32)
+            .map(|level| 50 + 100 * level)
+            .collect();
+        assert_eq!(level_for_elo(&table, 0), 0, "below the weakest");
+        assert_eq!(level_for_elo(&table, 50), 0);
+        assert_eq!(level_for_elo(&table, 249), 1);
+        assert_eq!(level_for_elo(&table, 250), 2);
+        assert_eq!(level_for_elo(&table, 2049), MAX_SKILL - 1);
+        assert_eq!(level_for_elo(&table, 2050), MAX_SKILL, "full strength");
+    }
+
+    #[test]
+    fn the_choice_stays_within_the_margin_and_follows_the_seed() {
+        let scores = [
+            Score::Cp(100),
+            Score::Cp(90),
+            Score::Cp(-300),
+            Score::Mate(-2),
+        ];
+        let mut picked = std::collections::HashSet::new();
+        for seed in 0..200 {
+            let i = choose(&scores, 40, &mut Xoshiro256PlusPlus::seed_from_u64(seed));
+            assert!(i < 2, "seed {seed}: only lines within 40 cp of the best");
+            let again = choose(&scores, 40, &mut Xoshiro256PlusPlus::seed_from_u64(seed));
+            assert_eq!(again, i, "same seed, same choice");
+            picked.insert(choose(
+                &scores,
+                400,
+                &mut Xoshiro256PlusPlus::seed_from_u64(seed),
+            ));
+        }
+        assert_eq!(picked.len(), 3, "400 cp: anything but the lost line");
+        assert_eq!(
+            choose(
+                &[Score::Mate(3), Score::Cp(900)],
+                400,
+                &mut Xoshiro256PlusPlus::seed_from_u64(7)
+            ),
+            0,
+            "a mate beats any margin"
+        );
+    }
+}

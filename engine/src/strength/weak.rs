@@ -1,0 +1,231 @@
+//! A position that plays like a weaker player: it overlooks some moves and
+//! misjudges positions by a bounded noise. Any searcher searches it as it
+//! searches the game itself, so the weakness needs nothing of the searchers.
+//!
+//! Both are functions of the position's key, the move and a seed, so that a
+//! search sees one consistent game (the table stays sound) and a position
+//! looks the same however it is reached.
+
+use crate::core::{Game, GameResult, MoveError, MoveList, Outcome, ParseError, Seat};
+use crate::search::{ChanceGame, MultiPlayerGame, TwoPlayerGame, Value};
+
+/// How a weak player misjudges.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Weakness {
+    /// Evaluations are off by up to this much either way (the game's units).
+    pub noise: Value,
+    /// Of a position's moves, this many in a thousand are overlooked (never all).
+    pub blind_permille: u32,
+    /// Which moves are overlooked and which way the noise goes.
+    pub seed: u64,
+}
+
+/// `G` as a player with [`Weakness`] sees it.
+#[derive(Clone, Debug)]
+pub struct Weak<G> {
+    pub pos: G,
+    pub weakness: Weakness,
+}
+
+/// A well-mixed 64-bit hash of `x` (SplitMix64's finaliser).
+#[inline]
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 30;
+    x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x ^= x >> 27;
+    x = x.wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+impl<G: Game> Weak<G> {
+    pub fn new(pos: G, weakness: Weakness) -> Self {
+        Weak { pos, weakness }
+    }
+
+    /// Whether the player overlooks `mv` here.
+    #[inline]
+    fn overlooks(&self, mv: G::Move) -> bool {
+        let salt = self.pos.key() ^ self.weakness.seed ^ fxhash::hash64(&mv);
+        mix(salt) % 1000 < self.weakness.blind_permille as u64
+    }
+
+    /// Drops the overlooked moves; when every move would go, none does (a
+    /// player always sees that it has a move).
+    fn filter(&self, moves: &mut MoveList<G::Move>) {
+        if self.weakness.blind_permille == 0 || moves.is_empty() {
+            return;
+        }
+        if moves.iter().all(|&mv| self.overlooks(mv)) {
+            return;
+        }
+        moves.retain(|mv| !self.overlooks(mv));
+    }
+
+    /// The misjudgement of this position (for `salt`'s seat), within ±noise.
+    #[inline]
+    fn noise(&self, salt: u64) -> Value {
+        let noise = self.weakness.noise;
+        if noise <= 0 {
+            return 0;
+        }
+        let h = mix(self.pos.key() ^ self.weakness.seed.rotate_left(17) ^ salt);
+        (h % (2 * noise as u64 + 1)) as Value - noise
+    }
+}
+
+impl<G: Game> Game for Weak<G> {
+    type Move = G::Move;
+    type Rules = G::Rules;
+    const NAME: &'static str = G::NAME;
+    const SEATS: usize = G::SEATS;
+    const HAS_CHANCE: bool = G::HAS_CHANCE;
+    const MAX_POINTS: u8 = G::MAX_POINTS;
+
+    fn start(rules: &Self::Rules) -> Self {
+        Weak::new(G::start(rules), Weakness::default())
+    }
+    fn from_sfen(sfen: &str, rules: &Self::Rules) -> Result<Self, ParseError> {
+        G::from_sfen(sfen, rules).map(|pos| Weak::new(pos, Weakness::default()))
+    }
+    fn sfen(&self) -> String {
+        self.pos.sfen()
+    }
+    fn rules(&self) -> &Self::Rules {
+        self.pos.rules()
+    }
+    fn side_to_move(&self) -> Seat {
+        self.pos.side_to_move()
+    }
+    fn ply(&self) -> u32 {
+        self.pos.ply()
+    }
+    fn generate_moves(&self, moves: &mut MoveList<Self::Move>) {
+        self.pos.generate_moves(moves);
+        self.filter(moves);
+    }
+    fn make(&mut self, mv: Self::Move) {
+        self.pos.make(mv);
+    }
+    fn unmake(&mut self, mv: Self::Move) {
+        self.pos.unmake(mv);
+    }
+    fn key(&self) -> u64 {
+        self.pos.key()
+    }
+    fn compute_key(&self) -> u64 {
+        self.pos.compute_key()
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.pos.outcome()
+    }
+    fn awaits_chance(&self) -> bool {
+        self.pos.awaits_chance()
+    }
+    fn forfeit(&self, seat: Seat) -> GameResult {
+        self.pos.forfeit(seat)
+    }
+    fn decided(&self) -> Option<Outcome> {
+        self.pos.decided()
+    }
+    fn repeats_since(&self, since_ply: u32) -> bool {
+        self.pos.repeats_since(since_ply)
+    }
+    fn format_move(&self, mv: Self::Move) -> String {
+        self.pos.format_move(mv)
+    }
+    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError> {
+        self.pos.parse_move(text)
+    }
+    fn play_text(&mut self, text: &str) -> Result<(), MoveError> {
+        self.pos.play_text(text)
+    }
+    fn diagram(&self) -> String {
+        self.pos.diagram()
+    }
+    fn status_details(&self) -> String {
+        self.pos.status_details()
+    }
+}
+
+impl<G: TwoPlayerGame> TwoPlayerGame for Weak<G> {
+    const LATE_MOVE_REDUCTIONS: bool = G::LATE_MOVE_REDUCTIONS;
+    const NULL_MOVE: bool = G::NULL_MOVE;
+    fn evaluate(&self) -> Value {
+        self.pos.evaluate() + self.noise(0)
+    }
+    fn is_tactical(&self, mv: Self::Move) -> bool {
+        self.pos.is_tactical(mv)
+    }
+    fn gain(&self, mv: Self::Move) -> Value {
+        self.pos.gain(mv)
+    }
+    fn in_check(&self) -> bool {
+        self.pos.in_check()
+    }
+    fn generate_tactical(&self, moves: &mut MoveList<Self::Move>) {
+        self.pos.generate_tactical(moves);
+        if self.weakness.blind_permille > 0 {
+            moves.retain(|mv| !self.overlooks(mv));
+        }
+    }
+    fn make_null(&mut self) -> bool {
+        self.pos.make_null()
+    }
+    fn unmake_null(&mut self) {
+        self.pos.unmake_null();
+    }
+}
+
+impl<G: MultiPlayerGame> MultiPlayerGame for Weak<G> {
+    fn evaluate_all(&self) -> [Value; 4] {
+        let mut values = self.pos.evaluate_all();
+        for (seat, value) in values.iter_mut().enumerate().take(G::SEATS) {
+            *value += self.noise(seat as u64 + 1);
+        }
+        values
+    }
+    fn is_alive(&self, seat: Seat) -> bool {
+        self.pos.is_alive(seat)
+    }
+    fn is_tactical(&self, mv: Self::Move) -> bool {
+        self.pos.is_tactical(mv)
+    }
+    fn gain(&self, mv: Self::Move) -> Value {
+        self.pos.gain(mv)
+    }
+    fn make_pass(&mut self, seat: Seat) -> bool {
+        self.pos.make_pass(seat)
+    }
+    fn unmake_pass(&mut self) {
+        self.pos.unmake_pass();
+    }
+}
+
+impl<G: ChanceGame> ChanceGame for Weak<G> {
+    type Chance = G::Chance;
+    const CHANCE_WEIGHT: u32 = G::CHANCE_WEIGHT;
+    const VALUE_BOUND: Value = G::VALUE_BOUND;
+    fn at_chance(&self) -> bool {
+        self.pos.at_chance()
+    }
+    fn chance_outcomes(&self) -> &'static [(Self::Chance, u32)] {
+        self.pos.chance_outcomes()
+    }
+    fn apply_chance(&mut self, outcome: Self::Chance) {
+        self.pos.apply_chance(outcome);
+    }
+    fn undo_chance(&mut self, outcome: Self::Chance) {
+        self.pos.undo_chance(outcome);
+    }
+    fn evaluate(&self) -> Value {
+        (self.pos.evaluate() + self.noise(0)).clamp(-G::VALUE_BOUND, G::VALUE_BOUND)
+    }
+    // The noise may break the game's own bounds: only the widest are sure.
+    fn value_bounds(&self) -> (Value, Value) {
+        if self.weakness.noise > 0 {
+            (-G::VALUE_BOUND, G::VALUE_BOUND)
+        } else {
+            self.pos.value_bounds()
+        }
+    }
+}
