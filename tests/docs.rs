@@ -5,7 +5,7 @@
 //! begin with `> ` and `< ` (a protocol session: what is sent, what comes back)
 //! or with `$ ` (a command line, its output below it). Each session runs in a
 //! fresh engine (a blank line inside a block starts another); each command line in a scratch directory where `yomi`,
-//! `match`, `target/release/yomi` and `target/release/match` are the binaries
+//! `match`, `baseline` and the same under `target/release/` are the binaries
 //! under test. The output must match the example line for line, except that:
 //!
 //! - a line `…` (`< …` in a session) stands for any number of lines;
@@ -275,12 +275,16 @@ fn run_session(example: &Example) -> Vec<String> {
 /// A scratch directory where the docs' command names reach the binaries under test.
 fn shell_dir(file: &str) -> PathBuf {
     let bin = Path::new(BIN);
-    let runner = bin.with_file_name(format!("match{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        runner.is_file(),
-        "{} is not built: run the docs test through `cargo test --workspace`",
-        runner.display()
-    );
+    let tool = |name: &str| {
+        let path = bin.with_file_name(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+        assert!(
+            path.is_file(),
+            "{} is not built: run the docs test through `cargo test --workspace`",
+            path.display()
+        );
+        path
+    };
+    let (runner, baseline) = (tool("match"), tool("baseline"));
     let dir = std::env::temp_dir().join(format!(
         "yomi-docs-{}-{}",
         std::process::id(),
@@ -288,7 +292,11 @@ fn shell_dir(file: &str) -> PathBuf {
     ));
     let release = dir.join("target/release");
     std::fs::create_dir_all(&release).expect("scratch directory");
-    for (name, target) in [("yomi", bin.to_path_buf()), ("match", runner)] {
+    for (name, target) in [
+        ("yomi", bin.to_path_buf()),
+        ("match", runner),
+        ("baseline", baseline),
+    ] {
         let link = release.join(name);
         let _ = std::fs::remove_file(&link);
         std::os::unix::fs::symlink(&target, &link).expect("link a binary");

@@ -2,6 +2,8 @@
 //! the benches, the conformance tests and the match runner all iterate. A new
 //! game is its own folder plus one line here (docs/adding-a-game.md).
 
+use crate::core::Game;
+use crate::search::{MultiPlayerGame, TwoPlayerGame};
 use crate::session::{GameSession, Playable, Session};
 
 /// One registered game and the facts about it that tools need without
@@ -19,10 +21,16 @@ pub struct GameEntry {
     pub max_points: u8,
     /// A session at the start position with default rules and options.
     pub new_session: fn() -> Box<dyn GameSession>,
+    /// See [`GameEntry::move_gains`].
+    move_gains: MoveGains,
 }
 
+/// The signature of [`GameEntry::move_gains`].
+type MoveGains =
+    fn(&[(String, String)], Option<&str>, &[&str]) -> Result<Vec<(String, i64)>, String>;
+
 impl GameEntry {
-    const fn of<G: Playable>(title: &'static str) -> GameEntry {
+    const fn of<G: Playable + ImmediateGain>(title: &'static str) -> GameEntry {
         GameEntry {
             name: G::NAME,
             title,
@@ -30,8 +38,122 @@ impl GameEntry {
             has_chance: G::HAS_CHANCE,
             max_points: G::MAX_POINTS,
             new_session: boxed_session::<G>,
+            move_gains: move_gains_of::<G>,
         }
     }
+
+    /// Every legal move of a position with what it gains at once, for a
+    /// one-ply greedy player: [`ImmediateGain::immediate_gain`], except that a
+    /// move that ends the game counts [`WIN_GAIN`] when the result is good for
+    /// the mover ([`crate::core::Outcome::value_for`] above 0: a win, or in
+    /// Yonin finishing ahead of more seats than behind), minus that when it is
+    /// bad (a draw counts its gain). The position is set up as
+    /// `position` would: `options` (`setoption` pairs: house rules and
+    /// engine options), then the SFEN (the start when `None`) and the moves
+    /// (Sugoroku's rolls among them). Moves in generation order; none when the
+    /// game is decided or the dice are due.
+    pub fn move_gains(
+        &self,
+        options: &[(String, String)],
+        sfen: Option<&str>,
+        moves: &[&str],
+    ) -> Result<Vec<(String, i64)>, String> {
+        (self.move_gains)(options, sfen, moves)
+    }
+}
+
+/// What [`GameEntry::move_gains`] gives a move that wins the game at once:
+/// more than any material.
+pub const WIN_GAIN: i64 = 1 << 40;
+
+/// What a one-ply greedy player maximises, by the game's own measure, for the
+/// side that plays the move: the material it wins at once in the shogi games
+/// (captures and promotions, [`TwoPlayerGame::gain`] and
+/// [`MultiPlayerGame::gain`], the values the searchers order captures by; in
+/// Hasami the stones captured), and in Sugoroku what it gains in the race to
+/// the finish: its own pips moved plus the pips an opponent's stone loses
+/// when it is hit and sent to the bar, the pips counted to point 6 under
+/// `SugorokuFinish=allhome` (a stone home is done) and to off under `bearoff`.
+pub trait ImmediateGain: Game {
+    fn immediate_gain(&self, mv: Self::Move) -> i64;
+}
+
+impl ImmediateGain for crate::hasami::Hasami {
+    fn immediate_gain(&self, mv: Self::Move) -> i64 {
+        TwoPlayerGame::gain(self, mv).into()
+    }
+}
+
+impl ImmediateGain for crate::annan::Annan {
+    fn immediate_gain(&self, mv: Self::Move) -> i64 {
+        TwoPlayerGame::gain(self, mv).into()
+    }
+}
+
+impl ImmediateGain for crate::yonin::Yonin {
+    fn immediate_gain(&self, mv: Self::Move) -> i64 {
+        MultiPlayerGame::gain(self, mv).into()
+    }
+}
+
+impl ImmediateGain for crate::sugoroku::Sugoroku {
+    fn immediate_gain(&self, mv: Self::Move) -> i64 {
+        use crate::sugoroku::{Finish, BAR, HOME};
+        // The race to the finish: under `allhome` a stone is done once home
+        // (it may not move below point 1), so its pips count to point 6;
+        // under `bearoff` they count to off.
+        let to_go = |pos: &Self, seat| -> i64 {
+            match pos.rules().finish {
+                Finish::BearOff => i64::from(pos.pips(seat)),
+                Finish::AllHome => (HOME + 1..=BAR)
+                    .map(|p| i64::from(p - HOME) * i64::from(pos.count(seat, p)))
+                    .sum(),
+            }
+        };
+        let (us, them) = (self.side_to_move(), self.side_to_move() ^ 1);
+        let mut after = *self;
+        after.make(mv);
+        (to_go(self, us) - to_go(&after, us)) + (to_go(&after, them) - to_go(self, them))
+    }
+}
+
+fn move_gains_of<G: Playable + ImmediateGain>(
+    options: &[(String, String)],
+    sfen: Option<&str>,
+    moves: &[&str],
+) -> Result<Vec<(String, i64)>, String> {
+    let mut session = Session::<G>::new();
+    for (name, value) in options {
+        match session.set_option(name, value) {
+            Ok(true) => {}
+            Ok(false) => return Err(format!("no option named '{name}'")),
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+    session
+        .set_position(sfen, moves)
+        .map_err(|e| format!("position: {e}"))?;
+    let pos = session.position();
+    if pos.awaits_chance() {
+        return Ok(Vec::new());
+    }
+    let mover = pos.side_to_move();
+    let mut legal = crate::core::MoveList::new();
+    pos.generate_moves(&mut legal);
+    let gains = legal
+        .iter()
+        .map(|&mv| {
+            let mut after = pos.clone();
+            after.make(mv);
+            let gain = match after.outcome().map(|outcome| outcome.value_for(mover)) {
+                Some(value) if value > 0 => WIN_GAIN,
+                Some(value) if value < 0 => -WIN_GAIN,
+                _ => pos.immediate_gain(mv),
+            };
+            (pos.format_move(mv), gain)
+        })
+        .collect();
+    Ok(gains)
 }
 
 impl std::fmt::Debug for GameEntry {
@@ -120,6 +242,138 @@ mod tests {
         names.dedup();
         assert_eq!(names.len(), GAMES.len(), "names are unique");
         assert!(find("chess").unwrap_err().contains("hasami"));
+    }
+
+    fn gains(game: &str, sfen: Option<&str>, moves: &[&str]) -> Vec<(String, i64)> {
+        find(game).unwrap().move_gains(&[], sfen, moves).unwrap()
+    }
+
+    #[test]
+    fn move_gains_are_the_captures_and_promotions_of_each_move() {
+        // Hasami: 1d5d shuts the white stone on 5e between 5d and 5f.
+        let sfen = "pppp5/9/9/8P/4p4/4P4/9/9/PPP6 b - 1";
+        let hasami = gains("hasami", Some(sfen), &[]);
+        let session = {
+            let mut s = new_session("hasami").unwrap();
+            s.set_position(Some(sfen), &[]).unwrap();
+            s
+        };
+        let legal = session.legal_moves();
+        assert_eq!(
+            hasami.iter().map(|(m, _)| m.clone()).collect::<Vec<_>>(),
+            legal
+        );
+        // The fifth capture wins: more than any material.
+        for (mv, gain) in &hasami {
+            assert_eq!(*gain, if mv == "1d5d" { WIN_GAIN } else { 0 }, "{mv}");
+        }
+        // Under lead3 the same capture is one stone (a lead of 1: no win yet).
+        let lead3 = find("hasami")
+            .unwrap()
+            .move_gains(&[("HasamiWin".into(), "lead3".into())], Some(sfen), &[])
+            .unwrap();
+        for (mv, gain) in &lead3 {
+            assert_eq!(*gain, if mv == "1d5d" { 100 } else { 0 }, "{mv}");
+        }
+        // Annan: the rook takes the gold (into the hand); nothing else gains.
+        let annan = gains("annan", Some("4k4/9/9/9/4g4/9/9/4R4/K8 b - 1"), &[]);
+        let take = annan.iter().find(|(m, _)| m == "5h5e").unwrap().1;
+        assert!(take > 0, "{annan:?}");
+        assert!(
+            annan.iter().all(|(m, g)| m == "5h5e" || *g == 0),
+            "{annan:?}"
+        );
+        // At the start nothing can be taken (in Annan a pawn borrowing the
+        // bishop's or rook's movement can take at once).
+        for game in ["hasami", "yonin"] {
+            let start = gains(game, None, &[]);
+            assert!(
+                !start.is_empty() && start.iter().all(|(_, g)| *g == 0),
+                "{game}: {start:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn sugoroku_gains_are_the_race_to_the_finish() {
+        use crate::sugoroku::Sugoroku;
+        let entry = find("sugoroku").unwrap();
+        // The dice not rolled yet: no moves to weigh.
+        assert!(gains("sugoroku", None, &[]).is_empty());
+        let histories: [&[&str]; 3] = [
+            &["52"],
+            &["31:8/5,6/5", "64:24/18,18/14", "52"],
+            &["31:8/5,6/5", "64:24/18,18/14", "21:13/11,11/10", "44"],
+        ];
+        let bearoff = [("SugorokuFinish".to_string(), "bearoff".to_string())];
+        // Under bearoff the race is the pip count to off, as `status` gives it.
+        let status_pips = |s: &dyn GameSession| -> Vec<i64> {
+            let details = s.status_details();
+            let words: Vec<&str> = details.split_whitespace().collect();
+            let at = words.iter().position(|w| *w == "pips").unwrap();
+            words[at + 1]
+                .split(',')
+                .map(|p| p.parse().unwrap())
+                .collect()
+        };
+        // Under allhome (the default) a stone is done once on points 1–6.
+        let to_home = |s: &Session<Sugoroku>| -> Vec<i64> {
+            (0..2)
+                .map(|seat| {
+                    (7..=25u8)
+                        .map(|p| (p as i64 - 6) * s.position().count(seat, p) as i64)
+                        .sum()
+                })
+                .collect()
+        };
+        let mut hits = 0;
+        for history in histories {
+            for options in [&bearoff[..], &[]] {
+                let session = |moves: &[&str]| {
+                    let mut s = Session::<Sugoroku>::new();
+                    for (name, value) in options {
+                        s.set_option(name, value).unwrap();
+                    }
+                    s.set_position(None, moves).unwrap();
+                    s
+                };
+                let race = |s: &Session<Sugoroku>| {
+                    if options.is_empty() {
+                        to_home(s)
+                    } else {
+                        status_pips(s)
+                    }
+                };
+                let before = session(history);
+                let mover = before.state().to_move as usize;
+                let listed = entry.move_gains(options, None, history).unwrap();
+                assert_eq!(listed.len(), before.legal_moves().len());
+                for (mv, gain) in listed {
+                    let mut moves = history.to_vec();
+                    moves.push(&mv);
+                    let (b, a) = (race(&before), race(&session(&moves)));
+                    let lost = a[1 - mover] - b[1 - mover];
+                    hits += usize::from(lost > 0);
+                    assert_eq!(
+                        gain,
+                        b[mover] - a[mover] + lost,
+                        "{options:?} {history:?} {mv}"
+                    );
+                }
+            }
+        }
+        assert!(hits > 0, "some move hits a blot");
+    }
+
+    #[test]
+    fn move_gains_refuse_what_position_refuses() {
+        let entry = find("hasami").unwrap();
+        assert!(entry.move_gains(&[], None, &["9z9a"]).is_err());
+        assert!(entry.move_gains(&[], Some("nonsense"), &[]).is_err());
+        let unknown = [("NoSuchOption".to_string(), "1".to_string())];
+        assert!(entry.move_gains(&unknown, None, &[]).is_err());
+        let bad = [("HasamiWin".to_string(), "seven".to_string())];
+        assert!(entry.move_gains(&bad, None, &[]).is_err());
     }
 
     #[test]

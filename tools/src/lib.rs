@@ -1,10 +1,13 @@
 //! The tools' library: the match runner (engines as processes speaking the
-//! protocol, refereed by the engine library's rules) and its statistics.
+//! protocol, refereed by the engine library's rules), its statistics, and the
+//! ladder that calibrates strength levels with it.
 
 pub mod config;
 pub mod engine;
+pub mod fit;
 pub mod game;
 pub mod json;
+pub mod ladder;
 pub mod record;
 pub mod report;
 pub mod runner;

@@ -474,11 +474,13 @@ impl Totals {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::schedule::Opening;
 
-    fn game(id: u64, score_a: f64, reason: &str) -> GameRecord {
+    /// A two-player game between A and B (the seats swapped in odd games),
+    /// A scoring `score_a`; for the tests of what reads records.
+    pub(crate) fn game(id: u64, score_a: f64, reason: &str) -> GameRecord {
         GameRecord {
             id,
             pair: id / 2,

@@ -8,7 +8,7 @@ use crate::game::{play_game, Engines};
 use crate::json::{self, ObjectWriter};
 use crate::record::GameRecord;
 use crate::report::Totals;
-use crate::schedule::{games_of, games_per_pair, shard_pairs, Openings};
+use crate::schedule::{games_of, games_per_pair, shard_pairs, GameSpec, Openings};
 use crate::stats::{Sprt, SprtDecision};
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
@@ -37,7 +37,7 @@ pub struct RunOptions {
 
 /// The fields of the header line that must agree between a run and its resume
 /// (all of them) or between shards (all but `shard`).
-fn header_fields(config: &MatchConfig) -> Vec<(&'static str, String)> {
+pub(crate) fn header_fields(config: &MatchConfig) -> Vec<(&'static str, String)> {
     let names: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
     let rules: Vec<String> = config
         .rules
@@ -76,6 +76,8 @@ pub fn header_line(config: &MatchConfig) -> String {
 
 /// A results file read back: its header (as JSON text per field) and games.
 pub struct ResultsFile {
+    /// The header's `type`: `run` (a match) or `ladder`.
+    pub kind: String,
     pub header: Vec<(String, String)>,
     pub records: Vec<GameRecord>,
     /// Lines that could not be read (a run killed mid-write leaves one).
@@ -114,6 +116,7 @@ fn canonical(value: &json::Json) -> String {
 pub fn read_results(path: &Path) -> Result<ResultsFile, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut file = ResultsFile {
+        kind: String::new(),
         header: Vec::new(),
         records: Vec::new(),
         skipped: 0,
@@ -131,7 +134,8 @@ pub fn read_results(path: &Path) -> Result<ResultsFile, String> {
             }
         };
         match value.str_field("type") {
-            Some("run") => {
+            Some(kind @ ("run" | "ladder")) => {
+                file.kind = kind.to_string();
                 if let json::Json::Obj(map) = &value {
                     file.header = map
                         .iter()
@@ -157,7 +161,7 @@ pub fn read_results(path: &Path) -> Result<ResultsFile, String> {
 }
 
 /// The header fields of `file` that differ from `config`'s (ignoring `skip`).
-fn differences(file: &ResultsFile, expected: &[(&str, String)], skip: &[&str]) -> Vec<String> {
+pub fn differences(file: &ResultsFile, expected: &[(&str, String)], skip: &[&str]) -> Vec<String> {
     expected
         .iter()
         .filter(|(key, _)| !skip.contains(key))
@@ -190,67 +194,106 @@ pub struct Outcome {
     pub totals: Totals,
     pub summary: String,
     pub stopped_early: bool,
+    /// Every game, the earlier ones first (a run's in the order they ended).
+    pub records: Vec<GameRecord>,
 }
 
 fn sprt_decided(totals: &Totals, sprt: Option<&Sprt>) -> bool {
     sprt.is_some_and(|s| s.decide(totals.llr(s)) != SprtDecision::Continue)
 }
 
-pub fn run(config: &MatchConfig, options: &RunOptions) -> Result<Outcome, String> {
+/// The games of this shard, in order (openings checked).
+pub fn game_list(config: &MatchConfig) -> Result<Vec<GameSpec>, String> {
     let openings = Openings::load(config)?;
-    let pairs = shard_pairs(config);
-    let games = games_of(config, &openings, &pairs)?;
+    games_of(config, &openings, &shard_pairs(config))
+}
+
+pub fn run(config: &MatchConfig, options: &RunOptions) -> Result<Outcome, String> {
+    let games = game_list(config)?;
+    let (previous, out) =
+        open_results(options, "run", &header_line(config), &header_fields(config))?;
+    play_rest(config, options, games, previous, out)
+}
+
+/// Opens `options.out` for a run: a new file gets `header` as its first line
+/// (an existing non-empty one is refused unless `force`); with `resume` an
+/// existing file must have a header of that `kind` with the `fields`
+/// expected, and its games (each engine pairing's id once) come back to be
+/// skipped, the file open for appending.
+pub fn open_results(
+    options: &RunOptions,
+    kind: &str,
+    header: &str,
+    fields: &[(&str, String)],
+) -> Result<(Vec<GameRecord>, Option<File>), String> {
+    let Some(path) = &options.out else {
+        return Ok((Vec::new(), None));
+    };
+    if options.resume && path.exists() {
+        let file = read_results(path)?;
+        if file.kind != kind {
+            return Err(format!(
+                "{}: the results of a {}, not of a {kind}",
+                path.display(),
+                file.kind
+            ));
+        }
+        let diff = differences(&file, fields, &[]);
+        if !diff.is_empty() {
+            return Err(format!(
+                "{}: recorded with other settings: {}",
+                path.display(),
+                diff.join("; ")
+            ));
+        }
+        if file.skipped > 0 {
+            eprintln!(
+                "warning: {}: {} unreadable line(s) skipped",
+                path.display(),
+                file.skipped
+            );
+        }
+        let mut seen = BTreeSet::new();
+        let previous = file
+            .records
+            .into_iter()
+            .filter(|r| seen.insert((r.engines.clone(), r.id)))
+            .collect();
+        let mut handle = OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        if !file.ends_with_newline {
+            let _ = handle.write_all(b"\n");
+        }
+        return Ok((previous, Some(handle)));
+    }
+    if !options.force && !options.resume && path.metadata().is_ok_and(|m| m.len() > 0) {
+        return Err(format!(
+            "{} exists: use --resume to continue it or --force to overwrite it",
+            path.display()
+        ));
+    }
+    let mut handle = File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    writeln!(handle, "{header}").map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((Vec::new(), Some(handle)))
+}
+
+/// Plays the `games` ([`game_list`]) not among `previous` (the games
+/// already recorded), appending each to `out` as it ends (`options.out` is
+/// not read: the caller has opened the file and written what it needs
+/// first), and sums up `previous` with them. What [`run`] does once the
+/// results file is open; the ladder plays several matches into one file
+/// with it.
+pub fn play_rest(
+    config: &MatchConfig,
+    options: &RunOptions,
+    games: Vec<GameSpec>,
+    previous: Vec<GameRecord>,
+    out: Option<File>,
+) -> Result<Outcome, String> {
     let per_pair = games_per_pair(config);
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
-
-    // Earlier results (resume) and the output files.
-    let mut previous = Vec::new();
-    let mut out = None;
-    if let Some(path) = &options.out {
-        if options.resume && path.exists() {
-            let file = read_results(path)?;
-            let diff = differences(&file, &header_fields(config), &[]);
-            if !diff.is_empty() {
-                return Err(format!(
-                    "{}: recorded with other settings: {}",
-                    path.display(),
-                    diff.join("; ")
-                ));
-            }
-            if file.skipped > 0 {
-                eprintln!(
-                    "warning: {}: {} unreadable line(s) skipped",
-                    path.display(),
-                    file.skipped
-                );
-            }
-            let mut seen = BTreeSet::new();
-            previous = file
-                .records
-                .into_iter()
-                .filter(|r| seen.insert(r.id))
-                .collect();
-            let mut handle = OpenOptions::new()
-                .append(true)
-                .open(path)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
-            if !file.ends_with_newline {
-                let _ = handle.write_all(b"\n");
-            }
-            out = Some(handle);
-        } else {
-            if !options.force && !options.resume && path.metadata().is_ok_and(|m| m.len() > 0) {
-                return Err(format!(
-                    "{} exists: use --resume to continue it or --force to overwrite it",
-                    path.display()
-                ));
-            }
-            let mut handle = File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            writeln!(handle, "{}", header_line(config))
-                .map_err(|e| format!("{}: {e}", path.display()))?;
-            out = Some(handle);
-        }
-    }
     let record = match &options.record {
         Some(path) => Some(
             OpenOptions::new()
@@ -368,17 +411,57 @@ pub fn run(config: &MatchConfig, options: &RunOptions) -> Result<Outcome, String
         totals,
         summary,
         stopped_early,
+        records: state.records,
     })
 }
 
-/// Merges shard outputs: checks they belong to one match, keeps each game once,
-/// optionally writes the merged file (games by id), and returns the summary.
-pub fn merge(
-    files: &[PathBuf],
-    out: Option<&Path>,
-    sprt: Option<&Sprt>,
-) -> Result<Outcome, String> {
-    let mut header: Option<Vec<(String, String)>> = None;
+/// Shard outputs (or runs) of one match or one ladder, merged.
+pub struct Merged {
+    /// `run` or `ladder`.
+    pub kind: String,
+    /// The header fields but `shard`, as JSON text.
+    pub header: Vec<(String, String)>,
+    /// Each game once (one id per engine pairing), by engines and id.
+    pub records: Vec<GameRecord>,
+}
+
+impl Merged {
+    /// A header field as JSON text.
+    pub fn field(&self, key: &str) -> Option<&str> {
+        self.header
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// A header field holding a string.
+    pub fn str_field(&self, key: &str) -> Option<String> {
+        json::parse(self.field(key)?)
+            .ok()?
+            .as_str()
+            .map(str::to_string)
+    }
+
+    /// A header field holding a list of strings.
+    pub fn strings(&self, key: &str) -> Vec<String> {
+        self.field(key)
+            .and_then(|text| json::parse(text).ok())
+            .map(|v| {
+                v.as_array()
+                    .unwrap_or(&[])
+                    .iter()
+                    .filter_map(|s| s.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// Reads shard outputs: checks they belong to one match or ladder (headers
+/// equal but for the shard), keeps each game once, and with `out` writes
+/// them under one header (`"shard":"merged"`).
+pub fn merge_files(files: &[PathBuf], out: Option<&Path>) -> Result<Merged, String> {
+    let mut header: Option<(String, Vec<(String, String)>)> = None;
     let mut records: Vec<GameRecord> = Vec::new();
     let mut ids = BTreeSet::new();
     for path in files {
@@ -389,15 +472,17 @@ pub fn merge(
             .filter(|(k, _)| k != "shard")
             .cloned()
             .collect();
+        let this = (file.kind.clone(), fields);
         match &header {
-            None => header = Some(fields),
-            Some(first) if *first != fields => {
+            None => header = Some(this),
+            Some(first) if *first != this => {
                 return Err(format!(
-                    "{}: not the same match as {} (header {:?} vs {:?})",
+                    "{}: not the same {} as {} (header {:?} vs {:?})",
                     path.display(),
+                    if first.0 == "run" { "match" } else { &first.0 },
                     files[0].display(),
-                    fields,
-                    first
+                    this.1,
+                    first.1
                 ))
             }
             Some(_) => {}
@@ -410,7 +495,7 @@ pub fn merge(
             );
         }
         for record in file.records {
-            if ids.insert(record.id) {
+            if ids.insert((record.engines.clone(), record.id)) {
                 records.push(record);
             } else {
                 eprintln!(
@@ -421,33 +506,11 @@ pub fn merge(
             }
         }
     }
-    let header = header.ok_or("merge: no files")?;
-    records.sort_by_key(|r| r.id);
-    let field = |key: &str| {
-        header
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.clone())
-    };
-    let names: Vec<String> = field("engines")
-        .and_then(|text| json::parse(&text).ok())
-        .map(|v| {
-            v.as_array()
-                .unwrap_or(&[])
-                .iter()
-                .filter_map(|s| s.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default();
-    let game = field("game")
-        .and_then(|text| json::parse(&text).ok())
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default();
-    let seats = yomi_engine::registry::find(&game).map_or(2, |entry| entry.seats);
-    let per_pair = crate::schedule::seatings(seats, names.len()).len() as u64;
+    let (kind, header) = header.ok_or("merge: no files")?;
+    records.sort_by(|a, b| (&a.engines, a.id).cmp(&(&b.engines, b.id)));
     if let Some(path) = out {
         let mut w = ObjectWriter::new();
-        w.str("type", "run").num("version", 1);
+        w.str("type", &kind).num("version", 1);
         for (key, value) in &header {
             w.raw(key, value);
         }
@@ -460,11 +523,38 @@ pub fn merge(
         }
         std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
+    Ok(Merged {
+        kind,
+        header,
+        records,
+    })
+}
+
+/// The summary of a merged match (not a ladder: see `ladder::merged_table`).
+pub fn merged_outcome(merged: Merged, sprt: Option<&Sprt>) -> Result<Outcome, String> {
+    if merged.kind != "run" {
+        return Err(format!("the results of a {}, not of a match", merged.kind));
+    }
+    let names = merged.strings("engines");
+    let game = merged.str_field("game").unwrap_or_default();
+    let seats = yomi_engine::registry::find(&game).map_or(2, |entry| entry.seats);
+    let per_pair = crate::schedule::seatings(seats, names.len()).len() as u64;
+    let records = merged.records;
     let totals = Totals::of(&records, names.len().max(2), per_pair);
     let summary = totals.summary(&names, sprt);
     Ok(Outcome {
         totals,
         summary,
         stopped_early: false,
+        records,
     })
+}
+
+/// Merges shard outputs of one match: [`merge_files`], then the summary.
+pub fn merge(
+    files: &[PathBuf],
+    out: Option<&Path>,
+    sprt: Option<&Sprt>,
+) -> Result<Outcome, String> {
+    merged_outcome(merge_files(files, out)?, sprt)
 }

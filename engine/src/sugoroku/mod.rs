@@ -20,6 +20,6 @@ mod tests;
 pub use dice::{Dice, Roll, ROLLS};
 pub use movegen::{Step, SugorokuMove};
 pub use perft::{divide, perft};
-pub use position::{Sugoroku, BAR, OFF};
+pub use position::{Sugoroku, BAR, HOME, OFF};
 pub use rules::{Closeout, Evaluation, Finish, SugorokuRules};
 mod play;

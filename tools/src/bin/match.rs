@@ -14,6 +14,10 @@
 //!     --engine name=brsplus cmd=./target/release/yomi option.SearchAlgorithm=brsplus
 //! match --game sugoroku --games 100 --nodes 5000 --engine … --engine …
 //! match merge shard1.jsonl shard2.jsonl --out all.jsonl
+//! match ladder --game hasami --games 200 --nodes 2000 --out ladder.jsonl \
+//!     --level name=random cmd=./target/release/baseline arg=random \
+//!     --level name=greedy cmd=./target/release/baseline arg=greedy \
+//!     --level name=skill0 cmd=./target/release/yomi option.Threads=1 option.Skill=0
 //! ```
 
 use clap::{ArgGroup, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -22,7 +26,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 use yomi_tools::config::{parse_clock, parse_ms, MatchConfig, OpeningSource, TimeControl};
 use yomi_tools::engine::EngineSpec;
-use yomi_tools::runner::{merge, run, RunOptions};
+use yomi_tools::ladder::{self, LadderConfig};
+use yomi_tools::runner::{merge_files, merged_outcome, run, RunOptions};
 use yomi_tools::stats::Sprt;
 
 #[derive(Parser)]
@@ -42,8 +47,25 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Combines the results files of shards (or runs) of one match.
+    /// Combines the results files of shards (or runs) of one match or ladder.
     Merge(MergeArgs),
+    /// Calibrates strength levels: matches between neighbouring levels, one
+    /// Elo per level by maximum likelihood (the first level at 0).
+    Ladder(Box<LadderArgs>),
+}
+
+#[derive(Args)]
+struct LadderArgs {
+    /// A level, given like an engine: name=NAME cmd=PATH [arg=ARG]… [dir=DIR]
+    /// [option.NAME=VALUE]… (two or more, in order; the first is the anchor,
+    /// Elo 0).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
+    level: Vec<String>,
+    /// Also play every two levels two apart (not only neighbours).
+    #[arg(long)]
+    two_apart: bool,
+    #[command(flatten)]
+    common: CommonArgs,
 }
 
 #[derive(Args)]
@@ -60,23 +82,34 @@ struct MergeArgs {
 }
 
 #[derive(Args)]
-#[command(group(ArgGroup::new("tc").args(["nodes", "depth", "movetime", "clock", "byoyomi"]).multiple(true)))]
 struct RunArgs {
-    /// The game: hasami, annan, yonin (four seats) or sugoroku (dice).
-    #[arg(long, default_value = yomi_engine::registry::NAMES[0])]
-    game: String,
     /// An engine: name=NAME cmd=PATH [arg=ARG]… [dir=DIR] [option.NAME=VALUE]…
     /// (twice: the first engine is the one scored; yonin: four, one per seat
     /// rotated, or two, partners opposite).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
     engine: Vec<String>,
+    /// Stop early by the SPRT: elo0=0 elo1=5 alpha=0.05 beta=0.05.
+    #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
+    sprt: Option<Vec<String>>,
+    #[command(flatten)]
+    common: CommonArgs,
+}
+
+/// What a match and a ladder share.
+#[derive(Args)]
+#[command(group(ArgGroup::new("tc").args(["nodes", "depth", "movetime", "clock", "byoyomi"]).multiple(true)))]
+struct CommonArgs {
+    /// The game: hasami, annan, yonin (four seats) or sugoroku (dice).
+    #[arg(long, default_value = yomi_engine::registry::NAMES[0])]
+    game: String,
     /// Keys given to every engine (before its own), e.g. option.Threads=1.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     each: Vec<String>,
     /// A house rule NAME=VALUE, set on the referee and sent to every engine.
     #[arg(long = "rule", value_name = "NAME=VALUE")]
     rules: Vec<String>,
-    /// Games in all (rounded up to whole pairings: each opening from both sides).
+    /// Games in all (a ladder: per pair of levels), rounded up to whole
+    /// pairings: each opening from both sides.
     #[arg(long, default_value_t = 2)]
     games: u64,
     /// Seed of the random openings (and everything else random).
@@ -125,9 +158,6 @@ struct RunArgs {
     /// Run shard I of N (1-based): the pairings p with p mod N = I-1.
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
-    /// Stop early by the SPRT: elo0=0 elo1=5 alpha=0.05 beta=0.05.
-    #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
-    sprt: Option<Vec<String>>,
     /// Results as JSON lines (a header line, then one line per game).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -163,25 +193,13 @@ fn parse_shard(text: &str) -> Result<(u64, u64), String> {
     Ok((i - 1, n))
 }
 
-fn config(args: &RunArgs, engine_words: &[Vec<String>]) -> Result<MatchConfig, String> {
-    let game = yomi_engine::registry::find(&args.game)?;
-    let seats = game.seats;
-    yomi_tools::schedule::check_engine_count(game.name, seats, engine_words.len())?;
-    if args.sprt.is_some() && seats != 2 {
-        return Err(format!(
-            "--sprt is for two-player games; {} reports a standings table and \
-             engine 0's Elo against the field instead",
-            game.name
-        ));
-    }
-    let dice = game.has_chance;
-    if dice && args.opening_plies.is_some_and(|n| n > 0) {
-        return Err(
-            "sugoroku: --opening-plies must be 0 (random plies would need dice; \
-             the duplicate dice already vary the games; --openings may hold positions)"
-                .into(),
-        );
-    }
+/// The engines (or levels: `what`) of the command line, `--each` keys
+/// first; paths checked, names unique.
+fn engine_specs(
+    args: &CommonArgs,
+    engine_words: &[Vec<String>],
+    what: &str,
+) -> Result<Vec<EngineSpec>, String> {
     let engines = engine_words
         .iter()
         .map(|words| {
@@ -199,7 +217,7 @@ fn config(args: &RunArgs, engine_words: &[Vec<String>]) -> Result<MatchConfig, S
         };
         if path.components().count() > 1 && !resolved.exists() {
             return Err(format!(
-                "engine {}: no such program '{}'",
+                "{what} {}: no such program '{}'",
                 engine.name, engine.cmd
             ));
         }
@@ -207,10 +225,32 @@ fn config(args: &RunArgs, engine_words: &[Vec<String>]) -> Result<MatchConfig, S
     for (i, engine) in engines.iter().enumerate() {
         if engines[..i].iter().any(|other| other.name == engine.name) {
             return Err(format!(
-                "two engines are named '{}': give them name=…",
+                "two {what}s are named '{}': give them name=…",
                 engine.name
             ));
         }
+    }
+    Ok(engines)
+}
+
+fn config(args: &CommonArgs, engines: Vec<EngineSpec>, sprt: bool) -> Result<MatchConfig, String> {
+    let game = yomi_engine::registry::find(&args.game)?;
+    let seats = game.seats;
+    yomi_tools::schedule::check_engine_count(game.name, seats, engines.len())?;
+    if sprt && seats != 2 {
+        return Err(format!(
+            "--sprt is for two-player games; {} reports a standings table and \
+             engine 0's Elo against the field instead",
+            game.name
+        ));
+    }
+    let dice = game.has_chance;
+    if dice && args.opening_plies.is_some_and(|n| n > 0) {
+        return Err(
+            "sugoroku: --opening-plies must be 0 (random plies would need dice; \
+             the duplicate dice already vary the games; --openings may hold positions)"
+                .into(),
+        );
     }
     let tc = match (
         args.nodes,
@@ -289,33 +329,61 @@ fn sprt(words: &Option<Vec<String>>) -> Result<Option<Sprt>, String> {
     words.as_ref().map(|w| Sprt::parse(w)).transpose()
 }
 
+/// How a run is carried out, from the command line.
+fn run_options(args: &CommonArgs, sprt: Option<Sprt>) -> RunOptions {
+    RunOptions {
+        out: args.resume.clone().or_else(|| args.out.clone()),
+        resume: args.resume.is_some(),
+        force: args.force,
+        record: args.record.clone(),
+        concurrency: args.concurrency.max(1),
+        sprt,
+        quiet: args.quiet,
+    }
+}
+
+/// The values of each occurrence of `id` (`--engine`, `--level`), kept together.
+fn occurrences(matches: &clap::ArgMatches, id: &str) -> Vec<Vec<String>> {
+    matches
+        .get_occurrences::<String>(id)
+        .map(|occurrences| occurrences.map(|o| o.cloned().collect()).collect())
+        .unwrap_or_default()
+}
+
 fn main_result() -> Result<(), String> {
     let matches = Cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches).map_err(|e| e.to_string())?;
-    // The values of each --engine occurrence, kept together.
-    let engine_words: Vec<Vec<String>> = matches
-        .get_occurrences::<String>("engine")
-        .map(|occurrences| occurrences.map(|o| o.cloned().collect()).collect())
-        .unwrap_or_default();
     match &cli.command {
         Some(Command::Merge(args)) => {
-            let outcome = merge(&args.files, args.out.as_deref(), sprt(&args.sprt)?.as_ref())?;
-            print!("{}", outcome.summary);
+            let merged = merge_files(&args.files, args.out.as_deref())?;
+            if merged.kind == "ladder" {
+                if args.sprt.is_some() {
+                    return Err("--sprt is for matches, not ladders".into());
+                }
+                print!("{}", ladder::merged_table(&merged)?);
+            } else {
+                let outcome = merged_outcome(merged, sprt(&args.sprt)?.as_ref())?;
+                print!("{}", outcome.summary);
+            }
+            Ok(())
+        }
+        Some(Command::Ladder(args)) => {
+            let sub = matches
+                .subcommand_matches("ladder")
+                .expect("the ladder's own matches");
+            let levels = engine_specs(&args.common, &occurrences(sub, "level"), "level")?;
+            ladder::check_levels(&levels)?;
+            let base = config(&args.common, levels[..2].to_vec(), false)?;
+            let ladder = LadderConfig::new(base, levels, args.two_apart)?;
+            let outcome = ladder::run(&ladder, &run_options(&args.common, None))?;
+            print!("{}", outcome.table);
             Ok(())
         }
         None => {
             let args = &cli.run;
-            let config = config(args, &engine_words)?;
-            let options = RunOptions {
-                out: args.resume.clone().or_else(|| args.out.clone()),
-                resume: args.resume.is_some(),
-                force: args.force,
-                record: args.record.clone(),
-                concurrency: args.concurrency.max(1),
-                sprt: sprt(&args.sprt)?,
-                quiet: args.quiet,
-            };
-            let outcome = run(&config, &options)?;
+            let engines = engine_specs(&args.common, &occurrences(&matches, "engine"), "engine")?;
+            let config = config(&args.common, engines, args.sprt.is_some())?;
+            let outcome = run(&config, &run_options(&args.common, sprt(&args.sprt)?))?;
             print!("{}", outcome.summary);
             Ok(())
         }

@@ -1,0 +1,330 @@
+//! A baseline player for calibrating strength levels: a small engine that
+//! speaks the Yomi protocol well enough for the match runner, in every game,
+//! and answers every `go` at once (whatever its limits).
+//!
+//! `baseline MODE [--seed N]`, modes:
+//!
+//! | mode | what it plays |
+//! |---|---|
+//! | `random` | a legal move drawn uniformly (Sugoroku: one of the distinct turns) |
+//! | `greedy` | the move that gains the most at once by the engine library's measure (`GameEntry::move_gains`: captures and promotions, stones captured in Hasami, the race to the finish in Sugoroku; a move that wins at once first), ties drawn at random |
+//!
+//! The draw is a function of the seed (`--seed` or the `Seed` option, 0 by
+//! default) and the position (its key and ply), never of what was played
+//! before, so the same seed replays the same games.
+
+use std::io::{BufRead, Write};
+use yomi_engine::core::options::{find_spec, OptionSpec};
+use yomi_engine::registry::{self, GameEntry};
+use yomi_engine::search::Limits;
+use yomi_engine::session::{GameSession, ENGINE_OPTIONS, SEARCH_ALGORITHM};
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Random,
+    Greedy,
+}
+
+impl Mode {
+    fn name(self) -> &'static str {
+        match self {
+            Mode::Random => "random",
+            Mode::Greedy => "greedy",
+        }
+    }
+}
+
+const USAGE: &str = "usage: baseline random|greedy [--seed N]";
+
+fn parse_args(args: &[String]) -> Result<(Mode, u64), String> {
+    let mut mode = None;
+    let mut seed = 0;
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        match word.as_str() {
+            "random" if mode.is_none() => mode = Some(Mode::Random),
+            "greedy" if mode.is_none() => mode = Some(Mode::Greedy),
+            "--seed" => {
+                let value = words.next().ok_or("--seed needs a value")?;
+                seed = value
+                    .parse()
+                    .map_err(|_| format!("--seed '{value}': expected a number 0 or more"))?;
+            }
+            other => return Err(format!("unexpected argument '{other}'")),
+        }
+    }
+    mode.map(|m| (m, seed))
+        .ok_or_else(|| "give a mode: random or greedy".to_string())
+}
+
+/// Input as it may be echoed in a reply: one ASCII line, cut short.
+fn quote(text: &str) -> String {
+    yomi_engine::core::error::quote(text, 80)
+}
+
+/// SplitMix64's finaliser: a well-mixed 64-bit value of `x`.
+fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// Index in `0..n` drawn from `seed` and the position.
+fn draw(seed: u64, key: u64, ply: u32, n: usize) -> usize {
+    let value = mix(mix(seed ^ mix(key)) ^ u64::from(ply));
+    (value % n.max(1) as u64) as usize
+}
+
+struct Baseline {
+    mode: Mode,
+    seed: u64,
+    game: &'static GameEntry,
+    session: Box<dyn GameSession>,
+    /// The options the session took since the variant was set, in order
+    /// (house rules among them), for the gains of the greedy player.
+    options: Vec<(String, String)>,
+    /// The current position as set: the SFEN (`None`: the start) and moves.
+    sfen: Option<String>,
+    moves: Vec<String>,
+    /// A `bestmove` line held until `stop` / `ponderhit` (`go infinite`,
+    /// `go ponder`).
+    held: Option<String>,
+    out: std::io::Stdout,
+}
+
+impl Baseline {
+    fn new(mode: Mode, seed: u64) -> Baseline {
+        let game = &registry::GAMES[0];
+        Baseline {
+            mode,
+            seed,
+            game,
+            session: (game.new_session)(),
+            options: Vec::new(),
+            sfen: None,
+            moves: Vec::new(),
+            held: None,
+            out: std::io::stdout(),
+        }
+    }
+
+    fn say(&self, line: &str) {
+        let mut out = self.out.lock();
+        // A reader that has gone away ends us at the next read.
+        let _ = writeln!(out, "{line}");
+        let _ = out.flush();
+    }
+
+    fn error(&self, text: &str) {
+        self.say(&format!("info string error: {text}"));
+    }
+
+    /// The house rules of the current game (the options the real engine
+    /// announces that are not engine settings), then the seed.
+    fn usi(&self) {
+        self.say(&format!("id name yomi-baseline {}", self.mode.name()));
+        self.say("id author the Yomi developers");
+        self.say(
+            &OptionSpec::combo("USI_Variant", registry::NAMES[0], &registry::NAMES).usi_line(),
+        );
+        for spec in self.session.option_specs() {
+            if find_spec(ENGINE_OPTIONS, spec.name).is_none() && spec.name != SEARCH_ALGORITHM {
+                self.say(&spec.usi_line());
+            }
+        }
+        self.say(&OptionSpec::spin("Seed", 0, 0, i64::MAX).usi_line());
+        self.say("usiok");
+    }
+
+    fn set_option(&mut self, words: &[&str]) {
+        let name_at = words.iter().position(|w| w.eq_ignore_ascii_case("name"));
+        let value_at = words.iter().position(|w| w.eq_ignore_ascii_case("value"));
+        let Some(name_at) = name_at else {
+            return self.error("setoption: expected 'setoption name <name> [value <value>]'");
+        };
+        let name_end = value_at.filter(|&v| v > name_at).unwrap_or(words.len());
+        let name = words[name_at + 1..name_end].join(" ");
+        let value = value_at
+            .filter(|&v| v > name_at)
+            .map(|v| words[v + 1..].join(" "))
+            .unwrap_or_default();
+        if name.is_empty() {
+            return self.error("setoption: no option name");
+        }
+        if name.eq_ignore_ascii_case("USI_Variant") {
+            match registry::find(value.trim()) {
+                Ok(game) => {
+                    self.game = game;
+                    self.session = (game.new_session)();
+                    self.options.clear();
+                    self.sfen = None;
+                    self.moves.clear();
+                    self.say(&format!("info string variant {}", game.name));
+                }
+                Err(e) => self.error(&format!("setoption: {e}")),
+            }
+            return;
+        }
+        if name.eq_ignore_ascii_case("Seed") {
+            match value.trim().parse::<u64>() {
+                Ok(seed) => self.seed = seed,
+                Err(_) => self.error(&format!(
+                    "setoption: Seed '{}': expected a number 0 or more",
+                    quote(&value)
+                )),
+            }
+            return;
+        }
+        match self.session.set_option(&name, &value) {
+            Ok(true) => self.options.push((name, value)),
+            Ok(false) => self.error(&format!("setoption: no option named '{}'", quote(&name))),
+            Err(e) => self.error(&format!("setoption: {e}")),
+        }
+    }
+
+    fn position(&mut self, words: &[&str]) {
+        let at = words.iter().position(|w| *w == "moves");
+        let (setup, moves) = match at {
+            Some(i) => (&words[..i], &words[i + 1..]),
+            None => (words, &[][..]),
+        };
+        let sfen = match setup.first().copied() {
+            Some("startpos") if setup.len() == 1 => None,
+            Some("sfen") if setup.len() > 1 => Some(setup[1..].join(" ")),
+            _ => return self.error("position: expected 'position startpos|sfen <sfen> [moves …]'"),
+        };
+        match self.session.set_position(sfen.as_deref(), moves) {
+            Ok(()) => {
+                self.sfen = sfen;
+                self.moves = moves.iter().map(|m| m.to_string()).collect();
+            }
+            Err(e) => self.error(&format!("position: {e}")),
+        }
+    }
+
+    /// The move to play, or `None` when there is none (the game is over).
+    fn choose(&self) -> Result<Option<String>, String> {
+        let state = self.session.state();
+        let pick = |n: usize| draw(self.seed, self.session.key(), state.ply, n);
+        match self.mode {
+            Mode::Random => {
+                let legal = self.session.legal_moves();
+                Ok((!legal.is_empty()).then(|| legal[pick(legal.len())].clone()))
+            }
+            Mode::Greedy => {
+                let moves: Vec<&str> = self.moves.iter().map(String::as_str).collect();
+                let gains = self
+                    .game
+                    .move_gains(&self.options, self.sfen.as_deref(), &moves)?;
+                let Some(best) = gains.iter().map(|(_, gain)| *gain).max() else {
+                    return Ok(None);
+                };
+                let top: Vec<&String> = gains
+                    .iter()
+                    .filter(|(_, gain)| *gain == best)
+                    .map(|(mv, _)| mv)
+                    .collect();
+                Ok(Some(top[pick(top.len())].clone()))
+            }
+        }
+    }
+
+    fn go(&mut self, words: &[&str]) {
+        if let Some(reason) = self.session.search_refusal(&Limits::default()) {
+            return self.error(&format!("go: {reason}"));
+        }
+        let line = match self.choose() {
+            Ok(Some(mv)) => format!("bestmove {mv}"),
+            Ok(None) => "bestmove resign".to_string(),
+            Err(e) => {
+                // Cannot happen with a position the session took; play on.
+                self.error(&format!("go: {e}; playing the first legal move"));
+                let legal = self.session.legal_moves();
+                match legal.first() {
+                    Some(mv) => format!("bestmove {mv}"),
+                    None => "bestmove resign".to_string(),
+                }
+            }
+        };
+        if words.iter().any(|w| *w == "infinite" || *w == "ponder") {
+            self.held = Some(line);
+        } else {
+            self.say(&line);
+        }
+    }
+
+    /// Handles one line; `false` to quit.
+    fn command(&mut self, line: &str) -> bool {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&first, rest)) = words.split_first() else {
+            return true;
+        };
+        if self.held.is_some()
+            && !matches!(
+                first,
+                "stop" | "ponderhit" | "quit" | "gameover" | "isready" | "usi"
+            )
+        {
+            // The real engine refuses such commands while a search waits for
+            // `stop`; answering first keeps a careless host going.
+            if let Some(held) = self.held.take() {
+                self.say(&held);
+            }
+        }
+        match first {
+            "usi" => self.usi(),
+            "isready" => self.say("readyok"),
+            "setoption" => self.set_option(rest),
+            "usinewgame" => {
+                self.session.new_game();
+                self.sfen = None;
+                self.moves.clear();
+            }
+            "position" => self.position(rest),
+            "go" => self.go(rest),
+            "stop" | "ponderhit" => {
+                if let Some(held) = self.held.take() {
+                    self.say(&held);
+                }
+            }
+            "gameover" => self.held = None,
+            "quit" => {
+                if let Some(held) = self.held.take() {
+                    self.say(&held);
+                }
+                return false;
+            }
+            other => self.error(&format!("unknown command '{}'", quote(other))),
+        }
+        true
+    }
+}
+
+fn main() -> std::process::ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (mode, seed) = match parse_args(&args) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            eprintln!("baseline: {e}\n{USAGE}");
+            return std::process::ExitCode::from(2);
+        }
+    };
+    let mut engine = Baseline::new(mode, seed);
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&buf);
+                if !engine.command(line.trim_end_matches(['\n', '\r'])) {
+                    break;
+                }
+            }
+        }
+    }
+    std::process::ExitCode::SUCCESS
+}
