@@ -2,8 +2,6 @@
 //! the benches, the conformance tests and the match runner all iterate. A new
 //! game is its own folder plus one line here (docs/adding-a-game.md).
 
-use crate::core::Game;
-use crate::search::{MultiPlayerGame, TwoPlayerGame};
 use crate::session::{GameSession, Playable, Session};
 
 /// One registered game and the facts about it that tools need without
@@ -30,7 +28,7 @@ type MoveGains =
     fn(&[(String, String)], Option<&str>, &[&str]) -> Result<Vec<(String, i64)>, String>;
 
 impl GameEntry {
-    const fn of<G: Playable + ImmediateGain>(title: &'static str) -> GameEntry {
+    const fn of<G: Playable>(title: &'static str) -> GameEntry {
         GameEntry {
             name: G::NAME,
             title,
@@ -43,7 +41,7 @@ impl GameEntry {
     }
 
     /// Every legal move of a position with what it gains at once, for a
-    /// one-ply greedy player: [`ImmediateGain::immediate_gain`], except that a
+    /// one-ply greedy player: [`Playable::immediate_gain`], except that a
     /// move that ends the game counts [`WIN_GAIN`] when the result is good for
     /// the mover ([`crate::core::Outcome::value_for`] above 0: a win, or in
     /// Yonin finishing ahead of more seats than behind), minus that when it is
@@ -66,58 +64,7 @@ impl GameEntry {
 /// more than any material.
 pub const WIN_GAIN: i64 = 1 << 40;
 
-/// What a one-ply greedy player maximises, by the game's own measure, for the
-/// side that plays the move: the material it wins at once in the shogi games
-/// (captures and promotions, [`TwoPlayerGame::gain`] and
-/// [`MultiPlayerGame::gain`], the values the searchers order captures by; in
-/// Hasami the stones captured), and in Sugoroku what it gains in the race to
-/// the finish: its own pips moved plus the pips an opponent's stone loses
-/// when it is hit and sent to the bar, the pips counted to point 6 under
-/// `SugorokuFinish=allhome` (a stone home is done) and to off under `bearoff`.
-pub trait ImmediateGain: Game {
-    fn immediate_gain(&self, mv: Self::Move) -> i64;
-}
-
-impl ImmediateGain for crate::hasami::Hasami {
-    fn immediate_gain(&self, mv: Self::Move) -> i64 {
-        TwoPlayerGame::gain(self, mv).into()
-    }
-}
-
-impl ImmediateGain for crate::annan::Annan {
-    fn immediate_gain(&self, mv: Self::Move) -> i64 {
-        TwoPlayerGame::gain(self, mv).into()
-    }
-}
-
-impl ImmediateGain for crate::yonin::Yonin {
-    fn immediate_gain(&self, mv: Self::Move) -> i64 {
-        MultiPlayerGame::gain(self, mv).into()
-    }
-}
-
-impl ImmediateGain for crate::sugoroku::Sugoroku {
-    fn immediate_gain(&self, mv: Self::Move) -> i64 {
-        use crate::sugoroku::{Finish, BAR, HOME};
-        // The race to the finish: under `allhome` a stone is done once home
-        // (it may not move below point 1), so its pips count to point 6;
-        // under `bearoff` they count to off.
-        let to_go = |pos: &Self, seat| -> i64 {
-            match pos.rules().finish {
-                Finish::BearOff => i64::from(pos.pips(seat)),
-                Finish::AllHome => (HOME + 1..=BAR)
-                    .map(|p| i64::from(p - HOME) * i64::from(pos.count(seat, p)))
-                    .sum(),
-            }
-        };
-        let (us, them) = (self.side_to_move(), self.side_to_move() ^ 1);
-        let mut after = *self;
-        after.make(mv);
-        (to_go(self, us) - to_go(&after, us)) + (to_go(&after, them) - to_go(self, them))
-    }
-}
-
-fn move_gains_of<G: Playable + ImmediateGain>(
+fn move_gains_of<G: Playable>(
     options: &[(String, String)],
     sfen: Option<&str>,
     moves: &[&str],

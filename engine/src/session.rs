@@ -26,6 +26,11 @@ pub trait Playable: Game {
     /// move), a uniformly random mover being 0: measured by a ladder of
     /// matches (docs/cpu-seats.md).
     const LEVEL_ELO: [i32; 21];
+    /// What a one-ply greedy player (the `baseline` tool) maximises, by the
+    /// game's own measure, for the side that plays `mv`: the material it wins
+    /// at once in the shogi games (the values the searchers order captures by;
+    /// in Hasami the stones captured), and in Sugoroku what it gains in the race.
+    fn immediate_gain(&self, mv: Self::Move) -> i64;
     /// How far level 0 misjudges a position at most, in the evaluation's units.
     const LEVEL_NOISE: Value = 300;
     /// How many moves in a thousand level 0 overlooks.

@@ -153,6 +153,9 @@ impl TwoPlayerGame for Annan {
 }
 
 impl Playable for Annan {
+    fn immediate_gain(&self, mv: Self::Move) -> i64 {
+        crate::search::TwoPlayerGame::gain(self, mv).into()
+    }
     // Level 0 must lose to a one-ply greedy player (docs/cpu-seats.md).
     const LEVEL_NOISE: Value = 450;
     const LEVEL_BLIND_PERMILLE: u32 = 500;

@@ -79,6 +79,9 @@ impl TwoPlayerGame for Hasami {
 }
 
 impl Playable for Hasami {
+    fn immediate_gain(&self, mv: Self::Move) -> i64 {
+        crate::search::TwoPlayerGame::gain(self, mv).into()
+    }
     // TODO(calibrate): measured by the ladder.
     const LEVEL_ELO: [i32; 21] = [
         0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1100, 1200, 1300, 1400, 1500, 1600,

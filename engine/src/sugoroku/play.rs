@@ -14,6 +14,24 @@ const SEARCH_OPTIONS: &[OptionSpec] = &[OptionSpec::combo(
 )];
 
 impl Playable for Sugoroku {
+    /// Its own pips moved plus the pips an opponent's stone loses when hit,
+    /// counted to point 6 under `SugorokuFinish=allhome` (a stone home is
+    /// done) and to off under `bearoff`.
+    fn immediate_gain(&self, mv: Self::Move) -> i64 {
+        use crate::sugoroku::{Finish, BAR, HOME};
+        let to_go = |pos: &Self, seat| -> i64 {
+            match pos.rules().finish {
+                Finish::BearOff => i64::from(pos.pips(seat)),
+                Finish::AllHome => (HOME + 1..=BAR)
+                    .map(|p| i64::from(p - HOME) * i64::from(pos.count(seat, p)))
+                    .sum(),
+            }
+        };
+        let (us, them) = (self.side_to_move(), self.side_to_move() ^ 1);
+        let mut after = *self;
+        after.make(mv);
+        (to_go(self, us) - to_go(&after, us)) + (to_go(&after, them) - to_go(self, them))
+    }
     // Level 0 must lose to a one-ply greedy player (docs/cpu-seats.md):
     // the network at one ply is strong, so more noise than in shogi.
     const LEVEL_NOISE: crate::search::Value = 600;

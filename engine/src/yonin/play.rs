@@ -12,6 +12,9 @@ const SEARCH_OPTIONS: &[OptionSpec] = &[OptionSpec::combo(
 )];
 
 impl Playable for Yonin {
+    fn immediate_gain(&self, mv: Self::Move) -> i64 {
+        crate::search::MultiPlayerGame::gain(self, mv).into()
+    }
     // Level 0 must lose to a one-ply greedy player (docs/cpu-seats.md).
     const LEVEL_NOISE: crate::search::Value = 450;
     const LEVEL_BLIND_PERMILLE: u32 = 500;
