@@ -52,19 +52,25 @@ fn alphabeta<G: Playable>(pos: &G, budget: Duration) -> Option<(i32, u32, u64, D
         time_margin_ms: 0,
         ..SearchConfig::default()
     };
-    let mut searcher = G::Searcher::new(&config);
-    searcher.prepare().expect("the bench hash table");
+    let mut searcher = <G::Searcher as Searcher<G>>::new(&config);
+    Searcher::<G>::prepare(&mut searcher).expect("the bench hash table");
     let control = SearchControl::new(false);
     let started = Instant::now();
     let mut found = None;
-    searcher.search(pos, &Limits::movetime(budget), &control, &mut |info| {
-        if let (None, Score::Mate(plies)) = (found, info.score) {
-            if plies > 0 {
-                found = Some((plies, info.depth, info.nodes, started.elapsed()));
-                control.stop();
+    Searcher::<G>::search(
+        &mut searcher,
+        pos,
+        &Limits::movetime(budget),
+        &control,
+        &mut |info| {
+            if let (None, Score::Mate(plies)) = (found, info.score) {
+                if plies > 0 {
+                    found = Some((plies, info.depth, info.nodes, started.elapsed()));
+                    control.stop();
+                }
             }
-        }
-    });
+        },
+    );
     found
 }
 

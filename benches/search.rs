@@ -67,13 +67,19 @@ fn run<G: Playable>(pos: &G, threads: usize, depth: u32) -> Run {
         threads,
         ..SearchConfig::default()
     };
-    let mut searcher = G::Searcher::new(&config);
+    let mut searcher = <G::Searcher as Searcher<G>>::new(&config);
     // The table is allocated before the clock starts.
-    searcher.prepare().expect("the bench hash table");
+    Searcher::<G>::prepare(&mut searcher).expect("the bench hash table");
     let control = SearchControl::new(false);
     let started = Instant::now();
     let (main_cpu, all_cpu) = (thread_cpu(), process_cpu());
-    let result = searcher.search(pos, &Limits::depth(depth), &control, &mut |_| {});
+    let result = Searcher::<G>::search(
+        &mut searcher,
+        pos,
+        &Limits::depth(depth),
+        &control,
+        &mut |_| {},
+    );
     Run {
         nodes: result.nodes,
         elapsed: started.elapsed(),
