@@ -10,10 +10,11 @@
 use crate::config::MatchConfig;
 use crate::engine::EngineSpec;
 use crate::fit::{fit, Game};
-use crate::json::{self, ObjectWriter};
+use crate::json;
 use crate::record::GameRecord;
 use crate::report::Totals;
-use crate::runner::{game_list, header_fields as match_fields, open_results, play_rest};
+use crate::runner::play_rest;
+use crate::runner::{game_list, header_fields as match_fields, header_text, open_results};
 use crate::runner::{Merged, RunOptions};
 use std::fmt::Write;
 
@@ -113,12 +114,7 @@ impl LadderConfig {
     }
 
     pub fn header_line(&self) -> String {
-        let mut w = ObjectWriter::new();
-        w.str("type", "ladder").num("version", 1);
-        for (key, value) in self.header_fields() {
-            w.raw(key, &value);
-        }
-        w.finish()
+        header_text("ladder", &self.header_fields())
     }
 }
 

@@ -1,6 +1,7 @@
 //! The tools' library: the match runner (engines as processes speaking the
-//! protocol, refereed by the engine library's rules), its statistics, and the
-//! ladder that calibrates strength levels with it.
+//! protocol, refereed by the engine library's rules), its statistics, the
+//! ladder that calibrates strength levels with it, and the SPSA tuner that
+//! moves engine parameters by playing the engine against itself.
 
 pub mod config;
 pub mod engine;
@@ -12,5 +13,6 @@ pub mod record;
 pub mod report;
 pub mod runner;
 pub mod schedule;
+pub mod spsa;
 pub mod stats;
 pub mod train;

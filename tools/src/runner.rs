@@ -66,10 +66,16 @@ pub(crate) fn header_fields(config: &MatchConfig) -> Vec<(&'static str, String)>
 }
 
 pub fn header_line(config: &MatchConfig) -> String {
+    header_text("run", &header_fields(config))
+}
+
+/// A header line: its `type` (`run`, `ladder`, `tune`), version 1, then the
+/// fields (each value JSON text).
+pub(crate) fn header_text(kind: &str, fields: &[(&str, String)]) -> String {
     let mut w = ObjectWriter::new();
-    w.str("type", "run").num("version", 1);
-    for (key, value) in header_fields(config) {
-        w.raw(key, &value);
+    w.str("type", kind).num("version", 1);
+    for (key, value) in fields {
+        w.raw(key, value);
     }
     w.finish()
 }
@@ -87,7 +93,7 @@ pub struct ResultsFile {
 
 /// Re-serialises a parsed JSON value in the writer's canonical form, to compare
 /// header fields.
-fn canonical(value: &json::Json) -> String {
+pub(crate) fn canonical(value: &json::Json) -> String {
     match value {
         json::Json::Null => "null".into(),
         json::Json::Bool(b) => b.to_string(),
@@ -110,6 +116,19 @@ fn canonical(value: &json::Json) -> String {
             }
             w.finish()
         }
+    }
+}
+
+/// The fields of a header line but `type` and `version`, each as canonical
+/// JSON text, to compare with [`differences`].
+pub(crate) fn header_of(value: &json::Json) -> Vec<(String, String)> {
+    match value {
+        json::Json::Obj(map) => map
+            .iter()
+            .filter(|(k, _)| k.as_str() != "type" && k.as_str() != "version")
+            .map(|(k, v)| (k.clone(), canonical(v)))
+            .collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -136,13 +155,7 @@ pub fn read_results(path: &Path) -> Result<ResultsFile, String> {
         match value.str_field("type") {
             Some(kind @ ("run" | "ladder")) => {
                 file.kind = kind.to_string();
-                if let json::Json::Obj(map) = &value {
-                    file.header = map
-                        .iter()
-                        .filter(|(k, _)| k.as_str() != "type" && k.as_str() != "version")
-                        .map(|(k, v)| (k.clone(), canonical(v)))
-                        .collect();
-                }
+                file.header = header_of(&value);
             }
             Some("game") => match GameRecord::from_json(&value) {
                 Ok(record) => file.records.push(record),
@@ -160,14 +173,18 @@ pub fn read_results(path: &Path) -> Result<ResultsFile, String> {
     Ok(file)
 }
 
-/// The header fields of `file` that differ from `config`'s (ignoring `skip`).
-pub fn differences(file: &ResultsFile, expected: &[(&str, String)], skip: &[&str]) -> Vec<String> {
+/// The fields of a file's `header` (as read: JSON text per field) that
+/// differ from the `expected` ones (ignoring `skip`).
+pub fn differences(
+    header: &[(String, String)],
+    expected: &[(&str, String)],
+    skip: &[&str],
+) -> Vec<String> {
     expected
         .iter()
         .filter(|(key, _)| !skip.contains(key))
         .filter_map(|(key, value)| {
-            let found = file
-                .header
+            let found = header
                 .iter()
                 .find(|(k, _)| k == key)
                 .map(|(_, v)| v.as_str());
@@ -238,7 +255,7 @@ pub fn open_results(
                 file.kind
             ));
         }
-        let diff = differences(&file, fields, &[]);
+        let diff = differences(&file.header, fields, &[]);
         if !diff.is_empty() {
             return Err(format!(
                 "{}: recorded with other settings: {}",
@@ -259,16 +276,17 @@ pub fn open_results(
             .into_iter()
             .filter(|r| seen.insert((r.engines.clone(), r.id)))
             .collect();
-        let mut handle = OpenOptions::new()
-            .append(true)
-            .open(path)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        if !file.ends_with_newline {
-            let _ = handle.write_all(b"\n");
-        }
+        let handle = append_results(path, file.ends_with_newline)?;
         return Ok((previous, Some(handle)));
     }
-    if !options.force && !options.resume && path.metadata().is_ok_and(|m| m.len() > 0) {
+    let handle = create_results(path, options.force || options.resume, header)?;
+    Ok((Vec::new(), Some(handle)))
+}
+
+/// Creates a results file with `header` as its first line; an existing
+/// non-empty one is refused unless `force`.
+pub fn create_results(path: &Path, force: bool, header: &str) -> Result<File, String> {
+    if !force && path.metadata().is_ok_and(|m| m.len() > 0) {
         return Err(format!(
             "{} exists: use --resume to continue it or --force to overwrite it",
             path.display()
@@ -276,7 +294,19 @@ pub fn open_results(
     }
     let mut handle = File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
     writeln!(handle, "{header}").map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok((Vec::new(), Some(handle)))
+    Ok(handle)
+}
+
+/// Opens a results file to append to it, ending a torn last line first.
+pub fn append_results(path: &Path, ends_with_newline: bool) -> Result<File, String> {
+    let mut handle = OpenOptions::new()
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if !ends_with_newline {
+        let _ = handle.write_all(b"\n");
+    }
+    Ok(handle)
 }
 
 /// Plays the `games` ([`game_list`]) not among `previous` (the games

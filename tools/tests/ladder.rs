@@ -2,17 +2,15 @@
 //! baseline players (`random` → `greedy`), its results file resumed, split
 //! into shards and merged, and bad command lines refused.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-const MATCH: &str = env!("CARGO_BIN_EXE_match");
+use common::{ok, refused};
+use std::path::Path;
+
 const BASELINE: &str = env!("CARGO_BIN_EXE_baseline");
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("yomi-ladder-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> std::path::PathBuf {
+    common::scratch("ladder", name)
 }
 
 fn level(name: &str, mode: &str, extra: &[&str]) -> Vec<String> {
@@ -39,32 +37,6 @@ fn ladder_args(extra: &[&str]) -> Vec<String> {
     args.extend(level("greedy", "greedy", &[]));
     args.extend(extra.iter().map(|s| s.to_string()));
     args
-}
-
-fn run(args: &[String]) -> Output {
-    Command::new(MATCH).args(args).output().expect("run match")
-}
-
-fn ok(args: &[String]) -> (String, String) {
-    let output = run(args);
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    );
-    assert!(
-        output.status.success(),
-        "match {args:?}\nstdout:\n{stdout}\nstderr:\n{stderr}"
-    );
-    (stdout, stderr)
-}
-
-fn refused(args: &[String], message: &str) {
-    let output = run(args);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(stderr.starts_with("match: "), "{args:?}: {stderr}");
-    assert!(stderr.contains(message), "{args:?}: {stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
 /// The words of the table line of `level`.

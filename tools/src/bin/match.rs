@@ -18,6 +18,9 @@
 //!     --level name=random cmd=./target/release/baseline arg=random \
 //!     --level name=greedy cmd=./target/release/baseline arg=greedy \
 //!     --level name=skill0 cmd=./target/release/yomi option.Threads=1 option.Skill=0
+//! match tune --game hasami --iterations 200 --games 2 --nodes 2000 --out tune.jsonl \
+//!     --engine cmd=./target/release/yomi option.Threads=1 \
+//!     --param Tune_HasamiMobility=2,0,50,1 --param Tune_HasamiNearWin=12,0,200,4
 //! ```
 
 use clap::{ArgGroup, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -28,6 +31,7 @@ use yomi_tools::config::{parse_clock, parse_ms, MatchConfig, OpeningSource, Time
 use yomi_tools::engine::EngineSpec;
 use yomi_tools::ladder::{self, LadderConfig};
 use yomi_tools::runner::{merge_files, merged_outcome, run, RunOptions};
+use yomi_tools::spsa::{self, Param, Schedule, TuneConfig};
 use yomi_tools::stats::Sprt;
 
 #[derive(Parser)]
@@ -52,6 +56,43 @@ enum Command {
     /// Calibrates strength levels: matches between neighbouring levels, one
     /// Elo per level by maximum likelihood (the first level at 0).
     Ladder(Box<LadderArgs>),
+    /// Tunes engine parameters by SPSA: the engine against itself, its
+    /// parameters perturbed both ways, moved towards the side that scores.
+    Tune(Box<TuneArgs>),
+}
+
+#[derive(Args)]
+struct TuneArgs {
+    /// The engine tuned, given like a match's: name=NAME cmd=PATH [arg=ARG]…
+    /// [dir=DIR] [option.NAME=VALUE]… (once: it plays itself).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
+    engine: Vec<String>,
+    /// A parameter, an integer option of the engine (repeatable).
+    #[arg(long, value_name = "NAME=START,MIN,MAX,STEP")]
+    param: Vec<String>,
+    /// A file of parameters, one NAME=START,MIN,MAX,STEP a line (# comments).
+    #[arg(long, value_name = "FILE")]
+    params: Option<PathBuf>,
+    /// Iterations in all (a resume plays those missing).
+    #[arg(long, default_value_t = 100)]
+    iterations: u64,
+    /// a of a_k = a / (A + k + 1)^alpha, in steps of each parameter.
+    #[arg(long = "a", default_value_t = spsa::DEFAULT_A, allow_negative_numbers = true)]
+    a: f64,
+    /// c of c_k = c / (k + 1)^gamma, the perturbation in steps.
+    #[arg(long = "c", default_value_t = spsa::DEFAULT_C, allow_negative_numbers = true)]
+    c: f64,
+    /// A of a_k (default: a tenth of --iterations).
+    #[arg(long = "A", allow_negative_numbers = true)]
+    big_a: Option<f64>,
+    /// alpha of a_k.
+    #[arg(long, default_value_t = spsa::DEFAULT_ALPHA, allow_negative_numbers = true)]
+    alpha: f64,
+    /// gamma of c_k.
+    #[arg(long, default_value_t = spsa::DEFAULT_GAMMA, allow_negative_numbers = true)]
+    gamma: f64,
+    #[command(flatten)]
+    common: CommonArgs,
 }
 
 #[derive(Args)]
@@ -108,8 +149,8 @@ struct CommonArgs {
     /// A house rule NAME=VALUE, set on the referee and sent to every engine.
     #[arg(long = "rule", value_name = "NAME=VALUE")]
     rules: Vec<String>,
-    /// Games in all (a ladder: per pair of levels), rounded up to whole
-    /// pairings: each opening from both sides.
+    /// Games in all (a ladder: per pair of levels; tune: per iteration),
+    /// rounded up to whole pairings: each opening from both sides.
     #[arg(long, default_value_t = 2)]
     games: u64,
     /// Seed of the random openings (and everything else random).
@@ -158,7 +199,8 @@ struct CommonArgs {
     /// Run shard I of N (1-based): the pairings p with p mod N = I-1.
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
-    /// Results as JSON lines (a header line, then one line per game).
+    /// Results as JSON lines (a header line, then one line per game; tune:
+    /// per iteration).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// Continue the run recorded in FILE (same settings), appending to it.
@@ -350,6 +392,40 @@ fn occurrences(matches: &clap::ArgMatches, id: &str) -> Vec<Vec<String>> {
         .unwrap_or_default()
 }
 
+/// The tuning run of the command line.
+fn tune_config(args: &TuneArgs, matches: &clap::ArgMatches) -> Result<TuneConfig, String> {
+    let words = occurrences(matches, "engine");
+    if words.len() != 1 {
+        return Err(format!(
+            "tune takes one --engine (the engine tuned, which plays itself); got {}",
+            words.len()
+        ));
+    }
+    let engine = &engine_specs(&args.common, &words, "engine")?[0];
+    if args.common.shard.is_some() {
+        return Err("--shard is not for tune: every iteration starts from the one before".into());
+    }
+    let mut params = Vec::new();
+    if let Some(path) = &args.params {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("--params {}: {e}", path.display()))?;
+        params = spsa::parse_params_file(&text, &path.display().to_string())?;
+    }
+    for text in &args.param {
+        params.push(Param::parse(text)?);
+    }
+    let schedule = Schedule::new(
+        args.a,
+        args.c,
+        args.big_a,
+        args.alpha,
+        args.gamma,
+        args.iterations,
+    )?;
+    let base = config(&args.common, vec![engine.clone(), engine.clone()], false)?;
+    TuneConfig::new(base, params, schedule, args.iterations)
+}
+
 fn main_result() -> Result<(), String> {
     let matches = Cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches).map_err(|e| e.to_string())?;
@@ -377,6 +453,14 @@ fn main_result() -> Result<(), String> {
             let ladder = LadderConfig::new(base, levels, args.two_apart)?;
             let outcome = ladder::run(&ladder, &run_options(&args.common, None))?;
             print!("{}", outcome.table);
+            Ok(())
+        }
+        Some(Command::Tune(args)) => {
+            let sub = matches
+                .subcommand_matches("tune")
+                .expect("the tuner's own matches");
+            let outcome = spsa::run(&tune_config(args, sub)?, &run_options(&args.common, None))?;
+            print!("{}", outcome.summary);
             Ok(())
         }
         None => {

@@ -14,14 +14,44 @@
 //! | `slow:MS` | waits MS ms before every `bestmove` |
 //! | `slow-usiok:MS` | waits MS ms before `usiok` |
 //! | `exit` | exits at once |
+//! | `peak:V` | plays as `ok`, but the farther its spin option `Tune_Toy` from V, the more of its moves are random |
 //!
 //! N defaults to 1.
+//!
+//! `peak:V` is the tuner's toy (`match tune` must find V): with
+//! `d = |Tune_Toy − V|`, each move is a uniformly random legal move with
+//! probability `min(1, d / PEAK_WIDTH)`, else the move `ok` plays; the draws
+//! are a function of the position and `Tune_Toy` alone, so games replay. It
+//! announces `Tune_Toy` and refuses any other `Tune_…` option or a value out
+//! of range with an `info string error` line, as the engine does.
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
+use yomi_engine::core::options::{OptionSpec, OptionValue};
 use yomi_engine::registry::new_session;
 use yomi_engine::search::{Limits, SearchControl};
 use yomi_engine::session::GameSession;
+use yomi_tools::schedule::mix;
+
+/// The toy's option: how far it is from the peak decides its strength.
+const TOY: OptionSpec = OptionSpec::spin("Tune_Toy", 0, -1000, 1000);
+
+/// `peak:V`: the distance from V at which every move is random.
+const PEAK_WIDTH: f64 = 50.0;
+
+/// Whether the toy plays a random move here, and which: a function of the
+/// position (its key and ply) and the option's value alone.
+fn toy_random_move(session: &dyn GameSession, toy: i64, peak: i64) -> Option<String> {
+    let share = ((toy - peak).abs() as f64 / PEAK_WIDTH).min(1.0);
+    let draw = mix(
+        mix(session.key(), u64::from(session.state().ply)),
+        toy as u64,
+    );
+    let uniform = (draw >> 11) as f64 / (1u64 << 53) as f64;
+    let legal = session.legal_moves();
+    (uniform < share && !legal.is_empty())
+        .then(|| legal[(mix(draw, 1) % legal.len() as u64) as usize].clone())
+}
 
 fn main() {
     let arg = std::env::args().nth(1).unwrap_or_else(|| "ok".into());
@@ -41,6 +71,8 @@ fn main() {
     let mut session: Box<dyn GameSession> = new_session("hasami").expect("hasami");
     let mut moves_made = 0u64;
     let mut hung = false;
+    let peak = (mode == "peak").then(|| arg[5..].parse::<i64>().unwrap_or(0));
+    let mut toy = 0i64;
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -57,6 +89,9 @@ fn main() {
                 }
                 say(&format!("id name test_engine {arg}"));
                 say("id author the Yomi developers");
+                if peak.is_some() {
+                    say(&TOY.usi_line());
+                }
                 say("usiok");
             }
             Some("isready") => say("readyok"),
@@ -68,6 +103,16 @@ fn main() {
                         Ok(s) => session = s,
                         Err(e) => say(&format!("info string error: {e}")),
                     }
+                } else if peak.is_some() && TOY.answers_to(name) {
+                    match TOY.validate(&value) {
+                        Ok(OptionValue::Int(value)) => toy = value,
+                        Ok(_) => {}
+                        Err(e) => say(&format!("info string error: setoption: {e}")),
+                    }
+                } else if peak.is_some() && name.starts_with("Tune_") {
+                    say(&format!(
+                        "info string error: setoption: unknown option '{name}'"
+                    ));
                 } else {
                     let _ = session.set_option(name, &value);
                 }
@@ -121,7 +166,9 @@ fn main() {
                     "slow" => std::thread::sleep(Duration::from_millis(n)),
                     _ => {}
                 }
+                let toy_move = peak.and_then(|peak| toy_random_move(session.as_ref(), toy, peak));
                 let best = match nodes {
+                    _ if toy_move.is_some() => toy_move,
                     Some(nodes) => {
                         let control = SearchControl::new(false);
                         session
