@@ -398,6 +398,11 @@ fn match_runner_examples_match_the_binary() {
 }
 
 #[test]
+fn cpu_seat_examples_match_the_binary() {
+    check("docs/cpu-seats.md");
+}
+
+#[test]
 fn the_matcher_compares_what_it_must() {
     let lines = |text: &str| text.lines().map(str::to_string).collect::<Vec<_>>();
     assert!(line_matches(

@@ -22,10 +22,11 @@ use std::time::Instant;
 /// game itself, and as a weaker player sees it).
 pub trait Playable: Game {
     type Searcher: Searcher<Self> + Searcher<Weak<Self>>;
-    /// The Elo of each `Skill` level 0 … 20 (20: full strength at 100 ms a
-    /// move), a uniformly random mover being 0: measured by a ladder of
-    /// matches (docs/cpu-seats.md).
-    const LEVEL_ELO: [i32; 21];
+    /// The Elo of the `Skill` levels 0, 1, … as a ladder of matches measured
+    /// them (docs/cpu-seats.md), a uniformly random mover being 0: the levels
+    /// `USI_Elo` can name. All 21 when full strength (20) was measured too;
+    /// empty where no ladder has run (then `USI_Elo` is not offered).
+    const LEVEL_ELO: &'static [i32];
     /// What a one-ply greedy player (the `baseline` tool) maximises, by the
     /// game's own measure, for the side that plays `mv`: the material it wins
     /// at once in the shogi games (the values the searchers order captures by;
@@ -295,7 +296,7 @@ impl<G: Playable> Session<G> {
             ponder: false,
             skill: strength::MAX_SKILL,
             limit_strength: false,
-            elo: G::LEVEL_ELO[strength::MAX_SKILL as usize] as i64,
+            elo: G::LEVEL_ELO.last().map_or(0, |&elo| elo as i64),
             variety: 0,
             rng: Xoshiro256PlusPlus::seed_from_u64(0),
             show_tunables: false,
@@ -421,7 +422,7 @@ impl<G: Playable> GameSession for Session<G> {
             specs.push(spec);
             // The game's own Elo range, beside the switch that enables it.
             if spec.name == LIMIT_STRENGTH {
-                specs.push(elo_spec::<G>());
+                specs.extend(elo_spec::<G>());
             }
         }
         if self.show_tunables {
@@ -473,7 +474,8 @@ impl<G: Playable> GameSession for Session<G> {
             return Ok(true);
         }
         let elo = elo_spec::<G>();
-        match find_spec(ENGINE_OPTIONS, name).or(elo.answers_to(name).then_some(&elo)) {
+        let elo = elo.as_ref().filter(|spec| spec.answers_to(name));
+        match find_spec(ENGINE_OPTIONS, name).or(elo) {
             Some(spec) => {
                 let value = spec.validate(value)?;
                 self.set_engine_option(spec, value);
@@ -595,8 +597,8 @@ impl<G: Playable> GameSession for Session<G> {
         control: &SearchControl,
         report: &mut dyn FnMut(&SearchInfo<String>),
     ) -> BestMove {
-        let skill = if self.limit_strength {
-            strength::level_for_elo(&G::LEVEL_ELO, self.elo)
+        let skill = if self.limit_strength && !G::LEVEL_ELO.is_empty() {
+            strength::level_for_elo(G::LEVEL_ELO, self.elo)
         } else {
             self.skill
         };
@@ -753,10 +755,16 @@ impl<G: Playable> GameSession for Session<G> {
     }
 }
 
-/// `USI_Elo`: from the game's weakest measured level to full strength.
-fn elo_spec<G: Playable>() -> OptionSpec {
-    let (weakest, full) = (G::LEVEL_ELO[0], G::LEVEL_ELO[strength::MAX_SKILL as usize]);
-    OptionSpec::spin("USI_Elo", full as i64, weakest as i64, full as i64)
+/// `USI_Elo`: from the game's weakest measured level to its strongest;
+/// none where no level is measured.
+fn elo_spec<G: Playable>() -> Option<OptionSpec> {
+    let (&weakest, &strongest) = (G::LEVEL_ELO.first()?, G::LEVEL_ELO.last()?);
+    Some(OptionSpec::spin(
+        "USI_Elo",
+        strongest as i64,
+        weakest as i64,
+        strongest as i64,
+    ))
 }
 
 /// A line of moves from `pos` in the game's notation (each move written in

@@ -159,10 +159,10 @@ impl Playable for Annan {
     // Level 0 must lose to a one-ply greedy player (docs/cpu-seats.md).
     const LEVEL_NOISE: Value = 450;
     const LEVEL_BLIND_PERMILLE: u32 = 500;
-    // TODO(calibrate): measured by the ladder.
-    const LEVEL_ELO: [i32; 21] = [
-        0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1100, 1200, 1300, 1400, 1500, 1600,
-        1700, 1800, 1900, 2000,
+    // Measured: docs/cpu-seats.md (`match ladder`).
+    const LEVEL_ELO: &'static [i32] = &[
+        791, 883, 1034, 1122, 1248, 1333, 1410, 1502, 1587, 1660, 1730, 1779, 1871, 1941, 2037,
+        2146, 2256, 2356, 2484, 2647, 2876,
     ];
     type Searcher = crate::search::alphabeta::AlphaBeta;
 

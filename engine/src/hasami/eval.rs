@@ -82,10 +82,10 @@ impl Playable for Hasami {
     fn immediate_gain(&self, mv: Self::Move) -> i64 {
         crate::search::TwoPlayerGame::gain(self, mv).into()
     }
-    // TODO(calibrate): measured by the ladder.
-    const LEVEL_ELO: [i32; 21] = [
-        0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1100, 1200, 1300, 1400, 1500, 1600,
-        1700, 1800, 1900, 2000,
+    // Measured: docs/cpu-seats.md (`match ladder`).
+    const LEVEL_ELO: &'static [i32] = &[
+        842, 949, 991, 1133, 1207, 1277, 1260, 1249, 1383, 1494, 1617, 1872, 1995, 2087, 2250,
+        2489, 2657, 2793, 3075, 3247, 3838,
     ];
     type Searcher = crate::search::alphabeta::AlphaBeta;
 

@@ -90,8 +90,8 @@ impl Level {
 }
 
 /// The level a `USI_Elo` asks for in a game whose levels measured `table`
-/// (the Elo of levels 0 … [`MAX_SKILL`]): the strongest level not above it,
-/// level 0 below the weakest.
+/// (the Elo of levels 0, 1, …; [`MAX_SKILL`] is full strength): the
+/// strongest level not above it, level 0 below the weakest.
 pub fn level_for_elo(table: &[i32], elo: i64) -> u32 {
     table.iter().rposition(|&e| e as i64 <= elo).unwrap_or(0) as u32
 }

@@ -36,10 +36,10 @@ impl Playable for Sugoroku {
     // the network at one ply is strong, so more noise than in shogi.
     const LEVEL_NOISE: crate::search::Value = 600;
     const LEVEL_BLIND_PERMILLE: u32 = 600;
-    // TODO(calibrate): measured by the ladder.
-    const LEVEL_ELO: [i32; 21] = [
-        0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1100, 1200, 1300, 1400, 1500, 1600,
-        1700, 1800, 1900, 2000,
+    // Measured: docs/cpu-seats.md (`match ladder`).
+    const LEVEL_ELO: &'static [i32] = &[
+        263, 280, 297, 314, 383, 568, 534, 697, 784, 835, 852, 818, 942, 1010, 1079, 1028, 994,
+        1011, 994, 1011, 960,
     ];
     type Searcher = Expectimax;
 

@@ -18,10 +18,10 @@ impl Playable for Yonin {
     // Level 0 must lose to a one-ply greedy player (docs/cpu-seats.md).
     const LEVEL_NOISE: crate::search::Value = 450;
     const LEVEL_BLIND_PERMILLE: u32 = 500;
-    // TODO(calibrate): measured by the ladder.
-    const LEVEL_ELO: [i32; 21] = [
-        0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1100, 1200, 1300, 1400, 1500, 1600,
-        1700, 1800, 1900, 2000,
+    // Measured: docs/cpu-seats.md (`match ladder`).
+    const LEVEL_ELO: &'static [i32] = &[
+        88, 113, 110, 126, 113, 134, 153, 163, 144, 159, 181, 157, 162, 171, 173, 169, 174, 174,
+        212, 221,
     ];
     type Searcher = MultiSearch;
 
