@@ -10,7 +10,9 @@ use crate::core::{
     Game, HouseRules, MoveError, MoveList, OptionError, OptionSpec, ParseError, Seat,
 };
 use crate::perft;
-use crate::search::{Limits, SearchConfig, SearchControl, SearchInfo, Searcher, Value};
+use crate::search::{
+    DelayEstimate, Limits, Margin, SearchConfig, SearchControl, SearchInfo, Searcher, Value,
+};
 use crate::strength::{self, Weak};
 use crate::tune::{self, Tunable};
 use rand::{Rng, SeedableRng};
@@ -278,6 +280,9 @@ pub struct Session<G: Playable> {
     /// Every choice below full strength or by `Variety` draws from here;
     /// seeded by `Seed` at every new game.
     rng: Xoshiro256PlusPlus,
+    /// How long this machine has lately kept searches from running: it widens
+    /// the time margin (kept across games, since the machine stays the same).
+    delays: DelayEstimate,
     show_tunables: bool,
     searcher: G::Searcher,
 }
@@ -299,12 +304,22 @@ impl<G: Playable> Session<G> {
             elo: G::LEVEL_ELO.last().map_or(0, |&elo| elo as i64),
             variety: 0,
             rng: Xoshiro256PlusPlus::seed_from_u64(0),
+            delays: DelayEstimate::default(),
             show_tunables: false,
         }
     }
 
     pub fn position(&self) -> &G {
         &self.pos
+    }
+
+    /// The time margin of the next search: `TimeMargin`, widened by the delays
+    /// observed lately.
+    fn margin(&self) -> Margin {
+        Margin {
+            observed_delay: self.delays.recent(),
+            ..Margin::fixed(self.config.time_margin_ms)
+        }
     }
 
     fn build(&self, sfen: Option<&str>, moves: &[&str]) -> Result<G, PositionError> {
@@ -341,11 +356,7 @@ impl<G: Playable> Session<G> {
             return None;
         }
         // At most a tenth of the time the search may take, whatever the nodes.
-        let plan = crate::search::TimeManager::new(
-            limits,
-            self.pos.side_to_move(),
-            self.config.time_margin_ms,
-        );
+        let plan = crate::search::TimeManager::new(limits, self.pos.side_to_move(), self.margin());
         let probe_limits = Limits {
             nodes: Some(budget),
             movetime: plan.hard_limit().map(|hard| hard / 10),
@@ -628,6 +639,7 @@ impl<G: Playable> GameSession for Session<G> {
             Searcher::<G>::configure(&mut self.searcher, &config);
         }
         let started = Instant::now();
+        control.carry_delay(self.delays.recent());
         let pos = &self.pos;
         // The root lines of the deepest iteration reported: the choices.
         let mut lines: Vec<(u32, crate::search::Score, Vec<G::Move>)> = Vec::new();
@@ -675,6 +687,7 @@ impl<G: Playable> GameSession for Session<G> {
             }
             None => Searcher::<G>::search(&mut self.searcher, pos, &limits, control, &mut forward),
         };
+        self.delays.observe(control.longest_gap());
         let (mut best, mut reply, mut score) = (result.best, result.ponder, result.score);
         if let Some(margin) = margin {
             Searcher::<G>::configure(&mut self.searcher, &self.config);
@@ -800,6 +813,44 @@ mod tests {
         assert_eq!(over(&*session), Some("repetition"), "history survives");
         session.set_option("MaxMovesToDraw", "4").unwrap();
         assert!(over(&*session).is_some());
+    }
+
+    #[test]
+    fn a_search_kept_from_running_widens_the_margins_that_follow() {
+        use std::time::Duration;
+        let deadline_after = |session: &mut dyn GameSession, stall: Duration| {
+            let control = SearchControl::new(false);
+            let mut deadline = None;
+            session.search(
+                &Limits::movetime(Duration::from_millis(2_000)),
+                &control,
+                &mut |_| {
+                    deadline = control.deadline();
+                    std::thread::sleep(stall);
+                },
+            );
+            deadline.expect("planned") - control.started()
+        };
+        for game in crate::registry::NAMES {
+            let mut session = new_session(game).unwrap();
+            if session.state().awaits_chance {
+                session.set_position(None, &["31"]).unwrap();
+            }
+            // 2 s less the 300 ms margin: the machine has not been slow yet.
+            let quiet = deadline_after(&mut *session, Duration::from_millis(200));
+            assert_eq!(quiet, Duration::from_millis(1_700), "{game}");
+            // The reports stalled the search 200 ms at a time: three times that,
+            // decayed by a sixteenth, is kept free now.
+            let widened = deadline_after(&mut *session, Duration::ZERO);
+            assert!(
+                widened <= Duration::from_millis(2_000 - 560),
+                "{game}: {widened:?}"
+            );
+            assert!(
+                widened >= Duration::from_millis(1_000),
+                "{game}: half at most"
+            );
+        }
     }
 
     /// The moves `session` chooses in `searches` searches of its position,

@@ -15,7 +15,7 @@ use crate::output::{
 use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 use yomi_engine::core::options::MAX_MOVES_TO_DRAW;
@@ -34,6 +34,12 @@ pub const VARIANT_ALIAS: &str = "UCI_Variant";
 const HOLD_POLL: Duration = Duration::from_millis(10);
 /// Searches recurse: give the worker a roomy stack.
 const WORKER_STACK: usize = 64 * 1024 * 1024;
+/// How long past its own hard deadline a search may go unanswered before the
+/// stand-in answers for it ([`stand_in`]).
+const STAND_IN_GRACE: Duration = Duration::from_millis(5);
+/// How often the stand-in looks for a deadline not yet planned (pondering, or
+/// the search not yet started).
+const STAND_IN_POLL: Duration = Duration::from_millis(50);
 
 /// Whether the loop goes on after a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,6 +125,9 @@ pub struct Protocol {
     options: Vec<(String, String)>,
     /// The last `position` applied (`None`: the start position).
     position: (Option<String>, Vec<String>),
+    /// When the command being applied arrived: `go` and `ponderhit` start the
+    /// clock then, as the GUI's clock did.
+    received: Instant,
 }
 
 impl Protocol {
@@ -132,6 +141,7 @@ impl Protocol {
             job: None,
             options: Vec::new(),
             position: (None, Vec::new()),
+            received: Instant::now(),
         }
     }
 
@@ -141,9 +151,14 @@ impl Protocol {
 
     /// Parses and applies one input line; errors become one `info string error:` line.
     pub fn handle_line(&mut self, line: &str) -> Flow {
+        self.handle_line_at(line, Instant::now())
+    }
+
+    /// [`Protocol::handle_line`] for a line that arrived at `received`.
+    pub fn handle_line_at(&mut self, line: &str, received: Instant) -> Flow {
         match Command::parse(line) {
             Ok(None) => Flow::Continue,
-            Ok(Some(command)) => self.handle(command),
+            Ok(Some(command)) => self.handle_at(command, received),
             Err(e) => {
                 self.out.error(&e.0);
                 Flow::Continue
@@ -153,6 +168,11 @@ impl Protocol {
 
     /// Applies a command. A panic inside the engine is reported, not propagated.
     pub fn handle(&mut self, command: Command) -> Flow {
+        self.handle_at(command, Instant::now())
+    }
+
+    fn handle_at(&mut self, command: Command, received: Instant) -> Flow {
+        self.received = received;
         let text = command.to_string();
         match catch_unwind(AssertUnwindSafe(|| self.apply(command))) {
             Ok(flow) => flow,
@@ -241,7 +261,7 @@ impl Protocol {
                             pondering: false,
                             bounded: bounded || clock.is_some(),
                         };
-                        job.control.ponderhit(clock);
+                        job.control.ponderhit_at(clock, self.received);
                         job.handle.thread().unpark();
                     }
                 }
@@ -468,8 +488,8 @@ impl Protocol {
             .spawn(move || {
                 let (lines, failed) = work(&mut *session, &worker_control, &worker_flags, &out);
                 let mut locked = out.lock();
-                worker_flags.delivered.store(true, Ordering::SeqCst);
-                if !worker_flags.discard.load(Ordering::SeqCst) {
+                let answered = worker_flags.delivered.swap(true, Ordering::SeqCst);
+                if !answered && !worker_flags.discard.load(Ordering::SeqCst) {
                     for line in &lines {
                         locked.line(line);
                     }
@@ -513,12 +533,16 @@ impl Protocol {
         }
         self.prepare("go");
         // In `go infinite` and `go ponder` the answer waits for `stop` / `ponderhit`.
-        let control = SearchControl::new(go.infinite || go.ponder);
+        let control = SearchControl::started_at(go.infinite || go.ponder, self.received);
         let bounded = !limits.infinite
             && (limits.depth.is_some()
                 || limits.nodes.is_some()
                 || limits.movetime.is_some()
                 || limits.clock.is_some());
+        let timed = limits.movetime.is_some() || limits.clock.is_some() || go.ponder;
+        // The first move of the last first line shown: the stand-in's answer.
+        let shown = Arc::new(Mutex::new(None::<String>));
+        let shown_by_search = shown.clone();
         self.spawn(
             JobKind::Search {
                 pondering: go.ponder,
@@ -526,7 +550,19 @@ impl Protocol {
             },
             control,
             move |session, control, flags, out| {
-                let mut report = |info: &SearchInfo<String>| out.line(&info_line(info));
+                let mut report = |info: &SearchInfo<String>| {
+                    let mut locked = out.lock();
+                    // Nothing after a bestmove the stand-in gave.
+                    if flags.delivered.load(Ordering::SeqCst) {
+                        return;
+                    }
+                    if info.multipv <= 1 {
+                        if let Some(first) = info.pv.first() {
+                            *lock(&shown_by_search) = Some(first.clone());
+                        }
+                    }
+                    locked.line(&info_line(info));
+                };
                 let searched = catch_unwind(AssertUnwindSafe(|| {
                     session.search(&limits, control, &mut report)
                 }));
@@ -556,6 +592,14 @@ impl Protocol {
                 (lines, failed)
             },
         );
+        if let Some(job) = self.job.as_ref().filter(|_| timed) {
+            let (control, flags, out) = (job.control.clone(), job.flags.clone(), self.out.clone());
+            let first_legal = job.snapshot.moves.first().cloned();
+            // Without a thread the search still answers, only without a stand-in.
+            let _ = thread::Builder::new()
+                .name("yomi-stand-in".to_string())
+                .spawn(move || stand_in(&control, &flags, &out, &shown, first_legal));
+        }
     }
 
     /// `go mate`: always answered by one `checkmate …` line.
@@ -636,6 +680,52 @@ impl Protocol {
 /// `go` parameters as engine limits: seat 0 is `b`, seat 1 is `w`. While
 /// pondering the limits are the real ones; the control's waiting flag keeps the
 /// time manager from stopping the search until `ponderhit`.
+/// Answers for a timed search that has not answered [`STAND_IN_GRACE`] after
+/// its own hard deadline, with the move of its last `info` line (or the first
+/// legal move if none was shown), and stops it. On a machine with too little
+/// CPU the search thread, having used its share, may wait long for a core; a
+/// sleeping thread that wakes is let run at once.
+fn stand_in(
+    control: &SearchControl,
+    flags: &JobFlags,
+    out: &Output,
+    shown: &Mutex<Option<String>>,
+    first_legal: Option<String>,
+) {
+    loop {
+        if flags.delivered.load(Ordering::SeqCst) || flags.discard.load(Ordering::SeqCst) {
+            return;
+        }
+        let now = Instant::now();
+        match control.deadline().map(|deadline| deadline + STAND_IN_GRACE) {
+            Some(due) if now >= due => break,
+            Some(due) => thread::sleep((due - now).min(STAND_IN_POLL)),
+            None => thread::sleep(STAND_IN_POLL),
+        }
+    }
+    let Some(best) = lock(shown).clone().or(first_legal) else {
+        return;
+    };
+    let mut locked = out.lock();
+    if flags.delivered.swap(true, Ordering::SeqCst) || flags.discard.load(Ordering::SeqCst) {
+        return;
+    }
+    let answer = BestMove {
+        best: Some(best),
+        ponder: None,
+    };
+    // For the operator's logs: the machine is too busy for this clock.
+    locked.line("info string the search overran its deadline: the last line's move is played");
+    locked.line(&bestmove_line(&answer, false));
+    drop(locked);
+    control.stop();
+}
+
+/// A lock whose holder cannot have left its value half-made.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 pub fn limits(go: &Go) -> Limits {
     Limits {
         depth: go.depth,
@@ -681,7 +771,6 @@ fn panic_message(payload: &(dyn Any + Send)) -> String {
 mod tests {
     use super::*;
     use std::io::Write;
-    use std::sync::Mutex;
 
     /// An in-memory output whose lines the test can take.
     #[derive(Clone, Default)]
@@ -711,6 +800,68 @@ mod tests {
     fn protocol() -> (Protocol, Sink) {
         let sink = Sink::default();
         (Protocol::new(Output::new(sink.clone())), sink)
+    }
+
+    #[test]
+    fn the_stand_in_answers_once_for_a_search_past_its_deadline() {
+        let sink = Sink::default();
+        let out = Output::new(sink.clone());
+        let control = SearchControl::new(false);
+        let flags = JobFlags::default();
+        let shown = Mutex::new(Some("7g7f".to_string()));
+        control.publish_deadline(Some(Instant::now() + Duration::from_millis(20)));
+        let started = Instant::now();
+        stand_in(&control, &flags, &out, &shown, Some("1g1f".to_string()));
+        assert!(started.elapsed() >= Duration::from_millis(20) + STAND_IN_GRACE);
+        let lines = sink.take();
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some("bestmove 7g7f"),
+            "{lines:?}"
+        );
+        assert_eq!(lines.len(), 2, "one info string before it: {lines:?}");
+        assert!(control.stopped() && flags.delivered.load(Ordering::SeqCst));
+        // The search's own answer, delivered first, is the only one.
+        let control = SearchControl::new(false);
+        control.publish_deadline(Some(Instant::now()));
+        stand_in(&control, &flags, &out, &shown, None);
+        assert!(sink.take().is_empty() && !control.stopped());
+        // Nothing shown yet: the first legal move.
+        let flags = JobFlags::default();
+        stand_in(
+            &control,
+            &flags,
+            &out,
+            &Mutex::new(None),
+            Some("1g1f".to_string()),
+        );
+        assert_eq!(
+            sink.take().last().map(String::as_str),
+            Some("bestmove 1g1f")
+        );
+    }
+
+    #[test]
+    fn a_search_answers_once_with_the_stand_in_beside_it() {
+        let (mut protocol, sink) = protocol();
+        let mut lines = Vec::new();
+        for _ in 0..10 {
+            protocol.handle_line("position startpos");
+            protocol.handle_line("go movetime 30");
+            while !lines
+                .last()
+                .is_some_and(|l: &String| l.starts_with("bestmove"))
+            {
+                thread::sleep(Duration::from_millis(5));
+                lines.extend(sink.take());
+            }
+            // Time for a second answer, were one to come.
+            thread::sleep(Duration::from_millis(30));
+            lines.extend(sink.take());
+        }
+        let answers = lines.iter().filter(|l| l.starts_with("bestmove")).count();
+        assert_eq!(answers, 10, "{lines:?}");
+        assert!(lines.last().unwrap().starts_with("bestmove"), "{lines:?}");
     }
 
     #[test]

@@ -42,7 +42,7 @@ pub fn serve(protocol: &mut Protocol, input: impl BufRead) {
                 Flow::Continue
             }
             Line::Bytes(bytes) => match String::from_utf8(bytes) {
-                Ok(line) => protocol.handle_line(&line),
+                Ok(line) => protocol.handle_line_at(&line, reader.received()),
                 Err(e) => {
                     protocol.output().error(&format!(
                         "line ignored: not valid UTF-8 (bad byte at offset {})",

@@ -3,6 +3,7 @@
 //! UTF-8 can be reported instead of ending the loop.
 
 use std::io::{BufRead, ErrorKind};
+use std::time::Instant;
 
 /// Longest line accepted: 1 MiB and a bit, enough for a `position … moves` list of
 /// a very long game.
@@ -21,6 +22,13 @@ pub enum Line {
 pub struct LineReader<R> {
     input: R,
     max: usize,
+    /// Bytes left in the input's buffer after the last line: while some are,
+    /// the next line came with an earlier read.
+    buffered: usize,
+    /// When the input's buffer was last filled from outside.
+    filled_at: Instant,
+    /// When the last line's end arrived.
+    received: Instant,
 }
 
 impl<R: BufRead> LineReader<R> {
@@ -29,7 +37,20 @@ impl<R: BufRead> LineReader<R> {
     }
 
     pub fn with_limit(input: R, max: usize) -> Self {
-        LineReader { input, max }
+        let now = Instant::now();
+        LineReader {
+            input,
+            max,
+            buffered: 0,
+            filled_at: now,
+            received: now,
+        }
+    }
+
+    /// When the line last returned arrived: a `go` read together with the
+    /// `position` before it arrived when that did, and its clock started then.
+    pub fn received(&self) -> Instant {
+        self.received
     }
 
     pub fn next_line(&mut self) -> Line {
@@ -37,11 +58,15 @@ impl<R: BufRead> LineReader<R> {
         let mut length = 0usize;
         let mut seen_any = false;
         loop {
+            let refills = self.buffered == 0;
             let available = match self.input.fill_buf() {
                 Ok(bytes) => bytes,
                 Err(e) if e.kind() == ErrorKind::Interrupted => continue,
                 Err(_) => &[],
             };
+            if refills {
+                self.filled_at = Instant::now();
+            }
             if available.is_empty() {
                 if !seen_any {
                     return Line::Eof;
@@ -59,11 +84,13 @@ impl<R: BufRead> LineReader<R> {
             } else if !line.is_empty() {
                 line = Vec::new();
             }
+            self.buffered = available.len() - consume;
             self.input.consume(consume);
             if ends {
                 break;
             }
         }
+        self.received = self.filled_at;
         if length > self.max {
             return Line::TooLong { bytes: length };
         }
@@ -98,6 +125,28 @@ mod tests {
 
     fn bytes(s: &str) -> Line {
         Line::Bytes(s.as_bytes().to_vec())
+    }
+
+    #[test]
+    fn a_line_is_stamped_with_the_read_that_brought_it() {
+        let (reading, mut writing) = std::io::pipe().unwrap();
+        let writer = std::thread::spawn(move || {
+            use std::io::Write;
+            writing
+                .write_all(b"position startpos\ngo btime 0\n")
+                .unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            writing.write_all(b"stop\n").unwrap();
+        });
+        let mut reader = LineReader::new(BufReader::new(reading));
+        let mut stamps = Vec::new();
+        for _ in 0..3 {
+            assert!(matches!(reader.next_line(), Line::Bytes(_)));
+            stamps.push(reader.received());
+        }
+        writer.join().unwrap();
+        assert_eq!(stamps[0], stamps[1], "go came with the position");
+        assert!(stamps[2] - stamps[1] >= std::time::Duration::from_millis(45));
     }
 
     #[test]

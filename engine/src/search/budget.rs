@@ -3,7 +3,7 @@
 //! searched. Threads count nodes locally and settle with the shared total every
 //! `every` nodes, so the hot path touches no shared memory.
 
-use super::{Limits, SearchControl, TimeManager};
+use super::{Limits, Margin, SearchControl, TimeManager};
 use crate::core::Seat;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -25,11 +25,18 @@ pub struct Budget<'a> {
 
 impl<'a> Budget<'a> {
     /// The budget of `limits` for `side` (whose clock counts), with the time
-    /// margin of [`TimeManager::new`].
+    /// margin of [`TimeManager::new`]: `margin_ms`, widened by the delay the
+    /// control carries from earlier searches.
     pub fn new(limits: &Limits, control: &'a SearchControl, side: Seat, margin_ms: u64) -> Self {
+        let margin = Margin {
+            observed_delay: control.carried_delay(),
+            ..Margin::fixed(margin_ms)
+        };
+        let time = TimeManager::new(limits, side, margin);
+        control.publish_deadline(time.hard_deadline(control));
         Budget {
             control,
-            time: TimeManager::new(limits, side, margin_ms),
+            time,
             node_limit: limits.nodes,
             started: Instant::now(),
             abort: AtomicBool::new(false),
@@ -70,6 +77,9 @@ pub struct NodeCounter {
     /// Whether this thread ends the search when the node limit or the hard
     /// deadline is reached (otherwise it only follows the stop flags).
     enforces_limits: bool,
+    /// An enforcing thread's last look at the clock: the gaps between looks
+    /// measure how long the machine keeps the search from running.
+    last_look: Instant,
 }
 
 impl NodeCounter {
@@ -84,6 +94,7 @@ impl NodeCounter {
             settled: 0,
             every,
             enforces_limits,
+            last_look: Instant::now(),
         }
     }
 
@@ -102,6 +113,15 @@ impl NodeCounter {
         budget.nodes.fetch_add(delta, Ordering::Relaxed) + delta
     }
 
+    /// At the end of the search: settles, and an enforcing thread notes the gap
+    /// since its last look, which delays the answer as much.
+    pub fn finish(&mut self, budget: &Budget) {
+        self.settle(budget);
+        if self.enforces_limits {
+            budget.control.note_gap(self.last_look.elapsed());
+        }
+    }
+
     /// Settles, then: stopped or aborted, or (enforcing) out of nodes or past
     /// the hard deadline, which aborts every thread.
     #[cold]
@@ -110,9 +130,18 @@ impl NodeCounter {
         if budget.stopping() {
             return true;
         }
-        if self.enforces_limits
-            && (budget.node_limit.is_some_and(|limit| total >= limit)
-                || budget.time.hard_expired(budget.control))
+        if !self.enforces_limits {
+            return false;
+        }
+        let now = Instant::now();
+        let control = budget.control;
+        control.note_gap(now - self.last_look);
+        self.last_look = now;
+        // Planned anew by a clock that `ponderhit` brought.
+        let deadline = budget.time.hard_deadline(control);
+        control.publish_deadline(deadline);
+        if budget.node_limit.is_some_and(|limit| total >= limit)
+            || deadline.is_some_and(|deadline| now >= deadline)
         {
             budget.abort();
             return true;

@@ -244,7 +244,7 @@ pub fn run<'a, W: Iterate<'a>>(
         adopt_finished(&mut main, report);
     }
     shared.budget.abort();
-    main.thread_mut().settle_nodes();
+    main.thread_mut().counter.finish(&shared.budget);
     hold_answer(shared);
     result(&main)
 }

@@ -14,12 +14,12 @@ pub mod time;
 pub mod tt;
 
 pub use limits::{Clock, Limits, RootChoice};
-pub use time::TimeManager;
+pub use time::{DelayEstimate, Margin, TimeManager};
 
 use crate::core::{Game, MoveList, Seat};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Scores are from the side to move's point of view, in hundredths of a pawn
 /// (or the game's own unit); wins and losses are `MATE` minus the distance in plies.
@@ -187,25 +187,38 @@ pub struct SearchControl {
     /// The clock `ponderhit` brought, which replaces the one `go` gave.
     revised_clock: Mutex<Option<Clock>>,
     nodes: AtomicU64,
+    /// The delay observed in earlier searches, widening this one's margin.
+    carried_delay: Mutex<Duration>,
+    /// The longest wall-clock gap between two looks at the clock in this search.
+    longest_gap: Mutex<Duration>,
+    /// When the search will abort at the latest, as its time manager last said;
+    /// `None` while nothing expires.
+    deadline: Mutex<Option<Instant>>,
 }
 
 impl Default for SearchControl {
     fn default() -> Self {
-        SearchControl {
-            stop: AtomicBool::new(false),
-            waiting: AtomicBool::new(false),
-            started: Mutex::new(Instant::now()),
-            revised_clock: Mutex::new(None),
-            nodes: AtomicU64::new(0),
-        }
+        SearchControl::started_at(false, Instant::now())
     }
 }
 
 impl SearchControl {
     pub fn new(waiting: bool) -> Self {
-        let control = SearchControl::default();
-        control.waiting.store(waiting, Ordering::SeqCst);
-        control
+        SearchControl::started_at(waiting, Instant::now())
+    }
+
+    /// A search whose clock started at `started`: when its `go` arrived.
+    pub fn started_at(waiting: bool, started: Instant) -> Self {
+        SearchControl {
+            stop: AtomicBool::new(false),
+            waiting: AtomicBool::new(waiting),
+            started: Mutex::new(started),
+            revised_clock: Mutex::new(None),
+            nodes: AtomicU64::new(0),
+            carried_delay: Mutex::new(Duration::ZERO),
+            longest_gap: Mutex::new(Duration::ZERO),
+            deadline: Mutex::new(None),
+        }
     }
     pub fn stop(&self) {
         self.stop.store(true, Ordering::SeqCst);
@@ -219,22 +232,52 @@ impl SearchControl {
     /// clock sent with it (YaneuraOu's early ponder: `go ponder` without one,
     /// then `ponderhit btime … byoyomi …`) replaces the one `go` gave.
     pub fn ponderhit(&self, clock: Option<Clock>) {
+        self.ponderhit_at(clock, Instant::now());
+    }
+
+    /// `ponderhit`, its clock started at `at`: when the line arrived.
+    pub fn ponderhit_at(&self, clock: Option<Clock>, at: Instant) {
         if clock.is_some() {
-            *self.revised_clock.lock().unwrap_or_else(|e| e.into_inner()) = clock;
+            *lock(&self.revised_clock) = clock;
         }
-        *self.started.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+        *lock(&self.started) = at;
         self.waiting.store(false, Ordering::SeqCst);
     }
     /// The clock `ponderhit` sent, if it sent one.
     pub fn revised_clock(&self) -> Option<Clock> {
-        *self.revised_clock.lock().unwrap_or_else(|e| e.into_inner())
+        *lock(&self.revised_clock)
     }
     #[inline]
     pub fn waiting(&self) -> bool {
         self.waiting.load(Ordering::Relaxed)
     }
     pub fn started(&self) -> Instant {
-        *self.started.lock().unwrap_or_else(|e| e.into_inner())
+        *lock(&self.started)
+    }
+    /// Before the search: the delay earlier searches observed ([`DelayEstimate`]).
+    pub fn carry_delay(&self, delay: Duration) {
+        *lock(&self.carried_delay) = delay;
+    }
+    pub fn carried_delay(&self) -> Duration {
+        *lock(&self.carried_delay)
+    }
+    /// A gap of `gap` between two looks at the clock.
+    pub fn note_gap(&self, gap: Duration) {
+        let mut longest = lock(&self.longest_gap);
+        *longest = gap.max(*longest);
+    }
+    /// After the search: the longest gap it saw, for the next searches' margin.
+    pub fn longest_gap(&self) -> Duration {
+        *lock(&self.longest_gap)
+    }
+    pub fn publish_deadline(&self, deadline: Option<Instant>) {
+        *lock(&self.deadline) = deadline;
+    }
+    /// When the search means to have answered at the latest (its hard deadline),
+    /// for whoever answers in its stead if it does not; `None` while nothing
+    /// expires or before the search has planned its time.
+    pub fn deadline(&self) -> Option<Instant> {
+        lock(&self.deadline).filter(|_| !self.waiting())
     }
     pub fn add_nodes(&self, n: u64) {
         self.nodes.fetch_add(n, Ordering::Relaxed);
@@ -242,6 +285,11 @@ impl SearchControl {
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
     }
+}
+
+/// A lock that a panicking holder did not spoil: these hold plain values.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// One `info` report.

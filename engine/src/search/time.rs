@@ -20,8 +20,10 @@
 //!
 //! The hard deadline is never beyond what the clock allows: the site's CPU seats
 //! play under a per-turn limit (`go byoyomi 30000` or `go movetime 30000`, possibly
-//! with `btime 0 wtime 0`) and lose if they answer late, so the configured margin
-//! (`SearchConfig::time_margin_ms`) is subtracted from every hard limit.
+//! with `btime 0 wtime 0`) and lose if they answer late, so a [`Margin`] is
+//! subtracted from every hard limit: the configured `TimeMargin`
+//! (`SearchConfig::time_margin_ms`), or more where this machine has lately been
+//! slow to let the search run ([`DelayEstimate`]).
 //!
 //! While [`SearchControl::waiting`] is set (pondering, `go infinite`) nothing
 //! expires; `ponderhit` clears it and restarts the clock, so the budget then counts
@@ -30,7 +32,7 @@
 use super::{Clock, Limits, SearchControl};
 use crate::core::Seat;
 use crate::tune::Tunable;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 // The tunables of time management (docs/protocol.md, "Tunables").
 /// Sudden death and Fischer: plan as if this many moves of ours remain.
@@ -53,8 +55,65 @@ pub static TUNABLES: &[&Tunable] = &[
 /// ... but one move never takes more than 1/n of the main time (plus
 /// increment and byoyomi): a safety bound, not tuned.
 pub const MAX_MAIN_SHARE: u32 = 10;
-/// The margin takes at most this fraction (1/n) of the time a move is allowed.
+/// The configured margin takes at most this fraction (1/n) of the time a move
+/// is allowed.
 const MARGIN_SHARE: u32 = 4;
+/// A margin for delays observed may take up to this fraction (1/n): a move
+/// played early is better than a game lost on time.
+const OBSERVED_MARGIN_SHARE: u32 = 2;
+/// Kept free before the end of the allowance: this many times the longest
+/// delay observed lately (the next one may be longer, and the engine sees only
+/// its own part of it, not the pipes').
+const DELAY_FACTOR: u32 = 3;
+/// The delay remembered loses 1/n of itself at every search.
+const DELAY_DECAY: u32 = 16;
+
+/// What comes off every hard limit, for the time the answer spends outside the
+/// search: the configured margin, at most a quarter of the allowance, or three
+/// times the delay observed lately, at most half of it, whichever is larger.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Margin {
+    pub configured: Duration,
+    pub observed_delay: Duration,
+}
+
+impl Margin {
+    /// The configured margin alone.
+    pub fn fixed(ms: u64) -> Self {
+        Margin {
+            configured: Duration::from_millis(ms),
+            observed_delay: Duration::ZERO,
+        }
+    }
+
+    /// The margin of a move allowed `allowed`.
+    pub fn of(&self, allowed: Duration) -> Duration {
+        let configured = self.configured.min(allowed / MARGIN_SHARE);
+        let observed = (self.observed_delay * DELAY_FACTOR).min(allowed / OBSERVED_MARGIN_SHARE);
+        configured.max(observed)
+    }
+}
+
+/// The longest delay searches have seen lately between two looks at the clock.
+/// On an overloaded machine the search's thread waits for a core, and its answer
+/// waits as long: the estimate rises at once to a longer delay and decays by a
+/// sixteenth a search, so that one stall widens the margin for the next few
+/// dozen moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DelayEstimate {
+    recent: Duration,
+}
+
+impl DelayEstimate {
+    /// After a search whose longest gap between looks at the clock was `gap`.
+    pub fn observe(&mut self, gap: Duration) {
+        self.recent = gap.max(self.recent - self.recent / DELAY_DECAY);
+    }
+
+    pub fn recent(&self) -> Duration {
+        self.recent
+    }
+}
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TimeManager {
@@ -63,7 +122,7 @@ pub struct TimeManager {
     /// Whose clock counts, and the margin: to plan again from a clock that
     /// `ponderhit` brings.
     side: Seat,
-    margin_ms: u64,
+    margin: Margin,
 }
 
 impl TimeManager {
@@ -72,17 +131,16 @@ impl TimeManager {
         TimeManager::default()
     }
 
-    /// The limits for `side` from `go`'s limits; `margin_ms` comes off every hard
-    /// limit, but never more than a `MARGIN_SHARE`th of the time allowed (a 40 ms
-    /// `movetime` under a 300 ms margin still searches 30 ms).
+    /// The limits for `side` from `go`'s limits; the margin comes off every hard
+    /// limit, but never all of it (a 40 ms `movetime` under a 300 ms margin still
+    /// searches 30 ms).
     ///
     /// `movetime` wins over a clock. With `infinite` and no clock nothing
     /// expires; a clock sent with `infinite` (pondering) applies once `waiting`
     /// is cleared.
-    pub fn new(limits: &Limits, side: Seat, margin_ms: u64) -> Self {
-        let margin = Duration::from_millis(margin_ms);
+    pub fn new(limits: &Limits, side: Seat, margin: Margin) -> Self {
         let (soft, hard) = if let Some(movetime) = limits.movetime {
-            let hard = movetime.saturating_sub(margin.min(movetime / MARGIN_SHARE));
+            let hard = movetime.saturating_sub(margin.of(movetime));
             (Some(hard), Some(hard))
         } else if let Some(clock) = &limits.clock {
             let (soft, hard) = plan(clock, side, margin);
@@ -94,7 +152,7 @@ impl TimeManager {
             soft,
             hard,
             side,
-            margin_ms,
+            margin,
         }
     }
 
@@ -110,33 +168,39 @@ impl TimeManager {
     fn current(&self, control: &SearchControl) -> (Option<Duration>, Option<Duration>) {
         match control.revised_clock() {
             Some(clock) => {
-                let (soft, hard) = plan(&clock, self.side, Duration::from_millis(self.margin_ms));
+                let (soft, hard) = plan(&clock, self.side, self.margin);
                 (Some(soft), Some(hard))
             }
             None => (self.soft, self.hard),
         }
     }
 
-    fn elapsed_beyond(limit: Option<Duration>, control: &SearchControl) -> bool {
-        match limit {
-            Some(limit) => !control.waiting() && control.started().elapsed() >= limit,
-            None => false,
-        }
+    fn instant_of(limit: Option<Duration>, control: &SearchControl) -> Option<Instant> {
+        limit
+            .filter(|_| !control.waiting())
+            .map(|limit| control.started() + limit)
     }
 
     /// Past the soft limit: start no new iteration.
     pub fn soft_expired(&self, control: &SearchControl) -> bool {
-        Self::elapsed_beyond(self.current(control).0, control)
+        Self::instant_of(self.current(control).0, control)
+            .is_some_and(|soft| Instant::now() >= soft)
+    }
+
+    /// When the search must be aborted; `None` while nothing expires.
+    pub fn hard_deadline(&self, control: &SearchControl) -> Option<Instant> {
+        Self::instant_of(self.current(control).1, control)
     }
 
     /// Past the hard deadline: abort now.
     pub fn hard_expired(&self, control: &SearchControl) -> bool {
-        Self::elapsed_beyond(self.current(control).1, control)
+        self.hard_deadline(control)
+            .is_some_and(|hard| Instant::now() >= hard)
     }
 }
 
 /// (soft, hard) for `side` under `clock`, as the module documentation says.
-fn plan(clock: &Clock, side: Seat, margin: Duration) -> (Duration, Duration) {
+fn plan(clock: &Clock, side: Seat, margin: Margin) -> (Duration, Duration) {
     let seat = side as usize;
     let left = clock.time_left[seat].unwrap_or(Duration::ZERO);
     let increment = clock.increment[seat];
@@ -151,7 +215,7 @@ fn plan(clock: &Clock, side: Seat, margin: Duration) -> (Duration, Duration) {
     let longest = (share * HARD_OVER_SHARE.get() as u32).min(left / MAX_MAIN_SHARE + increment);
     let hard = (longest + byoyomi)
         .min(allowed)
-        .saturating_sub(margin.min(allowed / MARGIN_SHARE));
+        .saturating_sub(margin.of(allowed));
     let soft = (share * SOFT_PERCENT.get() as u32 / 100 + byoyomi).min(hard);
     (soft, hard)
 }
@@ -188,29 +252,29 @@ mod tests {
                 ..clock(Some(0), 0)
             },
         ] {
-            let tm = TimeManager::new(&limits, 0, MARGIN);
+            let tm = TimeManager::new(&limits, 0, Margin::fixed(MARGIN));
             assert_eq!(tm.hard_limit(), Some(ms(29_700)), "{limits:?}");
             assert!(tm.soft_limit() <= tm.hard_limit());
         }
-        let tm = TimeManager::new(&clock(Some(0), 60_000), 1, MARGIN);
+        let tm = TimeManager::new(&clock(Some(0), 60_000), 1, Margin::fixed(MARGIN));
         assert_eq!(tm.hard_limit(), Some(ms(59_700)));
     }
 
     #[test]
     fn main_time_plus_byoyomi_uses_part_of_the_main_time() {
-        let tm = TimeManager::new(&clock(Some(600_000), 10_000), 0, MARGIN);
+        let tm = TimeManager::new(&clock(Some(600_000), 10_000), 0, Margin::fixed(MARGIN));
         let (soft, hard) = (tm.soft_limit().unwrap(), tm.hard_limit().unwrap());
         assert!(soft > ms(10_000) && soft < ms(60_000), "{soft:?}");
         assert!(hard >= soft && hard <= ms(610_000 - MARGIN), "{hard:?}");
         // Nearly out of main time: byoyomi still bounds the move.
-        let tm = TimeManager::new(&clock(Some(100), 10_000), 0, MARGIN);
+        let tm = TimeManager::new(&clock(Some(100), 10_000), 0, Margin::fixed(MARGIN));
         assert!(tm.hard_limit().unwrap() <= ms(10_100 - MARGIN));
     }
 
     #[test]
     fn sudden_death_never_exceeds_the_clock() {
         for left in [0, 50, 300, 1_000, 60_000] {
-            let tm = TimeManager::new(&clock(Some(left), 0), 0, MARGIN);
+            let tm = TimeManager::new(&clock(Some(left), 0), 0, Margin::fixed(MARGIN));
             let margin = ms(MARGIN).min(ms(left) / MARGIN_SHARE);
             assert!(tm.hard_limit().unwrap() <= ms(left) - margin);
             assert!(tm.soft_limit() <= tm.hard_limit());
@@ -219,15 +283,48 @@ mod tests {
 
     #[test]
     fn a_short_limit_keeps_three_quarters_of_itself() {
-        let tm = TimeManager::new(&Limits::movetime(ms(40)), 0, 300);
+        let tm = TimeManager::new(&Limits::movetime(ms(40)), 0, Margin::fixed(300));
         assert_eq!(tm.hard_limit(), Some(ms(30)));
-        let tm = TimeManager::new(&clock(Some(0), 1_000), 0, 300);
+        let tm = TimeManager::new(&clock(Some(0), 1_000), 0, Margin::fixed(300));
         assert_eq!(tm.hard_limit(), Some(ms(750)));
     }
 
     #[test]
+    fn observed_delays_widen_the_margin_up_to_half_the_allowance() {
+        let margin = |observed| Margin {
+            observed_delay: ms(observed),
+            ..Margin::fixed(MARGIN)
+        };
+        // Short delays leave the configured margin (a quarter at most) in force.
+        assert_eq!(margin(50).of(ms(10_000)), ms(300));
+        assert_eq!(margin(50).of(ms(1_000)), ms(250));
+        // Three times a long one, but the search keeps half its time.
+        assert_eq!(margin(200).of(ms(10_000)), ms(600));
+        assert_eq!(margin(200).of(ms(1_000)), ms(500));
+        let tm = TimeManager::new(&Limits::movetime(ms(200)), 0, margin(40));
+        assert_eq!(tm.hard_limit(), Some(ms(100)));
+        let tm = TimeManager::new(&clock(Some(0), 1_000), 0, margin(150));
+        assert_eq!(tm.hard_limit(), Some(ms(550)));
+    }
+
+    #[test]
+    fn the_delay_estimate_rises_at_once_and_decays_by_a_sixteenth_a_search() {
+        let mut delays = DelayEstimate::default();
+        delays.observe(ms(160));
+        assert_eq!(delays.recent(), ms(160));
+        delays.observe(ms(1));
+        assert_eq!(delays.recent(), ms(150));
+        delays.observe(ms(400));
+        assert_eq!(delays.recent(), ms(400));
+        for _ in 0..48 {
+            delays.observe(ms(1));
+        }
+        assert!(delays.recent() < ms(20), "{:?}", delays.recent());
+    }
+
+    #[test]
     fn nothing_expires_while_waiting() {
-        let tm = TimeManager::new(&Limits::movetime(ms(0)), 0, 0);
+        let tm = TimeManager::new(&Limits::movetime(ms(0)), 0, Margin::fixed(0));
         let control = SearchControl::new(true);
         assert!(!tm.hard_expired(&control) && !tm.soft_expired(&control));
         control.ponderhit(None);
@@ -236,20 +333,21 @@ mod tests {
             infinite: true,
             ..Limits::default()
         };
-        assert!(!TimeManager::new(&infinite, 0, 0).hard_expired(&SearchControl::new(false)));
+        assert!(!TimeManager::new(&infinite, 0, Margin::fixed(0))
+            .hard_expired(&SearchControl::new(false)));
     }
 
     #[test]
     fn main_time_is_spread_over_the_game_and_one_move_takes_a_bounded_share() {
         // The two clocks that once spent 11-13 s and 2.7 s on the first move.
-        let tm = TimeManager::new(&clock(Some(60_000), 1_000), 0, MARGIN);
+        let tm = TimeManager::new(&clock(Some(60_000), 1_000), 0, Margin::fixed(MARGIN));
         assert_eq!(tm.soft_limit(), Some(ms(60_000 / 25 * 60 / 100 + 1_000)));
         assert_eq!(tm.hard_limit(), Some(ms(60_000 / 10 + 1_000 - MARGIN)));
-        let tm = TimeManager::new(&clock(Some(5_000), 2_000), 0, MARGIN);
+        let tm = TimeManager::new(&clock(Some(5_000), 2_000), 0, Margin::fixed(MARGIN));
         assert_eq!(tm.hard_limit(), Some(ms(5_000 / 10 + 2_000 - MARGIN)));
         for left in [1_000, 30_000, 600_000, 3_600_000] {
             for byoyomi in [0, 1_000, 10_000] {
-                let tm = TimeManager::new(&clock(Some(left), byoyomi), 0, MARGIN);
+                let tm = TimeManager::new(&clock(Some(left), byoyomi), 0, Margin::fixed(MARGIN));
                 let hard = tm.hard_limit().unwrap();
                 assert!(
                     hard <= ms(left / MAX_MAIN_SHARE as u64 + byoyomi),
@@ -266,7 +364,7 @@ mod tests {
     #[test]
     fn a_clock_sent_with_ponderhit_replaces_the_one_go_gave() {
         // `go ponder` without a clock: nothing would ever expire.
-        let tm = TimeManager::new(&Limits::default(), 0, 0);
+        let tm = TimeManager::new(&Limits::default(), 0, Margin::fixed(0));
         let control = SearchControl::new(true);
         assert!(!tm.hard_expired(&control));
         let ponderhit = Clock {
