@@ -313,15 +313,6 @@ impl<G: Playable> Session<G> {
         &self.pos
     }
 
-    /// The time margin of the next search: `TimeMargin`, widened by the delays
-    /// observed lately.
-    fn margin(&self) -> Margin {
-        Margin {
-            observed_delay: self.delays.recent(),
-            ..Margin::fixed(self.config.time_margin_ms)
-        }
-    }
-
     fn build(&self, sfen: Option<&str>, moves: &[&str]) -> Result<G, PositionError> {
         let mut pos = match sfen {
             None => G::start(&self.rules),
@@ -356,7 +347,8 @@ impl<G: Playable> Session<G> {
             return None;
         }
         // At most a tenth of the time the search may take, whatever the nodes.
-        let plan = crate::search::TimeManager::new(limits, self.pos.side_to_move(), self.margin());
+        let margin = Margin::for_search(self.config.time_margin_ms, control);
+        let plan = crate::search::TimeManager::new(limits, self.pos.side_to_move(), margin);
         let probe_limits = Limits {
             nodes: Some(budget),
             movetime: plan.hard_limit().map(|hard| hard / 10),
@@ -608,6 +600,7 @@ impl<G: Playable> GameSession for Session<G> {
         control: &SearchControl,
         report: &mut dyn FnMut(&SearchInfo<String>),
     ) -> BestMove {
+        control.carry_delay(self.delays.recent());
         let skill = if self.limit_strength && !G::LEVEL_ELO.is_empty() {
             strength::level_for_elo(G::LEVEL_ELO, self.elo)
         } else {
@@ -639,7 +632,6 @@ impl<G: Playable> GameSession for Session<G> {
             Searcher::<G>::configure(&mut self.searcher, &config);
         }
         let started = Instant::now();
-        control.carry_delay(self.delays.recent());
         let pos = &self.pos;
         // The root lines of the deepest iteration reported: the choices.
         let mut lines: Vec<(u32, crate::search::Score, Vec<G::Move>)> = Vec::new();

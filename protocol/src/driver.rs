@@ -558,7 +558,8 @@ impl Protocol {
                     }
                     if info.multipv <= 1 {
                         if let Some(first) = info.pv.first() {
-                            *lock(&shown_by_search) = Some(first.clone());
+                            *shown_by_search.lock().unwrap_or_else(|e| e.into_inner()) =
+                                Some(first.clone());
                         }
                     }
                     locked.line(&info_line(info));
@@ -703,7 +704,8 @@ fn stand_in(
             None => thread::sleep(STAND_IN_POLL),
         }
     }
-    let Some(best) = lock(shown).clone().or(first_legal) else {
+    let last_shown = shown.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let Some(best) = last_shown.or(first_legal) else {
         return;
     };
     let mut locked = out.lock();
@@ -719,11 +721,6 @@ fn stand_in(
     locked.line(&bestmove_line(&answer, false));
     drop(locked);
     control.stop();
-}
-
-/// A lock whose holder cannot have left its value half-made.
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 pub fn limits(go: &Go) -> Limits {

@@ -25,14 +25,9 @@ pub struct Budget<'a> {
 
 impl<'a> Budget<'a> {
     /// The budget of `limits` for `side` (whose clock counts), with the time
-    /// margin of [`TimeManager::new`]: `margin_ms`, widened by the delay the
-    /// control carries from earlier searches.
+    /// margin of [`Margin::for_search`].
     pub fn new(limits: &Limits, control: &'a SearchControl, side: Seat, margin_ms: u64) -> Self {
-        let margin = Margin {
-            observed_delay: control.carried_delay(),
-            ..Margin::fixed(margin_ms)
-        };
-        let time = TimeManager::new(limits, side, margin);
+        let time = TimeManager::new(limits, side, Margin::for_search(margin_ms, control));
         control.publish_deadline(time.hard_deadline(control));
         Budget {
             control,

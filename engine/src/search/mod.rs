@@ -275,9 +275,9 @@ impl SearchControl {
     }
     /// When the search means to have answered at the latest (its hard deadline),
     /// for whoever answers in its stead if it does not; `None` while nothing
-    /// expires or before the search has planned its time.
+    /// expires (pondering) or before the search has planned its time.
     pub fn deadline(&self) -> Option<Instant> {
-        lock(&self.deadline).filter(|_| !self.waiting())
+        *lock(&self.deadline)
     }
     pub fn add_nodes(&self, n: u64) {
         self.nodes.fetch_add(n, Ordering::Relaxed);

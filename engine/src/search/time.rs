@@ -86,6 +86,15 @@ impl Margin {
         }
     }
 
+    /// The margin of a search under `control`: `configured_ms`, widened by the
+    /// delay the control carries from earlier searches.
+    pub fn for_search(configured_ms: u64, control: &SearchControl) -> Self {
+        Margin {
+            observed_delay: control.carried_delay(),
+            ..Margin::fixed(configured_ms)
+        }
+    }
+
     /// The margin of a move allowed `allowed`.
     pub fn of(&self, allowed: Duration) -> Duration {
         let configured = self.configured.min(allowed / MARGIN_SHARE);
