@@ -3,18 +3,24 @@
 //! on the first position, making every move; for games with chance (Sugoroku)
 //! distinct turns generated per second over all rolls. Prints figures only.
 //!
-//! Run: `cargo bench --bench perft` (add `-- --quick` for one ply less).
+//! Run: `cargo bench --bench perft [-- [GAME]… [--quick]]` (default: every game;
+//! `--quick` for one ply less).
 
 use std::time::Instant;
-use yomi_engine::registry::{for_each_game, GameEntry, GameVisitor};
+use yomi_engine::registry::{self, for_each_game, GameEntry, GameVisitor};
 use yomi_engine::session::Playable;
 
 struct PerftBench {
+    /// The games named on the command line; empty for all.
+    wanted: Vec<String>,
     quick: bool,
 }
 
 impl GameVisitor for PerftBench {
     fn visit<G: Playable>(&mut self, entry: &'static GameEntry) {
+        if !self.wanted.is_empty() && !self.wanted.iter().any(|w| w == entry.name) {
+            return;
+        }
         for (index, &(sfen, depth)) in G::PERFT_BENCH.iter().enumerate() {
             let pos = G::from_sfen(sfen, &Default::default()).expect("perft bench positions");
             let depth = if self.quick { depth - 1 } else { depth };
@@ -52,6 +58,13 @@ fn measure(label: &str, unit: &str, count: impl FnOnce() -> (u32, u64)) {
 }
 
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
-    for_each_game(&mut PerftBench { quick });
+    let words: Vec<String> = std::env::args().skip(1).collect();
+    for_each_game(&mut PerftBench {
+        wanted: words
+            .iter()
+            .filter(|w| registry::find(w).is_ok())
+            .cloned()
+            .collect(),
+        quick: words.iter().any(|a| a == "--quick"),
+    });
 }

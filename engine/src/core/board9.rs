@@ -84,6 +84,11 @@ impl Bitboard {
     pub const fn count(self) -> u32 {
         self.0.count_ones()
     }
+    /// Whether more than one square is set (cheaper than [`Bitboard::count`]).
+    #[inline]
+    pub const fn has_several(self) -> bool {
+        self.0 & self.0.wrapping_sub(1) != 0
+    }
     #[inline]
     pub const fn has(self, sq: Square) -> bool {
         self.0 >> sq.0 & 1 != 0

@@ -103,6 +103,12 @@ pub trait MultiPlayerGame: Game {
     fn is_alive(&self, seat: Seat) -> bool;
     /// Whether `mv` changes material (ordered early, searched in quiescence).
     fn is_tactical(&self, mv: Self::Move) -> bool;
+    /// The legal moves that are [`MultiPlayerGame::is_tactical`], in the order of
+    /// [`Game::generate_moves`] (games may list them without the quiet ones).
+    fn generate_tactical(&self, moves: &mut MoveList<Self::Move>) {
+        self.generate_moves(moves);
+        moves.retain(|mv| self.is_tactical(mv));
+    }
     /// The material `mv` wins at once, for ordering captures.
     fn gain(&self, mv: Self::Move) -> Value {
         let _ = mv;

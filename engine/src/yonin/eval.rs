@@ -2,7 +2,7 @@
 //! hands, king safety against each opponent, the threat of elimination and the
 //! rule-17 total, each seat from its own point of view.
 
-use super::piece::{Kind, KING_STEPS};
+use super::piece::{Kind, KING_STEPS, NEAR};
 use super::position::Yonin;
 use super::state::{State, YoninMove};
 use crate::core::board9::Bitboard;
@@ -85,10 +85,9 @@ pub fn gain(state: &State, mv: YoninMove) -> Value {
 }
 
 fn material(state: &State, seat: Seat) -> Value {
-    let own = state.by_owner[seat as usize];
     let mut value = 0;
-    for kind in Kind::ALL {
-        value += BOARD[kind.index()].get() * (own & state.by_kind[kind.index()]).count() as Value;
+    for (kind, &n) in state.counts[seat as usize].iter().enumerate() {
+        value += BOARD[kind].get() * n as Value;
     }
     for (h, &n) in state.hands[seat as usize].iter().enumerate() {
         value += HAND[h].get() * n as Value;
@@ -96,12 +95,20 @@ fn material(state: &State, seat: Seat) -> Value {
     value
 }
 
-/// The squares each live seat's pieces attack (empty for eliminated seats).
+/// The squares next to live kings each live seat's pieces attack (empty for
+/// eliminated seats). Only rooks, dragons and the pieces within two squares of
+/// a live king can reach one.
 fn attack_maps(state: &State) -> [Bitboard; 4] {
+    let mut near = state.sliders();
+    for seat in 0..4u8 {
+        if state.is_alive(seat) {
+            near |= NEAR[state.kings[seat as usize].index()];
+        }
+    }
     let mut maps = [Bitboard::EMPTY; 4];
     for seat in 0..4u8 {
         if state.is_alive(seat) {
-            for sq in state.by_owner[seat as usize] {
+            for sq in state.by_owner[seat as usize] & near {
                 maps[seat as usize] |= state.attacks_of(state.at(sq), sq);
             }
         }

@@ -1,7 +1,9 @@
 //! Legal moves of one seat on a [`State`]: everything but the continuous-check
 //! rule, which needs the game's history (see `position.rs`).
 
-use super::piece::{pawn_line, Kind, Piece, KING_STEPS, LAST_ROW, PAWN_STEPS, ZONE};
+use super::piece::{
+    between, pawn_line, rook_attacks, Kind, Piece, KING_STEPS, LAST_ROW, PAWN_STEPS, ZONE,
+};
 use super::state::{State, YoninMove};
 use crate::core::board9::{Bitboard, Square};
 use crate::core::Seat;
@@ -9,24 +11,101 @@ use crate::core::Seat;
 /// The seat that moves after `mover` moved (rule 6): the nearest live seat in
 /// check clockwise from `mover`, else the next live seat clockwise.
 pub fn next_due(state: &State, mover: Seat) -> Seat {
-    for i in 1..4 {
-        let s = (mover + i) & 3;
-        if state.in_check(s) {
-            return s;
-        }
-    }
-    (1..4)
-        .map(|i| (mover + i) & 3)
-        .find(|&s| state.is_alive(s))
-        .unwrap_or(mover)
+    after_move(state, mover).due
 }
 
-/// Whether `us` may play `mv` without leaving its king attacked.
-#[inline]
-fn safe_after(state: &State, mv: YoninMove, us: Seat) -> bool {
-    let mut after = *state;
-    after.apply(mv, us);
-    !after.king_attacked(us)
+/// What one look at each king tells after `mover` moved.
+pub struct AfterMove {
+    /// [`next_due`].
+    pub due: Seat,
+    /// A piece of `mover` attacks another live king (rule 15).
+    pub gave_check: bool,
+    /// A bit per seat in check (never `mover`'s, whose move was legal).
+    pub checked: u8,
+}
+
+/// [`AfterMove`] of the position after `mover` moved.
+pub fn after_move(state: &State, mover: Seat) -> AfterMove {
+    let mine = state.by_owner[mover as usize];
+    let mut after = AfterMove {
+        due: mover,
+        gave_check: false,
+        checked: 0,
+    };
+    for i in (1..4).rev() {
+        let s = (mover + i) & 3;
+        if !state.is_alive(s) {
+            continue;
+        }
+        // Counting down, the last live seat seen is the next clockwise.
+        after.due = s;
+        let checkers = state.attackers(state.kings[s as usize], state.others(s));
+        if !checkers.is_empty() {
+            after.checked |= 1 << s;
+            after.gave_check |= !(checkers & mine).is_empty();
+        }
+    }
+    if after.checked != 0 {
+        // The nearest seat in check clockwise.
+        after.due = (1..4)
+            .map(|i| (mover + i) & 3)
+            .find(|&s| after.checked >> s & 1 != 0)
+            .expect("a seat in check");
+    }
+    after
+}
+
+/// Which moves keep `us`'s king safe, found once per generation: a move that
+/// is not the king's must answer every check and keep to its pin's line. Only
+/// rooks and dragons slide, so checks and pins run along ranks and files.
+struct KingGuard {
+    checkers: Bitboard,
+    /// Where a non-king move must end: the checker or a square between it and
+    /// the king when in check once, everywhere when not in check.
+    answers: Bitboard,
+    /// Own pieces pinned to the king, each with the line it may stay on (the
+    /// squares up to the pinner, the pinner included).
+    pins: [(Square, Bitboard); 4],
+    pin_count: usize,
+}
+
+impl KingGuard {
+    fn new(state: &State, us: Seat) -> KingGuard {
+        let king = state.kings[us as usize];
+        let others = state.others(us);
+        let checkers = state.attackers(king, others);
+        let answers = match checkers.into_iter().next() {
+            None => Bitboard::FULL,
+            Some(_) if checkers.has_several() => Bitboard::EMPTY,
+            Some(checker) => checker.bit() | between(king, checker),
+        };
+        let mut guard = KingGuard {
+            checkers,
+            answers,
+            pins: [(king, Bitboard::EMPTY); 4],
+            pin_count: 0,
+        };
+        let own = state.by_owner[us as usize];
+        for pinner in rook_attacks(king, Bitboard::EMPTY) & state.sliders() & others {
+            let line = between(king, pinner);
+            let blockers = line & state.occupied;
+            if !blockers.is_empty() && !blockers.has_several() && !(blockers & own).is_empty() {
+                let pinned = blockers.into_iter().next().expect("one blocker");
+                guard.pins[guard.pin_count] = (pinned, line | pinner.bit());
+                guard.pin_count += 1;
+            }
+        }
+        guard
+    }
+
+    /// The squares a non-king piece on `from` may end on.
+    #[inline]
+    fn allowed_from(&self, from: Square) -> Bitboard {
+        self.pins[..self.pin_count]
+            .iter()
+            .find(|pin| pin.0 == from)
+            .map_or(self.answers, |pin| self.answers & pin.1)
+    }
 }
 
 /// Drop-pawn mate (rules 8, 18): the pawn attacks the king of the seat that
@@ -46,32 +125,55 @@ fn pawn_drop_mates(state: &State, to: Square, us: Seat) -> bool {
 /// Calls `f` with each legal move of `us` (who must be alive); stops as soon as
 /// `f` returns true and then returns true.
 pub fn for_each_legal(state: &State, us: Seat, f: &mut impl FnMut(YoninMove) -> bool) -> bool {
+    legal_moves::<false>(state, us, f)
+}
+
+/// [`for_each_legal`], or with `TACTICAL` of the captures and promotions only,
+/// in the same order.
+#[inline]
+pub fn legal_moves<const TACTICAL: bool>(
+    state: &State,
+    us: Seat,
+    f: &mut impl FnMut(YoninMove) -> bool,
+) -> bool {
     let king = state.kings[us as usize];
-    let in_check = state.king_attacked(us);
+    let guard = KingGuard::new(state, us);
     let own = state.by_owner[us as usize];
+    let others = state.others(us);
     // No move ends on a king, live or flipped, or on an own piece.
     let targets = !(own | state.by_kind[Kind::King.index()]);
+    let captures = targets & state.occupied;
 
-    for to in KING_STEPS[king.index()] & targets {
-        let mv = YoninMove::board(king, to, false);
-        if safe_after(state, mv, us) && f(mv) {
+    let without_king = state.occupied ^ king.bit();
+    let king_targets = if TACTICAL { captures } else { targets };
+    for to in KING_STEPS[king.index()] & king_targets {
+        if state.attackers_through(to, others, without_king).is_empty()
+            && f(YoninMove::board(king, to, false))
+        {
             return true;
         }
+    }
+    if guard.checkers.has_several() {
+        return false;
     }
 
     for from in own & !king.bit() {
         let piece = state.at(from);
-        // Only rooks slide here, so only a piece on the king's rank or file can
-        // be pinned.
-        let test = in_check || from.row() == king.row() || from.col() == king.col();
-        for to in state.attacks_of(piece, from) & targets {
-            if board_moves(state, piece, from, to, us, test, f) {
+        let mut allowed = guard.allowed_from(from) & targets;
+        if TACTICAL {
+            allowed &= captures | promotion_squares(piece, from);
+        }
+        for to in state.attacks_of(piece, from) & allowed {
+            if board_moves::<TACTICAL>(state, piece, from, to, f) {
                 return true;
             }
         }
     }
+    if TACTICAL {
+        return false;
+    }
 
-    let empty = !state.occupied;
+    let empty = !state.occupied & guard.answers;
     let hand = state.hands[us as usize];
     for kind in Kind::HAND {
         if hand[kind.hand_index()] == 0 {
@@ -83,14 +185,10 @@ pub fn for_each_legal(state: &State, us: Seat, f: &mut impl FnMut(YoninMove) -> 
             empty
         };
         for to in squares {
-            let mv = YoninMove::drop(kind, to);
-            if in_check && !safe_after(state, mv, us) {
-                continue;
-            }
             if kind == Kind::Pawn && pawn_drop_mates(state, to, us) {
                 continue;
             }
-            if f(mv) {
+            if f(YoninMove::drop(kind, to)) {
                 return true;
             }
         }
@@ -99,26 +197,35 @@ pub fn for_each_legal(state: &State, us: Seat, f: &mut impl FnMut(YoninMove) -> 
 }
 
 #[inline]
-fn board_moves(
+fn board_moves<const TACTICAL: bool>(
     state: &State,
     piece: Piece,
     from: Square,
     to: Square,
-    us: Seat,
-    test: bool,
     f: &mut impl FnMut(YoninMove) -> bool,
 ) -> bool {
     let kind = piece.kind();
     let facing = piece.facing() as usize;
     let may_promote = kind.can_promote() && (ZONE[facing].has(from) || ZONE[facing].has(to));
     let must_promote = kind == Kind::Pawn && LAST_ROW[facing].has(to);
-    if test && !safe_after(state, YoninMove::board(from, to, false), us) {
-        return false;
-    }
     if may_promote && f(YoninMove::board(from, to, true)) {
         return true;
     }
-    !must_promote && f(YoninMove::board(from, to, false))
+    // Unpromoted, a move is tactical only if it captures.
+    let quiet = !state.occupied.has(to);
+    !(must_promote || TACTICAL && quiet) && f(YoninMove::board(from, to, false))
+}
+
+/// Where `piece` on `from` could end with a promotion: anywhere from inside its
+/// zone, into the zone from outside, nowhere for a kind that does not promote.
+#[inline]
+fn promotion_squares(piece: Piece, from: Square) -> Bitboard {
+    let zone = ZONE[piece.facing() as usize];
+    match piece.kind().can_promote() {
+        false => Bitboard::EMPTY,
+        true if zone.has(from) => Bitboard::FULL,
+        true => zone,
+    }
 }
 
 /// Squares where `us` may drop a pawn by the static rules: not the last row,

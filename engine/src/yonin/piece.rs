@@ -183,6 +183,19 @@ const KING: [(i8, i8); 8] = [
     (-1, -1),
 ];
 
+/// Every square within two steps (a 5×5 block): the pieces that can step next
+/// to a king stand there.
+const NEAR_BLOCK: [(i8, i8); 25] = {
+    let mut block = [(0, 0); 25];
+    let mut i = 0;
+    while i < 25 {
+        block[i] = ((i / 5) as i8 - 2, (i % 5) as i8 - 2);
+        i += 1;
+    }
+    block
+};
+
+pub static NEAR: [Bitboard; 81] = build_steps(&NEAR_BLOCK)[0];
 pub static GOLD_STEPS: [[Bitboard; 81]; 4] = build_steps(&GOLD);
 pub static SILVER_STEPS: [[Bitboard; 81]; 4] = build_steps(&SILVER);
 pub static PAWN_STEPS: [[Bitboard; 81]; 4] = build_steps(&PAWN);
@@ -273,6 +286,20 @@ pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
         }
     }
     Bitboard(attacks)
+}
+
+/// The squares strictly between `a` and `b` on their rank or file (none if
+/// they share neither).
+#[inline]
+pub fn between(a: Square, b: Square) -> Bitboard {
+    let direction = match (a.row().cmp(&b.row()), a.col().cmp(&b.col())) {
+        (std::cmp::Ordering::Greater, std::cmp::Ordering::Equal) => 0,
+        (std::cmp::Ordering::Less, std::cmp::Ordering::Equal) => 1,
+        (std::cmp::Ordering::Equal, std::cmp::Ordering::Greater) => 2,
+        (std::cmp::Ordering::Equal, std::cmp::Ordering::Less) => 3,
+        _ => return Bitboard::EMPTY,
+    };
+    Bitboard(RAYS[direction][a.index()].0 ^ RAYS[direction][b.index()].0 ^ b.bit().0)
 }
 
 /// The squares `piece` on `sq` attacks.

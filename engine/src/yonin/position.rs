@@ -2,7 +2,8 @@
 //! who moved when, the key, the history that make and unmake walk and the keys
 //! repetition is counted on.
 
-use super::movegen::{for_each_legal, has_legal_move, next_due};
+use super::movegen::{after_move, for_each_legal, has_legal_move, legal_moves, next_due};
+use super::piece::Piece;
 use super::rules::YoninRules;
 use super::state::{State, YoninMove};
 use crate::core::game::GameResult;
@@ -68,16 +69,19 @@ impl Recency {
     }
 }
 
-/// Everything make changes, saved before each move or pass.
+/// What make changed, kept to take it back: the move is undone on the state,
+/// the rest restored. An elimination changes too much to undo by hand: the
+/// state before it is kept whole (see `before_eliminations`).
 #[derive(Clone, Copy, Debug)]
-struct Snapshot {
-    state: State,
-    due: Seat,
-    out: Eliminations,
-    recent: Recency,
+struct Turn {
     /// What was done from this position: a move (or a pass) by `mover`.
     mover: Seat,
     pass: bool,
+    captured: Piece,
+    due: Seat,
+    recent: Recency,
+    checked: u8,
+    eliminated_before: u8,
     /// Rule 15: the move left a piece of the mover attacking another live king.
     gave_check: bool,
 }
@@ -88,10 +92,15 @@ pub struct Yonin {
     due: Seat,
     out: Eliminations,
     recent: Recency,
+    /// A bit per seat in check.
+    checked: u8,
     key: u64,
     base_ply: u32,
     passes: u32,
-    history: Vec<Snapshot>,
+    history: Vec<Turn>,
+    /// The state just before each move's eliminations, for the moves in
+    /// `history` that eliminated, oldest first.
+    before_eliminations: Vec<State>,
     /// Stride 1: check priority and eliminations decide who moves, not the
     /// rotation. An elimination is irreversible (a king never turns back up);
     /// nothing else is (captured pieces can be dropped back).
@@ -115,16 +124,19 @@ impl Yonin {
             due,
             out,
             recent,
+            checked: state.checked_seats(),
             key: 0,
             base_ply: ply,
             passes: 0,
             history: Vec::with_capacity(512),
+            before_eliminations: Vec::new(),
             keys: KeyHistory::with_capacity(512),
             rules: rules.clone(),
         };
         pos.key = pos.compute_key();
         if !pos.is_over() && !has_legal_move(&pos.state, due) {
             pos.eliminate_due_and_resolve();
+            pos.checked = pos.state.checked_seats();
         }
         pos
     }
@@ -159,12 +171,12 @@ impl Yonin {
         self.due = seat;
     }
 
-    /// After `mover` moved: finds who is due, eliminating while that seat has no
-    /// legal move (rules 6, 7, 20).
-    fn resolve(&mut self, mover: Seat) {
-        let next = next_due(&self.state, mover);
+    /// After `mover` moved: who is due is `next`; eliminates while that seat has
+    /// no legal move (rules 6, 7, 20).
+    fn resolve(&mut self, next: Seat) {
         self.set_due(next);
         if !self.due_can_move() {
+            self.before_eliminations.push(self.state);
             self.eliminate_due_and_resolve();
         }
     }
@@ -282,14 +294,15 @@ impl Yonin {
         forbidden
     }
 
-    fn push_snapshot(&mut self, pass: bool) {
-        self.history.push(Snapshot {
-            state: self.state,
-            due: self.due,
-            out: self.out,
-            recent: self.recent,
+    fn push_turn(&mut self, pass: bool, captured: Piece) {
+        self.history.push(Turn {
             mover: self.due,
             pass,
+            captured,
+            due: self.due,
+            recent: self.recent,
+            checked: self.checked,
+            eliminated_before: self.out.len,
             gave_check: false,
         });
         if pass {
@@ -299,14 +312,41 @@ impl Yonin {
         }
     }
 
-    fn restore(&mut self) -> Snapshot {
-        let snap = self.history.pop().expect("unmake without a move");
-        self.state = snap.state;
-        self.due = snap.due;
-        self.out = snap.out;
-        self.recent = snap.recent;
+    /// Restores what the last turn changed but the board and hands.
+    fn pop_turn(&mut self) -> Turn {
+        let turn = self.history.pop().expect("unmake without a move");
+        self.due = turn.due;
+        self.recent = turn.recent;
+        self.checked = turn.checked;
+        if self.out.len != turn.eliminated_before {
+            self.state = self
+                .before_eliminations
+                .pop()
+                .expect("saved at the elimination");
+            for entry in &mut self.out.list[turn.eliminated_before as usize..] {
+                *entry = Default::default();
+            }
+            self.out.len = turn.eliminated_before;
+        }
         self.key = self.keys.pop();
-        snap
+        turn
+    }
+
+    /// The legal moves of the seat due (with `TACTICAL`, its captures and
+    /// promotions), less those the continuous-check rule forbids.
+    fn collect_moves<const TACTICAL: bool>(&self, moves: &mut MoveList<YoninMove>) {
+        moves.clear();
+        if self.is_over() {
+            return;
+        }
+        legal_moves::<TACTICAL>(&self.state, self.due, &mut |mv| {
+            moves.push(mv);
+            false
+        });
+        if self.perpetual_possible(self.due) {
+            let mut scratch = self.clone();
+            moves.retain(|mv| !scratch.forbidden(mv));
+        }
     }
 
     /// Places when the game ends without the deciding checkmates (repetition,
@@ -365,7 +405,7 @@ impl Yonin {
 
     /// The seats in check now.
     pub fn seats_in_check(&self) -> impl Iterator<Item = Seat> + '_ {
-        (0..4).filter(|&s| self.state.in_check(s))
+        (0..4).filter(|&s| self.checked >> s & 1 != 0)
     }
 }
 
@@ -406,43 +446,34 @@ impl Game for Yonin {
     }
 
     fn generate_moves(&self, moves: &mut MoveList<YoninMove>) {
-        moves.clear();
-        if self.is_over() {
-            return;
-        }
-        for_each_legal(&self.state, self.due, &mut |mv| {
-            moves.push(mv);
-            false
-        });
-        if self.perpetual_possible(self.due) {
-            let mut scratch = self.clone();
-            moves.retain(|mv| !scratch.forbidden(mv));
-        }
+        self.collect_moves::<false>(moves);
     }
 
     fn make(&mut self, mv: YoninMove) {
-        self.push_snapshot(false);
         let mover = self.due;
+        let captured = self.state.at(mv.to());
+        self.push_turn(false, captured);
         self.state.apply(mv, mover);
         self.key = self.state.key ^ SIDE_KEYS[mover as usize];
-        let mine = self.state.by_owner[mover as usize];
-        let gave_check = (0..4).any(|s| {
-            s != mover
-                && self.state.is_alive(s)
-                && !self
-                    .state
-                    .attackers(self.state.kings[s as usize], mine)
-                    .is_empty()
-        });
-        self.history.last_mut().expect("just pushed").gave_check = gave_check;
+        let after = after_move(&self.state, mover);
+        self.history.last_mut().expect("just pushed").gave_check = after.gave_check;
         self.recent.touch(mover);
-        self.resolve(mover);
+        self.checked = after.checked;
+        let eliminated = self.out.len;
+        self.resolve(after.due);
+        if self.out.len != eliminated {
+            // Inherited pieces may give or lift checks.
+            self.checked = self.state.checked_seats();
+        }
+        debug_assert_eq!(self.checked, self.state.checked_seats());
         debug_assert_eq!(self.key, self.compute_key());
     }
 
     fn unmake(&mut self, mv: YoninMove) {
-        let snap = self.restore();
-        debug_assert!(!snap.pass, "unmake {mv:?} after a pass");
+        let turn = self.pop_turn();
+        debug_assert!(!turn.pass, "unmake {mv:?} after a pass");
+        self.state.unapply(mv, turn.mover, turn.captured);
+        debug_assert_eq!(self.state.key, self.state.compute_key());
     }
 
     #[inline]
@@ -542,6 +573,10 @@ impl crate::search::MultiPlayerGame for Yonin {
         self.state.is_alive(seat)
     }
 
+    fn generate_tactical(&self, moves: &mut MoveList<YoninMove>) {
+        self.collect_moves::<true>(moves);
+    }
+
     #[inline]
     fn is_tactical(&self, mv: YoninMove) -> bool {
         mv.promotes() || mv.from().is_some() && !self.state.at(mv.to()).is_none()
@@ -552,18 +587,18 @@ impl crate::search::MultiPlayerGame for Yonin {
     }
 
     fn make_pass(&mut self, seat: Seat) -> bool {
-        if self.is_over() || !self.state.is_alive(seat) || self.seats_in_check().next().is_some() {
+        if self.is_over() || !self.state.is_alive(seat) || self.checked != 0 {
             return false;
         }
-        self.push_snapshot(true);
+        self.push_turn(true, Piece::NONE);
         self.passes += 1;
         self.set_due(seat);
         true
     }
 
     fn unmake_pass(&mut self) {
-        let snap = self.restore();
-        debug_assert!(snap.pass, "unmake_pass after a move");
+        let turn = self.pop_turn();
+        debug_assert!(turn.pass, "unmake_pass after a move");
         self.passes -= 1;
     }
 }

@@ -57,6 +57,9 @@ pub struct State {
     pub by_facing: [Bitboard; 4],
     pub by_kind: [Bitboard; 8],
     pub flipped: Bitboard,
+    /// Board pieces per owner and kind (the evaluation's material, kept here
+    /// because counting bits is slow where the CPU lacks an instruction for it).
+    pub counts: [[u8; 8]; 4],
     /// Counts of rook, gold, silver, pawn per seat.
     pub hands: [[u8; 4]; 4],
     pub kings: [Square; 4],
@@ -74,6 +77,7 @@ impl State {
         by_facing: [Bitboard::EMPTY; 4],
         by_kind: [Bitboard::EMPTY; 8],
         flipped: Bitboard::EMPTY,
+        counts: [[0; 8]; 4],
         hands: [[0; 4]; 4],
         kings: [Square(0); 4],
         alive: 0b1111,
@@ -106,6 +110,7 @@ impl State {
         debug_assert!(self.at(sq).is_none());
         self.cells[sq.index()] = piece;
         self.toggle(sq, piece);
+        self.counts[piece.owner() as usize][piece.kind().index()] += 1;
         if piece.kind() == Kind::King {
             self.kings[piece.owner() as usize] = sq;
         }
@@ -116,6 +121,7 @@ impl State {
         let piece = self.at(sq);
         self.cells[sq.index()] = Piece::NONE;
         self.toggle(sq, piece);
+        self.counts[piece.owner() as usize][piece.kind().index()] -= 1;
         piece
     }
 
@@ -148,13 +154,25 @@ impl State {
     /// The pieces among `by` that attack `target`.
     #[inline]
     pub fn attackers(&self, target: Square, by: Bitboard) -> Bitboard {
+        self.attackers_through(target, by, self.occupied)
+    }
+
+    /// The pieces among `by` that attack `target` when `occupied` blocks the
+    /// rook lines (a king asking about a flight square takes itself off first).
+    #[inline]
+    pub fn attackers_through(&self, target: Square, by: Bitboard, occupied: Bitboard) -> Bitboard {
+        (self.step_attackers(target) | self.line_attackers(target, occupied)) & by
+    }
+
+    /// Every piece that attacks `target` by a step, of any owner.
+    #[inline]
+    fn step_attackers(&self, target: Square) -> Bitboard {
         let t = target.index();
         let k = &self.by_kind;
         let golds = k[Kind::Gold.index()] | k[Kind::ProSilver.index()] | k[Kind::Tokin.index()];
         let silvers = k[Kind::Silver.index()];
         let pawns = k[Kind::Pawn.index()];
-        let dragons = k[Kind::Dragon.index()];
-        let mut attackers = Bitboard::EMPTY;
+        let mut attackers = KING_STEPS[t] & (k[Kind::King.index()] | k[Kind::Dragon.index()]);
         for f in 0..4 {
             // A piece facing f attacks t from where the opposite facing steps to.
             let o = (f + 2) & 3;
@@ -163,9 +181,19 @@ impl State {
                 | PAWN_STEPS[o][t] & pawns)
                 & self.by_facing[f];
         }
-        attackers |= KING_STEPS[t] & (k[Kind::King.index()] | dragons);
-        attackers |= rook_attacks(target, self.occupied) & (k[Kind::Rook.index()] | dragons);
-        attackers & by
+        attackers
+    }
+
+    /// Every rook and dragon that attacks `target` along a line, of any owner.
+    #[inline]
+    pub fn line_attackers(&self, target: Square, occupied: Bitboard) -> Bitboard {
+        rook_attacks(target, occupied) & self.sliders()
+    }
+
+    /// Rooks and dragons, of any owner.
+    #[inline]
+    pub fn sliders(&self) -> Bitboard {
+        self.by_kind[Kind::Rook.index()] | self.by_kind[Kind::Dragon.index()]
     }
 
     /// Whether `seat`'s king is attacked by a live seat (asked of live seats).
@@ -181,19 +209,27 @@ impl State {
         self.is_alive(seat) && self.king_attacked(seat)
     }
 
-    /// Plays `mv` for `us`.
+    /// A bit per seat in check.
+    pub fn checked_seats(&self) -> u8 {
+        (0..4u8)
+            .filter(|&s| self.in_check(s))
+            .fold(0, |mask, s| mask | 1 << s)
+    }
+
+    /// Plays `mv` for `us`; returns the piece it captured (`Piece::NONE` if none).
     #[inline]
-    pub fn apply(&mut self, mv: YoninMove, us: Seat) {
+    pub fn apply(&mut self, mv: YoninMove, us: Seat) -> Piece {
         let to = mv.to();
         let Some(from) = mv.from() else {
             let kind = mv.dropped().expect("a move is a board move or a drop");
             let h = kind.hand_index();
             self.set_hand(us, h, self.hands[us as usize][h] - 1);
             self.put(to, Piece::new(kind, us, us));
-            return;
+            return Piece::NONE;
         };
-        if !self.at(to).is_none() {
-            let captured = self.remove(to);
+        let captured = self.at(to);
+        if !captured.is_none() {
+            self.remove(to);
             let h = captured.kind().unpromoted().hand_index();
             self.set_hand(us, h, self.hands[us as usize][h] + 1);
         }
@@ -204,6 +240,30 @@ impl State {
             piece
         };
         self.put(to, piece);
+        captured
+    }
+
+    /// Takes back [`State::apply`] of `mv` by `us`, which captured `captured`.
+    #[inline]
+    pub fn unapply(&mut self, mv: YoninMove, us: Seat, captured: Piece) {
+        let to = mv.to();
+        let piece = self.remove(to);
+        let Some(from) = mv.from() else {
+            let h = piece.kind().hand_index();
+            self.set_hand(us, h, self.hands[us as usize][h] + 1);
+            return;
+        };
+        let piece = if mv.promotes() {
+            piece.with_kind(piece.kind().unpromoted())
+        } else {
+            piece
+        };
+        self.put(from, piece);
+        if !captured.is_none() {
+            let h = captured.kind().unpromoted().hand_index();
+            self.set_hand(us, h, self.hands[us as usize][h] - 1);
+            self.put(to, captured);
+        }
     }
 
     /// `seat` is checkmated: its king is flipped, its other pieces and its hand
@@ -251,7 +311,7 @@ impl State {
     /// of the seats this one mated (`mated` is their number).
     pub fn total(&self, seat: Seat, mated: u32) -> u32 {
         let board = if self.is_alive(seat) {
-            self.by_owner[seat as usize].count()
+            self.counts[seat as usize].iter().map(|&n| n as u32).sum()
         } else {
             0
         };

@@ -1558,6 +1558,88 @@ fn after_a_move_the_seat_due_and_eliminations_match_a_plain_resolution() {
     }
 }
 
+/// Everything make and unmake touch, as far as it can be seen from outside.
+fn whole(pos: &Yonin) -> (State, Eliminations, Recency, Vec<Seat>, String, u64) {
+    (
+        *pos.state(),
+        *pos.eliminations(),
+        *pos.recency(),
+        pos.seats_in_check().collect(),
+        pos.sfen(),
+        pos.key(),
+    )
+}
+
+#[test]
+fn unmake_and_unmake_pass_restore_the_whole_state_through_eliminations() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    let mut eliminations = 0;
+    for start in [START_SFEN, NEAR_MATES, ATTACK] {
+        for _ in 0..8 {
+            let mut pos = at(start);
+            for _ in 0..80 {
+                let mut moves = MoveList::new();
+                pos.generate_moves(&mut moves);
+                if moves.is_empty() || pos.outcome().is_some() {
+                    break;
+                }
+                let before = whole(&pos);
+                for &mv in moves.iter() {
+                    pos.make(mv);
+                    pos.unmake(mv);
+                    assert_eq!(whole(&pos), before, "{}", pos.format_move(mv));
+                }
+                for seat in 0..4 {
+                    if pos.make_pass(seat) {
+                        pos.unmake_pass();
+                    }
+                    assert_eq!(whole(&pos), before, "pass to {seat}");
+                }
+                let out = pos.eliminations().len;
+                pos.make(moves[rng.gen_range(0..moves.len())]);
+                eliminations += (pos.eliminations().len - out) as usize;
+            }
+        }
+    }
+    assert!(
+        eliminations >= 4,
+        "the walk reached {eliminations} eliminations"
+    );
+}
+
+#[test]
+fn the_tactical_moves_are_the_legal_captures_and_promotions_in_their_order() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(12);
+    let mut seen = 0;
+    for start in [START_SFEN, NEAR_MATES, ATTACK] {
+        for _ in 0..8 {
+            let mut pos = at(start);
+            for _ in 0..80 {
+                let (mut all, mut tactical) = (MoveList::new(), MoveList::new());
+                pos.generate_moves(&mut all);
+                pos.generate_tactical(&mut tactical);
+                let wanted: Vec<YoninMove> = all
+                    .iter()
+                    .copied()
+                    .filter(|&mv| pos.is_tactical(mv))
+                    .collect();
+                assert_eq!(
+                    tactical.iter().copied().collect::<Vec<_>>(),
+                    wanted,
+                    "{}",
+                    pos.diagram()
+                );
+                seen += wanted.len();
+                if all.is_empty() || pos.outcome().is_some() {
+                    break;
+                }
+                pos.make(all[rng.gen_range(0..all.len())]);
+            }
+        }
+    }
+    assert!(seen > 500, "only {seen} tactical moves met");
+}
+
 #[test]
 fn conformance_random_playouts() {
     crate::core::conformance::random_playouts(&Yonin::start(&YoninRules::default()), 6, 120, 1);

@@ -23,9 +23,7 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
         }
         let frame = &mut self.frames[ply];
         frame.clear();
-        self.pos.generate_moves(&mut frame.lists[0]);
-        let pos = &self.pos;
-        frame.lists[0].retain(|mv| pos.is_tactical(mv));
+        self.pos.generate_tactical(&mut frame.lists[0]);
         for i in 0..frame.lists[0].len() {
             frame.scores[0][i] = self.pos.gain(frame.lists[0][i]);
         }
