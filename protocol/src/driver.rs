@@ -540,8 +540,9 @@ impl Protocol {
                 || limits.movetime.is_some()
                 || limits.clock.is_some());
         let timed = limits.movetime.is_some() || limits.clock.is_some() || go.ponder;
-        // The first move of the last first line shown: the stand-in's answer.
-        let shown = Arc::new(Mutex::new(None::<String>));
+        let ponder_enabled = self.session_ref().ponder_enabled();
+        // The first two moves of the last first line shown: the stand-in's answer.
+        let shown = Arc::new(Mutex::new(None::<BestMove>));
         let shown_by_search = shown.clone();
         self.spawn(
             JobKind::Search {
@@ -559,7 +560,10 @@ impl Protocol {
                     if info.multipv <= 1 {
                         if let Some(first) = info.pv.first() {
                             *shown_by_search.lock().unwrap_or_else(|e| e.into_inner()) =
-                                Some(first.clone());
+                                Some(BestMove {
+                                    best: Some(first.clone()),
+                                    ponder: info.pv.get(1).cloned(),
+                                });
                         }
                     }
                     locked.line(&info_line(info));
@@ -599,7 +603,9 @@ impl Protocol {
             // Without a thread the search still answers, only without a stand-in.
             let _ = thread::Builder::new()
                 .name("yomi-stand-in".to_string())
-                .spawn(move || stand_in(&control, &flags, &out, &shown, first_legal));
+                .spawn(move || {
+                    stand_in(&control, &flags, &out, &shown, first_legal, ponder_enabled)
+                });
         }
     }
 
@@ -682,16 +688,17 @@ impl Protocol {
 /// pondering the limits are the real ones; the control's waiting flag keeps the
 /// time manager from stopping the search until `ponderhit`.
 /// Answers for a timed search that has not answered [`STAND_IN_GRACE`] after
-/// its own hard deadline, with the move of its last `info` line (or the first
-/// legal move if none was shown), and stops it. On a machine with too little
+/// its own hard deadline, with the move of its last `info` line and the reply
+/// after it (or the first legal move if none was shown), and stops it. On a machine with too little
 /// CPU the search thread, having used its share, may wait long for a core; a
 /// sleeping thread that wakes is let run at once.
 fn stand_in(
     control: &SearchControl,
     flags: &JobFlags,
     out: &Output,
-    shown: &Mutex<Option<String>>,
+    shown: &Mutex<Option<BestMove>>,
     first_legal: Option<String>,
+    ponder_enabled: bool,
 ) {
     loop {
         if flags.delivered.load(Ordering::SeqCst) || flags.discard.load(Ordering::SeqCst) {
@@ -705,20 +712,19 @@ fn stand_in(
         }
     }
     let last_shown = shown.lock().unwrap_or_else(|e| e.into_inner()).clone();
-    let Some(best) = last_shown.or(first_legal) else {
+    let Some(answer) = last_shown.or(first_legal.map(|best| BestMove {
+        best: Some(best),
+        ponder: None,
+    })) else {
         return;
     };
     let mut locked = out.lock();
     if flags.delivered.swap(true, Ordering::SeqCst) || flags.discard.load(Ordering::SeqCst) {
         return;
     }
-    let answer = BestMove {
-        best: Some(best),
-        ponder: None,
-    };
     // For the operator's logs: the machine is too busy for this clock.
     locked.line("info string the search overran its deadline: the last line's move is played");
-    locked.line(&bestmove_line(&answer, false));
+    locked.line(&bestmove_line(&answer, ponder_enabled));
     drop(locked);
     control.stop();
 }
@@ -805,15 +811,25 @@ mod tests {
         let out = Output::new(sink.clone());
         let control = SearchControl::new(false);
         let flags = JobFlags::default();
-        let shown = Mutex::new(Some("7g7f".to_string()));
+        let shown = Mutex::new(Some(BestMove {
+            best: Some("7g7f".to_string()),
+            ponder: Some("3c3d".to_string()),
+        }));
         control.publish_deadline(Some(Instant::now() + Duration::from_millis(20)));
         let started = Instant::now();
-        stand_in(&control, &flags, &out, &shown, Some("1g1f".to_string()));
+        stand_in(
+            &control,
+            &flags,
+            &out,
+            &shown,
+            Some("1g1f".to_string()),
+            true,
+        );
         assert!(started.elapsed() >= Duration::from_millis(20) + STAND_IN_GRACE);
         let lines = sink.take();
         assert_eq!(
             lines.last().map(String::as_str),
-            Some("bestmove 7g7f"),
+            Some("bestmove 7g7f ponder 3c3d"),
             "{lines:?}"
         );
         assert_eq!(lines.len(), 2, "one info string before it: {lines:?}");
@@ -821,7 +837,7 @@ mod tests {
         // The search's own answer, delivered first, is the only one.
         let control = SearchControl::new(false);
         control.publish_deadline(Some(Instant::now()));
-        stand_in(&control, &flags, &out, &shown, None);
+        stand_in(&control, &flags, &out, &shown, None, false);
         assert!(sink.take().is_empty() && !control.stopped());
         // Nothing shown yet: the first legal move.
         let flags = JobFlags::default();
@@ -831,6 +847,7 @@ mod tests {
             &out,
             &Mutex::new(None),
             Some("1g1f".to_string()),
+            true,
         );
         assert_eq!(
             sink.take().last().map(String::as_str),
