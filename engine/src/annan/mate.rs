@@ -24,7 +24,7 @@ use super::state::AnnanMove;
 use crate::core::{Game, MoveList};
 use crate::search::{Limits, SearchControl};
 use crate::session::MateAnswer;
-use std::time::Instant;
+use crate::clock::Instant;
 
 /// Proof and disproof numbers at this value are infinite (resolved).
 const INFINITE: u32 = u32::MAX / 4;

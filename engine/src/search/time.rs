@@ -32,7 +32,8 @@
 use super::{Clock, Limits, SearchControl};
 use crate::core::Seat;
 use crate::tune::Tunable;
-use std::time::{Duration, Instant};
+use crate::clock::Instant;
+use std::time::Duration;
 
 // The tunables of time management (docs/protocol.md, "Tunables").
 /// Sudden death and Fischer: plan as if this many moves of ours remain.
