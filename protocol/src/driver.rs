@@ -1006,13 +1006,19 @@ mod tests {
         protocol.handle_line("go depth 2");
         let lines = sink.take();
         assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
-        assert!(lines[..lines.len() - 1].iter().all(|l| l.starts_with("info depth ")));
+        assert!(lines[..lines.len() - 1]
+            .iter()
+            .all(|l| l.starts_with("info depth ")));
         let started = Instant::now();
         protocol.handle_line("go movetime 50");
         assert!(started.elapsed() < Duration::from_millis(500));
         assert!(sink.take().last().unwrap().starts_with("bestmove "));
         protocol.handle_line("go perft 2");
-        assert!(sink.take().last().unwrap().starts_with("perft depth 2 nodes "));
+        assert!(sink
+            .take()
+            .last()
+            .unwrap()
+            .starts_with("perft depth 2 nodes "));
         protocol.handle_line("status");
         let status = sink.take();
         // Searches only stop could end are refused, in one line, state kept.
@@ -1020,7 +1026,9 @@ mod tests {
             protocol.handle_line(unending);
             let lines = sink.take();
             assert_eq!(lines.len(), 1, "{unending}: {lines:?}");
-            assert!(lines[0].starts_with("info string error: go: this build searches to its limits"));
+            assert!(
+                lines[0].starts_with("info string error: go: this build searches to its limits")
+            );
             protocol.handle_line("status");
             assert_eq!(sink.take(), status, "{unending}");
         }
@@ -1030,7 +1038,10 @@ mod tests {
         sink.take();
         protocol.handle_line("go mate infinite");
         let lines = sink.take();
-        assert!(lines.len() == 1 && lines[0].starts_with("info string error: go: "), "{lines:?}");
+        assert!(
+            lines.len() == 1 && lines[0].starts_with("info string error: go: "),
+            "{lines:?}"
+        );
         protocol.handle_line("go mate 20");
         assert!(sink.take().last().unwrap().starts_with("checkmate "));
     }
