@@ -149,8 +149,13 @@ export function parseStatus(line) {
   const words = line.trim().split(/\s+/);
   if (words[0] !== "status") return null;
   const status = { over: words[1] === "over", draw: words[2] === "draw" };
-  let i = status.draw ? 3 : 2;
-  for (; i + 1 < words.length; i += 2) status[words[i]] = words[i + 1];
+  for (let i = status.draw ? 3 : 2; i + 1 < words.length; i += 2) {
+    if (words[i] === "captured") {
+      // Hasami: `captured b <n> w <n>`.
+      status.captured = { b: Number(words[i + 2]), w: Number(words[i + 4]) };
+      i += 3;
+    } else status[words[i]] = words[i + 1];
+  }
   if (status.ply !== undefined) status.ply = Number(status.ply);
   if (status.points !== undefined) status.points = Number(status.points);
   if (status.places) status.places = status.places.split(",").map(Number);
@@ -216,11 +221,23 @@ export class Engine {
     this.#sendPosition(sfen, []);
   }
 
-  #sendPosition(sfen, moves) {
+  /** The `position` line of the game, or of the game followed by `moves`. */
+  positionLine(moves = this.moves, sfen = this.start) {
     const head = sfen ? `position sfen ${sfen}` : "position startpos";
-    this.#checked(moves.length ? `${head} moves ${moves.join(" ")}` : head);
+    return moves.length ? `${head} moves ${moves.join(" ")}` : head;
+  }
+
+  #sendPosition(sfen, moves) {
+    this.#checked(this.positionLine(moves, sfen));
     this.start = sfen;
     this.moves = moves;
+  }
+
+  /** Whether `move` may be played now; the position stays as it was. */
+  isLegal(move) {
+    const refused = errorOf(this.send(this.positionLine([...this.moves, move])));
+    this.send(this.positionLine());
+    return !refused;
   }
 
   /** Sets the game from a start (`null`: the start position) and moves; throws if illegal. */
