@@ -216,6 +216,7 @@ function onWorkerLine(line) {
       setState("over");
       return;
     }
+    app.firstCpuMoveMs ??= performance.now();
     const finish = () => {
       if (positionLine() !== request.position) return advance();
       try {
@@ -402,7 +403,7 @@ function drawShogi(board, sfen) {
   const to = targets();
   const last = lastSquares();
   if (app.game === "annan") board.append(drawHands(parseShogiHands(hands, 1), 1));
-  const grid = el("div", "grid");
+  const grid = el("div", yonin ? "grid yonin" : "grid");
   grid.append(el("div", "label"));
   for (const f of FILES) grid.append(el("div", "label", f));
   grid.append(el("div", "label"));
@@ -427,7 +428,7 @@ function drawShogi(board, sfen) {
   board.append(grid);
   if (app.game === "annan") board.append(drawHands(parseShogiHands(hands, 0), 0));
   if (yonin) {
-    const all = el("div", "hands");
+    const all = el("div", "hands yonin");
     hands.split("/").forEach((hand, seat) => all.append(drawHands(parseCounts(hand), seat, `seat ${seat}`)));
     board.append(all);
   }
@@ -573,6 +574,12 @@ async function start() {
   $("game").addEventListener("change", () => newGame());
   $("new-game").addEventListener("click", () => newGame());
   $("level").addEventListener("change", () => {});
+  // `?game=annan&seats=cpu,human&level=0&movetime=500&seed=3` preset the controls.
+  const query = new URLSearchParams(location.search);
+  if (SEATS[query.get("game")]) $("game").value = query.get("game");
+  for (const name of ["level", "movetime", "seed"]) if (query.has(name)) $(name).value = query.get(name);
+  if (query.has("seats")) app.seats = query.get("seats").split(",").map((s) => (s === "cpu" ? "cpu" : "human"));
+  app.game = $("game").value;
   app.referee.setGame(app.game);
   buildRules();
   newGame();
