@@ -571,6 +571,8 @@ async function start() {
   app.referee = await Engine.load();
   app.worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
   app.worker.onmessage = (e) => onWorkerLine(e.data);
+  // The worker starts from the module compiled here, not a second download.
+  app.worker.postMessage(app.referee.protocol.module);
   $("game").addEventListener("change", () => newGame());
   $("new-game").addEventListener("click", () => newGame());
   $("level").addEventListener("change", () => {});

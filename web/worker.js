@@ -9,12 +9,14 @@
 // posted as it comes. The engine searches to the limits of each `go` before it
 // reads the next message, so `stop` and `ponderhit` find nothing to stop, and a
 // `go` only they could end (`go infinite`, `go ponder`) is refused with one
-// `info string error` line. `quit` ends the worker. The wasm is taken from
-// `?wasm=<url>` on the worker's URL, else dist/yomi.wasm beside this file.
+// `info string error` line. `quit` ends the worker. The wasm is a compiled
+// WebAssembly.Module posted as the first message, else it is fetched from
+// `?wasm=<url>` on the worker's URL, else from dist/yomi.wasm beside this file.
 import { Protocol } from "./yomi.js";
 
 const queue = [];
 let engine = null;
+let loading = null;
 
 function drain() {
   while (engine && queue.length) {
@@ -27,16 +29,26 @@ function drain() {
   }
 }
 
+function load(source) {
+  loading = Protocol.load(source).then(
+    (loaded) => {
+      engine = loaded;
+      drain();
+    },
+    (error) => postMessage(`info string error: the engine did not load: ${error.message}`),
+  );
+}
+
 onmessage = (event) => {
+  // A page that has compiled the wasm already may hand over the module first.
+  if (event.data instanceof WebAssembly.Module) {
+    if (!loading) load(event.data);
+    return;
+  }
+  if (!loading) {
+    const wasm = new URL(self.location.href).searchParams.get("wasm");
+    load(wasm ? new URL(wasm, self.location.href) : undefined);
+  }
   queue.push(event.data);
   drain();
 };
-
-const wasm = new URL(self.location.href).searchParams.get("wasm");
-Protocol.load(wasm ? new URL(wasm, self.location.href) : undefined).then(
-  (loaded) => {
-    engine = loaded;
-    drain();
-  },
-  (error) => postMessage(`info string error: the engine did not load: ${error.message}`),
-);

@@ -28,7 +28,7 @@ for (const game of GAMES) {
   const script = `setoption name USI_Variant value ${game}\nsetoption name Threads value 1\nbench\n`;
   const w = benchNps(engine.send(script));
   let n = null;
-  if (existsSync(native)) n = benchNps(execFileSync(native, { input: `${script}quit\n` }).toString().split("\n"));
+  if (existsSync(native)) n = benchNps(execFileSync(native, { input: script }).toString().split("\n"));
   const same = n && n.nodes === w.nodes ? "" : " (node counts differ!)";
   console.log(
     `${game.padEnd(10)} ${String(w.nodes).padStart(9)} ${String(w.nps).padStart(12)} ${String(n?.nps ?? "-").padStart(14)}  ${n ? (w.nps / n.nps).toFixed(2) : "-"}${same}`,
