@@ -3,6 +3,7 @@
 //! [`GameSession`] speaks in notation strings only, so the protocol never sees a
 //! game's types; [`Session`] implements it once for every [`Playable`] game.
 
+use crate::clock::Instant;
 use crate::core::game::GameResult;
 use crate::core::options::{find_spec, OptionValue, MAX_MOVES_TO_DRAW, MOVE_LIMIT};
 use crate::core::Outcome;
@@ -18,7 +19,6 @@ use crate::tune::{self, Tunable};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt;
-use crate::clock::Instant;
 
 /// A game the engine can play: its rules plus the searcher that plays it (the
 /// game itself, and as a weaker player sees it).

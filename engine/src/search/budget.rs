@@ -4,9 +4,9 @@
 //! `every` nodes, so the hot path touches no shared memory.
 
 use super::{Limits, Margin, SearchControl, TimeManager};
+use crate::clock::Instant;
 use crate::core::Seat;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use crate::clock::Instant;
 
 /// Nodes between looks at the stop flags, the node limit and the clock (a
 /// power of two keeps the count cheap): about a millisecond in every game.

@@ -30,9 +30,9 @@
 //! from the `ponderhit`, with the clock it brought if it brought one.
 
 use super::{Clock, Limits, SearchControl};
+use crate::clock::Instant;
 use crate::core::Seat;
 use crate::tune::Tunable;
-use crate::clock::Instant;
 use std::time::Duration;
 
 // The tunables of time management (docs/protocol.md, "Tunables").
