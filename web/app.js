@@ -182,6 +182,8 @@ function askCpu(seat) {
   const config = [
     `setoption name USI_Variant value ${app.game}`,
     "setoption name USI_Hash value 16",
+    // No network between page and engine: a small margin suffices.
+    "setoption name TimeMargin value 50",
     ...rules().map(([name, value]) => `setoption name ${name} value ${value}`),
     `setoption name Skill value ${level}`,
     `setoption name Seed value ${Number($("seed").value) || 0}`,
