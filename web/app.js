@@ -133,6 +133,18 @@ function newGame() {
   advance();
 }
 
+/** Starts the current game from a position (SFEN, moves): for the tests, or a
+ * site that opens the page on a position. */
+app.setup = (sfen, moves = []) => {
+  cancelCpu();
+  app.referee.setPosition(sfen, moves);
+  app.last = null;
+  app.selected = null;
+  app.choice = null;
+  $("record").replaceChildren();
+  advance();
+};
+
 // ---- the flow of a game ----
 function seatOf(turn) {
   return turn === "b" ? 0 : turn === "w" ? 1 : Number(turn);
@@ -399,8 +411,10 @@ function lastSquares() {
 }
 
 function drawShogi(board, sfen) {
-  const [field, hands] = sfen.split(" ");
+  const fields = sfen.split(" ");
   const yonin = app.game === "yonin";
+  // Shogi's SFEN: board, side, hands; Yonin's: board, hands, seat due, …
+  const [field, hands] = [fields[0], fields[yonin ? 1 : 2]];
   const cells = parseBoard(field, yonin);
   const to = targets();
   const last = lastSquares();

@@ -11,6 +11,8 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const now = typeof performance !== "undefined" ? () => performance.now() : () => Date.now();
 
+const errorOf = (lines) => lines.find((l) => l.startsWith("info string error: "));
+
 /** Compiles the wasm from a URL (default: dist/yomi.wasm beside this file) or bytes. */
 export async function compile(source = new URL("./dist/yomi.wasm", import.meta.url)) {
   if (source instanceof WebAssembly.Module) return source;
@@ -69,7 +71,8 @@ export class Protocol {
     };
     try {
       this.quit = this.#input(text, sink);
-      this.#remember(text);
+      // Refused lines leave the state as it was: nothing to replay.
+      if (!errorOf(lines)) this.#remember(text);
     } catch (e) {
       if (!(e instanceof WebAssembly.RuntimeError)) throw e;
       sink(`info string error: internal error (${e.message}); the engine was restarted`);
@@ -161,8 +164,6 @@ export function parseStatus(line) {
   if (status.places) status.places = status.places.split(",").map(Number);
   return status;
 }
-
-const errorOf = (lines) => lines.find((l) => l.startsWith("info string error: "));
 
 /** The engine with the common calls. The game's moves are kept here and sent
  * as `position … moves …`, so a rejected move changes nothing. */

@@ -98,3 +98,21 @@ test("bad input: one error line, state kept", async () => {
   assert.deepEqual(engine.send("status"), status);
   assert.equal(parseInfo("info depth 3 score mate -2 nodes 10 pv 7g7f 3c3d").score.mate, -2);
 });
+
+test("a crashed engine answers one error line and comes back with its options and position", async () => {
+  const engine = await Protocol.load(wasm);
+  engine.send("setoption name USI_Variant value annan\nsetoption name AnnanDeadPiece value forbid\nposition startpos moves 7g7f");
+  const before = engine.send("d\nstatus");
+  // What a panic does to the instance (panic = abort): a trap out of the call.
+  const real = engine.exports;
+  engine.exports = { ...real, yomi_input: () => { throw new WebAssembly.RuntimeError("unreachable"); } };
+  const lines = engine.send("go depth 1");
+  assert.equal(lines.length, 1);
+  assert.match(lines[0], /^info string error: internal error \(unreachable\); the engine was restarted$/);
+  assert.notEqual(engine.exports.yomi_input, undefined);
+  assert.deepEqual(engine.send("d\nstatus"), before);
+  // The house rule came back: perft counts by it (tests/perft/annan.txt).
+  engine.send("position startpos");
+  assert.match(engine.send("go perft 4").at(-1), /^perft depth 4 nodes 1002012 /);
+  assert.match(engine.send("go depth 1").at(-1), /^bestmove /);
+});

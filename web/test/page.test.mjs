@@ -76,7 +76,7 @@ test("Hasami: a person's move by clicks, the CPU's legal reply, captures in the 
   await screenshot("hasami");
 });
 
-test("Annan: moves by clicks, the CPU answers, a drop-free opening", async () => {
+test("Annan: moves by clicks from the start, the CPU answers", async () => {
   await chooseGame("annan");
   assert.equal(await page.locator("[data-piece]").count(), 40);
   await clickMove("7g", "7f");
@@ -88,6 +88,25 @@ test("Annan: moves by clicks, the CPU answers, a drop-free opening", async () =>
   assert.equal(await page.getAttribute('[data-square="7f"]', "data-piece"), "P0");
   assert.match(await page.textContent("#status"), /^b to move \(your move\), ply 4/);
   await screenshot("annan");
+});
+
+test("Annan: a promotion chosen by the person, a drop from the hand", async () => {
+  await app(() => yomiApp.setup("lnsgkgsnl/1r5b1/ppppppp1p/7R1/9/9/PPPP1PPPP/1B7/LNSGKGSNL b P 1"));
+  await waitFor(() => yomiApp.state === "human");
+  await clickMove("2d", "2c");
+  // Both 2d2c and 2d2c+ are legal: the page asks.
+  const offered = await app(() => [...document.querySelectorAll("#choice button")].map((b) => b.dataset.move).sort());
+  assert.deepEqual(offered, ["2d2c", "2d2c+"]);
+  await page.click('#choice button[data-move="2d2c+"]');
+  await waitFor(() => yomiApp.state === "human" && yomiApp.referee.moves.length === 2);
+  assert.equal((await moves())[0], "2d2c+");
+  const cpu = (await moves())[1];
+  if (!cpu.endsWith("2c")) assert.equal(await page.getAttribute('[data-square="2c"]', "data-piece"), "+R0");
+  await clickMove("P", "5e", '[data-hand="0"] [data-drop="P"]');
+  await waitFor(() => yomiApp.state === "human" && yomiApp.referee.moves.length === 4);
+  assert.equal((await moves())[2], "P*5e");
+  assert.equal(await page.getAttribute('[data-square="5e"]', "data-piece"), "P0");
+  await screenshot("annan-drop");
 });
 
 test("Yonin: one person and three CPU seats, then the person's seat handed to the CPU mid-game", async () => {
