@@ -66,7 +66,7 @@ fn the_wasm_engine_and_the_page_pass_their_tests() {
         .and_then(|m| m.modified())
         .is_ok_and(|built| built >= sources);
     if !fresh {
-        run(Command::new(root.join("web/build.sh")), "web/build.sh");
+        run(&mut Command::new(root.join("web/build.sh")), "web/build.sh");
     }
     if !root.join("web/node_modules/playwright-core").exists() {
         run(
