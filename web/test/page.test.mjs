@@ -150,13 +150,16 @@ test("Sugoroku: dice from the seed, a stone moved by clicks, the CPU takes over 
   await page.click(`[data-point="${step.to}"]`);
   await waitFor(() => yomiApp.referee.moves.length === 2);
   const after = await app(() => yomiApp.referee.status());
-  if (!after.over && after.turn === "b") {
-    // Mid-turn: the other die is still to play; the CPU takes the seat and finishes the turn.
-    assert.equal(after.dice.length, 1);
-    await page.selectOption('[data-seat="0"]', "cpu");
-    await waitFor(() => yomiApp.referee.moves.length >= 3 && yomiApp.referee.status().turn === "w");
-    await page.selectOption('[data-seat="0"]', "human");
-  }
+  // Mid-turn (seed 7 rolls 11 first: two moves of 1): a die is still to play;
+  // the CPU takes the seat and finishes the turn.
+  assert.equal(first[0], "11");
+  assert.equal(after.turn, "b");
+  assert.equal(after.dice, "1");
+  await page.selectOption('[data-seat="0"]', "cpu");
+  await waitFor(() => yomiApp.referee.moves.length >= 3 && yomiApp.referee.status().turn === "w");
+  const rest = (await moves())[2];
+  assert.match(rest, /^(bar|\d+)\/(off|\d+)$/, "the rest of the turn, one stone");
+  await page.selectOption('[data-seat="0"]', "human");
   // w (the CPU) rolls and plays; b's next roll comes from the page.
   await waitFor(() => yomiApp.state === "human" && yomiApp.referee.status().turn === "b" && yomiApp.referee.moves.length > 3);
   const record = await moves();
