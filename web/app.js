@@ -82,7 +82,25 @@ function buildRules() {
     for (let level = 0; level <= 20; level++) {
       levels.append(new Option(level === 20 ? "20 (full strength)" : String(level), String(level), false, level === 10));
     }
+    levels.append(new Option("by Elo", "elo"));
   }
+  // USI_Elo's range is the game's measured levels (docs/cpu-seats.md).
+  const elo = options.find((o) => o.name === "USI_Elo");
+  const input = $("elo");
+  if (elo) Object.assign(input, { min: elo.min, max: elo.max, value: Math.min(Math.max(Number(input.value) || elo.min, elo.min), elo.max) });
+  showElo();
+}
+
+function showElo() {
+  $("elo-label").hidden = $("level").value !== "elo";
+}
+
+/** The setoption lines of the CPU's strength: a Skill level, or an Elo. */
+function strength() {
+  const level = $("level").value;
+  return level === "elo"
+    ? ["setoption name USI_LimitStrength value true", `setoption name USI_Elo value ${$("elo").value}`]
+    : ["setoption name USI_LimitStrength value false", `setoption name Skill value ${level}`];
 }
 
 function rules() {
@@ -190,14 +208,13 @@ const positionLine = () => app.referee.positionLine();
 function askCpu(seat) {
   const position = positionLine();
   if (app.request && app.request.position === position) return;
-  const level = $("level").value;
   const config = [
     `setoption name USI_Variant value ${app.game}`,
     "setoption name USI_Hash value 16",
     // No network between page and engine: a small margin suffices.
     "setoption name TimeMargin value 50",
     ...rules().map(([name, value]) => `setoption name ${name} value ${value}`),
-    `setoption name Skill value ${level}`,
+    ...strength(),
     `setoption name Seed value ${Number($("seed").value) || 0}`,
   ].join("\n");
   const lines = [];
@@ -269,7 +286,8 @@ function clickSquare(square) {
   if (app.state !== "human" || app.choice) return;
   const from = app.selected;
   if (from) {
-    const moves = app.legal.filter((m) => movesFrom(m, from) && m.slice(from.endsWith("*") ? 2 : 2, 4) === square);
+    // The destination is the second square of "7g7f" and of a drop "P*5e".
+    const moves = app.legal.filter((m) => movesFrom(m, from) && m.slice(2, 4) === square);
     if (moves.length === 1) return humanPlay(moves[0]);
     if (moves.length > 1) {
       app.choice = moves;
@@ -591,7 +609,7 @@ async function start() {
   app.worker.postMessage(app.referee.protocol.module);
   $("game").addEventListener("change", () => newGame());
   $("new-game").addEventListener("click", () => newGame());
-  $("level").addEventListener("change", () => {});
+  $("level").addEventListener("change", showElo);
   // `?game=annan&seats=cpu,human&level=0&movetime=500&seed=3` preset the controls.
   const query = new URLSearchParams(location.search);
   if (SEATS[query.get("game")]) $("game").value = query.get("game");

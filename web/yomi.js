@@ -268,12 +268,17 @@ export class Engine {
   }
 
   /**
-   * The engine's move: `level` 0–20 (Skill; 20 full strength) and limits
+   * The engine's move: `level` 0–20 (Skill; 20 full strength) or `elo`
+   * (USI_LimitStrength with USI_Elo, in the game's measured range) and limits
    * ({movetime, depth, nodes}; default 1000 ms). `onInfo` sees each `info` as
    * it comes. Returns {move, infos, ms}; the move is not played.
    */
-  bestMove({ level = 20, movetime, depth, nodes, onInfo = () => {} } = {}) {
-    this.#checked(`setoption name Skill value ${level}`);
+  bestMove({ level = 20, elo, movetime, depth, nodes, onInfo = () => {} } = {}) {
+    if (elo !== undefined) {
+      this.#checked(`setoption name USI_LimitStrength value true\nsetoption name USI_Elo value ${elo}`);
+    } else {
+      this.#checked(`setoption name USI_LimitStrength value false\nsetoption name Skill value ${level}`);
+    }
     const limits = [
       depth && `depth ${depth}`,
       nodes && `nodes ${nodes}`,

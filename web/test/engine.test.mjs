@@ -75,6 +75,9 @@ for (const game of GAMES) {
       if (limits.nodes && infos.length) assert.ok(infos.at(-1).nodes <= limits.nodes * 1.1, JSON.stringify(infos.at(-1)));
       if (!limits.level) assert.ok(infos.length > 0 && infos.at(-1).score, `${game}: no info with a score`);
     }
+    // At the bottom of the game's measured Elo range.
+    const elo = engine.options().find((o) => o.name === "USI_Elo");
+    assert.ok(legal.includes(engine.bestMove({ elo: elo.min, movetime: 200 }).move));
     // The move the engine chose is accepted, and the game goes on.
     const { move } = engine.bestMove({ depth: 1 });
     engine.play(move);

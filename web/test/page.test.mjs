@@ -130,8 +130,9 @@ test("Yonin: one person and three CPU seats, then the person's seat handed to th
 });
 
 test("Sugoroku: dice from the seed, a stone moved by clicks, the CPU takes over mid-turn", async () => {
-  await page.fill("#seed", "7");
   await chooseGame("sugoroku");
+  // The seed is offered in Sugoroku only.
+  await page.fill("#seed", "7");
   await page.click("#new-game");
   await waitFor(() => yomiApp.state === "human");
   const first = await moves();
@@ -166,6 +167,21 @@ test("Sugoroku: dice from the seed, a stone moved by clicks, the CPU takes over 
   assert.match(record.at(-1), /^[1-6][1-6]$/, record.join(" "));
   assert.match(await page.textContent("#status"), /^b to move \(your move\).* · dice [1-6]+ · pips \d+,\d+/);
   await screenshot("sugoroku");
+});
+
+test("the CPU at an Elo: the game's measured range offered, a legal reply", async () => {
+  await chooseGame("hasami");
+  await page.selectOption("#level", "elo");
+  assert.ok(await page.isVisible("#elo"));
+  const range = await app(() => [document.getElementById("elo").min, document.getElementById("elo").max]);
+  const announced = await app(() => yomiApp.referee.options().find((o) => o.name === "USI_Elo"));
+  assert.deepEqual(range.map(Number), [announced.min, announced.max]);
+  await page.fill("#elo", String(announced.min + 100));
+  await clickMove("1i", "1h");
+  await waitFor(() => yomiApp.state === "human" && yomiApp.referee.moves.length === 2);
+  assert.match((await moves())[1], /^[1-9][a-i][1-9][a-i]$/);
+  await page.selectOption("#level", "5");
+  assert.ok(!(await page.isVisible("#elo")));
 });
 
 test("no script error on the page", () => {
