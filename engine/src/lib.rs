@@ -6,6 +6,7 @@
 
 pub mod annan;
 pub mod bench;
+pub mod clock;
 pub mod core;
 pub mod hasami;
 pub mod perft;

@@ -3,6 +3,7 @@
 //! [`GameSession`] speaks in notation strings only, so the protocol never sees a
 //! game's types; [`Session`] implements it once for every [`Playable`] game.
 
+use crate::clock::Instant;
 use crate::core::game::GameResult;
 use crate::core::options::{find_spec, OptionValue, MAX_MOVES_TO_DRAW, MOVE_LIMIT};
 use crate::core::Outcome;
@@ -18,7 +19,6 @@ use crate::tune::{self, Tunable};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt;
-use std::time::Instant;
 
 /// A game the engine can play: its rules plus the searcher that plays it (the
 /// game itself, and as a weaker player sees it).
@@ -735,7 +735,7 @@ impl<G: Playable> GameSession for Session<G> {
         let mut config = self.config.clone();
         config.threads = 1;
         config.multipv = 1;
-        let started = std::time::Instant::now();
+        let started = Instant::now();
         let mut nodes = 0;
         let mut searcher = <G::Searcher as Searcher<G>>::new(&config);
         for sfen in G::BENCH_POSITIONS {

@@ -17,7 +17,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use yomi_engine::clock::Instant;
 use yomi_engine::core::options::MAX_MOVES_TO_DRAW;
 use yomi_engine::core::OptionSpec;
 use yomi_engine::registry::{self, new_session};
@@ -40,6 +41,11 @@ const STAND_IN_GRACE: Duration = Duration::from_millis(5);
 /// How often the stand-in looks for a deadline not yet planned (pondering, or
 /// the search not yet started).
 const STAND_IN_POLL: Duration = Duration::from_millis(50);
+
+/// The refusal of a search only `stop` could end, in a [`Protocol::synchronous`].
+const UNENDING_SEARCH: &str =
+    "go: this build searches to its limits only (no stop can be read while it searches): \
+     give depth, nodes, movetime or a clock";
 
 /// Whether the loop goes on after a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,6 +134,10 @@ pub struct Protocol {
     /// When the command being applied arrived: `go` and `ponderhit` start the
     /// clock then, as the GUI's clock did.
     received: Instant,
+    /// Jobs run on a worker thread while the reader goes on; `false`: on the
+    /// caller's thread, to their limits, before the command returns
+    /// ([`Protocol::synchronous`]).
+    threaded: bool,
 }
 
 impl Protocol {
@@ -142,6 +152,20 @@ impl Protocol {
             options: Vec::new(),
             position: (None, Vec::new()),
             received: Instant::now(),
+            threaded: true,
+        }
+    }
+
+    /// A protocol that starts no thread, for hosts without them (WebAssembly in
+    /// a browser): `go`, `go mate`, `go perft` and `bench` run to their limits
+    /// inside the command and print their answers before it returns. A search
+    /// that only `stop` or `ponderhit` could end (`go infinite`, `go ponder`, a
+    /// `go` or `go mate` without limits) is refused with one error line, since
+    /// no `stop` could be read while it ran.
+    pub fn synchronous(out: Output) -> Self {
+        Protocol {
+            threaded: false,
+            ..Protocol::new(out)
         }
     }
 
@@ -473,6 +497,16 @@ impl Protocol {
             .session
             .take()
             .expect("no job runs, so the session is here");
+        if !self.threaded {
+            let flags = JobFlags::default();
+            let (lines, failed) = work(&mut *session, &control, &flags, &self.out);
+            self.out.lines(lines);
+            self.session = Some(session);
+            if failed {
+                self.rebuild();
+            }
+            return;
+        }
         let snapshot = Snapshot {
             diagram: session.diagram(),
             status: status_words(&*session),
@@ -531,14 +565,17 @@ impl Protocol {
             self.out.error(&format!("go: {reason}"));
             return;
         }
-        self.prepare("go");
-        // In `go infinite` and `go ponder` the answer waits for `stop` / `ponderhit`.
-        let control = SearchControl::started_at(go.infinite || go.ponder, self.received);
         let bounded = !limits.infinite
             && (limits.depth.is_some()
                 || limits.nodes.is_some()
                 || limits.movetime.is_some()
                 || limits.clock.is_some());
+        if !self.threaded && (go.ponder || !bounded) {
+            return self.out.error(UNENDING_SEARCH);
+        }
+        self.prepare("go");
+        // In `go infinite` and `go ponder` the answer waits for `stop` / `ponderhit`.
+        let control = SearchControl::started_at(go.infinite || go.ponder, self.received);
         let timed = limits.movetime.is_some() || limits.clock.is_some() || go.ponder;
         let ponder_enabled = self.session_ref().ponder_enabled();
         // The first two moves of the last first line shown: the stand-in's answer.
@@ -614,13 +651,16 @@ impl Protocol {
         if !self.session_ref().has_mate_solver() {
             return self.out.line(&checkmate_line(&MateAnswer::NotImplemented));
         }
-        self.prepare("go mate");
         let limits = Limits {
             movetime: ms.map(Duration::from_millis),
             nodes,
             infinite: ms.is_none() && nodes.is_none(),
             ..Limits::default()
         };
+        if !self.threaded && limits.infinite {
+            return self.out.error(UNENDING_SEARCH);
+        }
+        self.prepare("go mate");
         self.spawn(
             JobKind::Mate {
                 bounded: !limits.infinite,
@@ -973,6 +1013,54 @@ mod tests {
         let lines = sink.take();
         assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
         assert_eq!(protocol.handle_line("quit"), Flow::Quit);
+    }
+
+    #[test]
+    fn a_synchronous_protocol_answers_before_the_command_returns() {
+        let sink = Sink::default();
+        let mut protocol = Protocol::synchronous(Output::new(sink.clone()));
+        protocol.handle_line("position startpos moves 9i9h");
+        protocol.handle_line("go depth 2");
+        let lines = sink.take();
+        assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+        assert!(lines[..lines.len() - 1]
+            .iter()
+            .all(|l| l.starts_with("info depth ")));
+        let started = Instant::now();
+        protocol.handle_line("go movetime 50");
+        assert!(started.elapsed() < Duration::from_millis(500));
+        assert!(sink.take().last().unwrap().starts_with("bestmove "));
+        protocol.handle_line("go perft 2");
+        assert!(sink
+            .take()
+            .last()
+            .unwrap()
+            .starts_with("perft depth 2 nodes "));
+        protocol.handle_line("status");
+        let status = sink.take();
+        // Searches only stop could end are refused, in one line, state kept.
+        for unending in ["go infinite", "go", "go ponder movetime 10"] {
+            protocol.handle_line(unending);
+            let lines = sink.take();
+            assert_eq!(lines.len(), 1, "{unending}: {lines:?}");
+            assert!(
+                lines[0].starts_with("info string error: go: this build searches to its limits")
+            );
+            protocol.handle_line("status");
+            assert_eq!(sink.take(), status, "{unending}");
+        }
+        protocol.handle_line("stop");
+        assert!(sink.take().is_empty());
+        protocol.handle_line("setoption name USI_Variant value annan");
+        sink.take();
+        protocol.handle_line("go mate infinite");
+        let lines = sink.take();
+        assert!(
+            lines.len() == 1 && lines[0].starts_with("info string error: go: "),
+            "{lines:?}"
+        );
+        protocol.handle_line("go mate 20");
+        assert!(sink.take().last().unwrap().starts_with("checkmate "));
     }
 
     #[test]

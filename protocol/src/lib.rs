@@ -31,10 +31,19 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static) {
 
 /// The reading loop over an existing protocol state.
 pub fn serve(protocol: &mut Protocol, input: impl BufRead) {
+    if serve_lines(protocol, input) == Flow::Continue {
+        protocol.finish();
+    }
+}
+
+/// Applies every line of `input` in turn, as [`serve`] does, and says whether a
+/// `quit` came; at the end of the input nothing more is done (a host that hands
+/// over its input a piece at a time calls this for each piece).
+pub fn serve_lines(protocol: &mut Protocol, input: impl BufRead) -> Flow {
     let mut reader = LineReader::new(input);
     loop {
         let flow = match reader.next_line() {
-            Line::Eof => break,
+            Line::Eof => return Flow::Continue,
             Line::TooLong { bytes } => {
                 protocol.output().error(&format!(
                     "line of {bytes} bytes ignored: longer than the limit of {MAX_LINE_BYTES} bytes"
@@ -53,8 +62,7 @@ pub fn serve(protocol: &mut Protocol, input: impl BufRead) {
             },
         };
         if flow == Flow::Quit {
-            return;
+            return Flow::Quit;
         }
     }
-    protocol.finish();
 }

@@ -3,7 +3,7 @@
 //! UTF-8 can be reported instead of ending the loop.
 
 use std::io::{BufRead, ErrorKind};
-use std::time::Instant;
+use yomi_engine::clock::Instant;
 
 /// Longest line accepted: 1 MiB and a bit, enough for a `position … moves` list of
 /// a very long game.

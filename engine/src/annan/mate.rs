@@ -21,10 +21,10 @@
 
 use super::position::Annan;
 use super::state::AnnanMove;
+use crate::clock::Instant;
 use crate::core::{Game, MoveList};
 use crate::search::{Limits, SearchControl};
 use crate::session::MateAnswer;
-use std::time::Instant;
 
 /// Proof and disproof numbers at this value are infinite (resolved).
 const INFINITE: u32 = u32::MAX / 4;

@@ -4,9 +4,9 @@
 //! `every` nodes, so the hot path touches no shared memory.
 
 use super::{Limits, Margin, SearchControl, TimeManager};
+use crate::clock::Instant;
 use crate::core::Seat;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
 
 /// Nodes between looks at the stop flags, the node limit and the clock (a
 /// power of two keeps the count cheap): about a millisecond in every game.
@@ -95,9 +95,11 @@ impl NodeCounter {
 
     /// Counts a node; `true` when the search must stop.
     #[inline]
+    // `is_multiple_of` is newer than the compiler of the WebAssembly build (docs/web.md).
+    #[allow(clippy::manual_is_multiple_of)]
     pub fn count(&mut self, budget: &Budget) -> bool {
         self.nodes += 1;
-        self.nodes.is_multiple_of(self.every) && self.look(budget)
+        self.nodes % self.every == 0 && self.look(budget)
     }
 
     /// Adds the nodes not yet settled to the shared total; returns the total.

@@ -16,10 +16,11 @@ pub mod tt;
 pub use limits::{Clock, Limits, RootChoice};
 pub use time::{DelayEstimate, Margin, TimeManager};
 
+use crate::clock::Instant;
 use crate::core::{Game, MoveList, Seat};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Scores are from the side to move's point of view, in hundredths of a pawn
 /// (or the game's own unit); wins and losses are `MATE` minus the distance in plies.

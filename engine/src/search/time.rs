@@ -30,9 +30,10 @@
 //! from the `ponderhit`, with the clock it brought if it brought one.
 
 use super::{Clock, Limits, SearchControl};
+use crate::clock::Instant;
 use crate::core::Seat;
 use crate::tune::Tunable;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 // The tunables of time management (docs/protocol.md, "Tunables").
 /// Sudden death and Fischer: plan as if this many moves of ours remain.

@@ -331,7 +331,7 @@ const COLUMN_0: u128 = {
 /// the rank for seats 1 and 3.
 #[inline]
 pub fn pawn_line(facing: Seat, sq: Square) -> Bitboard {
-    if facing.is_multiple_of(2) {
+    if facing & 1 == 0 {
         Bitboard(COLUMN_0 << sq.col())
     } else {
         Bitboard(0x1FFu128 << (sq.row() as u32 * 9))

@@ -1,0 +1,301 @@
+// Yomi in WebAssembly: an ES module over dist/yomi.wasm (docs/web.md).
+//
+// `Protocol` is the engine as the protocol of docs/protocol.md: `send(text)`
+// hands it one or more lines and returns its reply lines, all before it returns
+// (a `go` searches to its limits first). `Engine` adds the common calls: legal
+// moves, playing a move, the status, the best move at a strength level. In a
+// page, search in a Web Worker (worker.js) so that the page stays responsive;
+// the calls that answer at once are fine on the page's own thread.
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const now = typeof performance !== "undefined" ? () => performance.now() : () => Date.now();
+
+const errorOf = (lines) => lines.find((l) => l.startsWith("info string error: "));
+
+/** Compiles the wasm from a URL (default: dist/yomi.wasm beside this file) or bytes. */
+export async function compile(source = new URL("./dist/yomi.wasm", import.meta.url)) {
+  if (source instanceof WebAssembly.Module) return source;
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return WebAssembly.compile(source);
+  const response = await fetch(source);
+  if (!response.ok) throw new Error(`yomi: cannot load ${source}: HTTP ${response.status}`);
+  return WebAssembly.compile(await response.arrayBuffer());
+}
+
+/** The host side of one instance: its imports and where its lines go. */
+function host() {
+  const h = {
+    memory: null,
+    sink: () => {},
+    imports: {
+      env: {
+        yomi_host_now_ms: now,
+        yomi_host_line: (ptr, len) => h.sink(decoder.decode(new Uint8Array(h.memory.buffer, ptr, len))),
+      },
+    },
+  };
+  return h;
+}
+
+/** The raw protocol: lines in, lines out. */
+export class Protocol {
+  static async load(source) {
+    const module = await compile(source);
+    const h = host();
+    const { exports } = await WebAssembly.instantiate(module, h.imports);
+    return new Protocol(module, exports, h);
+  }
+
+  constructor(module, exports, h) {
+    this.module = module;
+    this.exports = exports;
+    this.host = h;
+    h.memory = exports.memory;
+    // What rebuilds the state after a crash: the options set, then the last position.
+    this.replay = { options: [], position: null };
+    this.quit = false;
+  }
+
+  /**
+   * Applies `text` (one or more lines). Each reply line goes to `onLine` as it
+   * comes (a search's `info` lines while it runs); all are returned at the end.
+   * An engine that crashed (a broken invariant aborts the wasm) answers one
+   * error line and is rebuilt with its options and position.
+   */
+  send(text, onLine = () => {}) {
+    if (this.quit) throw new Error("yomi: the engine has quit");
+    const lines = [];
+    const sink = (line) => {
+      lines.push(line);
+      onLine(line);
+    };
+    try {
+      this.quit = this.#input(text, sink);
+      // Refused lines leave the state as it was: nothing to replay.
+      if (!errorOf(lines)) this.#remember(text);
+    } catch (e) {
+      if (!(e instanceof WebAssembly.RuntimeError)) throw e;
+      sink(`info string error: internal error (${e.message}); the engine was restarted`);
+      this.#restart();
+    }
+    return lines;
+  }
+
+  #input(text, sink) {
+    const bytes = encoder.encode(text);
+    const ptr = this.exports.yomi_input_buffer(bytes.length);
+    new Uint8Array(this.exports.memory.buffer, ptr, bytes.length).set(bytes);
+    this.host.sink = sink;
+    try {
+      return this.exports.yomi_input(bytes.length) === 1;
+    } finally {
+      this.host.sink = () => {};
+    }
+  }
+
+  #remember(text) {
+    for (const line of text.split("\n")) {
+      const word = line.trim().split(/\s+/)[0];
+      if (word === "setoption") {
+        // A new game forgets the position, as the engine does.
+        if (/USI_Variant|UCI_Variant/i.test(line)) this.replay.position = null;
+        this.replay.options.push(line);
+      } else if (word === "position") this.replay.position = line;
+    }
+  }
+
+  #restart() {
+    const h = host();
+    // Synchronous: fine in a worker and in node (a page's main thread may refuse it).
+    const instance = new WebAssembly.Instance(this.module, h.imports);
+    this.exports = instance.exports;
+    this.host = h;
+    h.memory = instance.exports.memory;
+    const { options, position } = this.replay;
+    this.#input([...options, position ?? ""].join("\n"), () => {});
+  }
+}
+
+/** The words of an `info` line as an object: depth, seldepth, nodes, nps, time,
+ * hashfull, multipv as numbers; score as {cp} or {mate}; pv as a list; string. */
+export function parseInfo(line) {
+  const words = line.trim().split(/\s+/);
+  if (words[0] !== "info") return null;
+  const info = {};
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i];
+    if (w === "string") {
+      info.string = words.slice(i + 1).join(" ");
+      break;
+    } else if (w === "pv") {
+      info.pv = words.slice(i + 1);
+      break;
+    } else if (w === "score") {
+      const kind = words[++i];
+      info.score = { [kind]: Number(words[++i]) };
+      if (words[i + 1] === "lowerbound" || words[i + 1] === "upperbound") info.score.bound = words[++i];
+    } else if (w === "points") {
+      info.points = Number(words[++i]);
+    } else if (w === "probs") {
+      info.probs = words.slice(i + 1, i + 6).map(Number);
+      i += 5;
+    } else if (i + 1 < words.length) {
+      const value = words[++i];
+      info[w] = /^-?\d+$/.test(value) ? Number(value) : value;
+    }
+  }
+  return info;
+}
+
+/** A `status …` line as an object (docs/protocol.md#status). */
+export function parseStatus(line) {
+  const words = line.trim().split(/\s+/);
+  if (words[0] !== "status") return null;
+  const status = { over: words[1] === "over", draw: words[2] === "draw" };
+  for (let i = status.draw ? 3 : 2; i + 1 < words.length; i += 2) {
+    if (words[i] === "captured") {
+      // Hasami: `captured b <n> w <n>`.
+      status.captured = { b: Number(words[i + 2]), w: Number(words[i + 4]) };
+      i += 3;
+    } else status[words[i]] = words[i + 1];
+  }
+  if (status.ply !== undefined) status.ply = Number(status.ply);
+  if (status.points !== undefined) status.points = Number(status.points);
+  if (status.places) status.places = status.places.split(",").map(Number);
+  return status;
+}
+
+/** The engine with the common calls. The game's moves are kept here and sent
+ * as `position … moves …`, so a rejected move changes nothing. */
+export class Engine {
+  static async load(source) {
+    return new Engine(await Protocol.load(source));
+  }
+
+  constructor(protocol) {
+    this.protocol = protocol;
+    this.game = "hasami";
+    this.start = null;
+    this.moves = [];
+  }
+
+  /** Sends raw protocol text; see Protocol.send. */
+  send(text, onLine) {
+    return this.protocol.send(text, onLine);
+  }
+
+  #checked(text) {
+    const lines = this.send(text);
+    const error = errorOf(lines);
+    if (error) throw new Error(error.slice("info string error: ".length));
+    return lines;
+  }
+
+  /** Chooses the game (hasami, annan, yonin, sugoroku) and starts it. */
+  setGame(game) {
+    this.#checked(`setoption name USI_Variant value ${game}`);
+    this.game = game;
+    this.newGame();
+  }
+
+  /** Sets an option (a house rule, Skill, …); throws on a bad name or value. */
+  setOption(name, value) {
+    this.#checked(`setoption name ${name} value ${value}`);
+    // A house rule can change what is legal: the position is sent again.
+    this.#sendPosition(this.start, this.moves);
+  }
+
+  /** `options`: the game's options from `usi`, as {name, type, default, min, max, vars}. */
+  options() {
+    return this.send("usi")
+      .filter((l) => l.startsWith("option name "))
+      .map((l) => {
+        const m = l.match(/^option name (\S+) type (\S+)(?: default (.*?))?(?: min (\S+) max (\S+))?((?: var \S+)*)$/);
+        if (!m) return { name: l.split(" ")[2], type: "unknown" };
+        const vars = m[6] ? m[6].trim().split(/\s*var\s+/).filter(Boolean) : [];
+        return { name: m[1], type: m[2], default: m[3], min: m[4] && Number(m[4]), max: m[5] && Number(m[5]), vars };
+      });
+  }
+
+  newGame(sfen = null) {
+    this.send("usinewgame");
+    this.#sendPosition(sfen, []);
+  }
+
+  /** The `position` line of the game, or of the game followed by `moves`. */
+  positionLine(moves = this.moves, sfen = this.start) {
+    const head = sfen ? `position sfen ${sfen}` : "position startpos";
+    return moves.length ? `${head} moves ${moves.join(" ")}` : head;
+  }
+
+  #sendPosition(sfen, moves) {
+    this.#checked(this.positionLine(moves, sfen));
+    this.start = sfen;
+    this.moves = moves;
+  }
+
+  /** Whether `move` may be played now; the position stays as it was. */
+  isLegal(move) {
+    const refused = errorOf(this.send(this.positionLine([...this.moves, move])));
+    this.send(this.positionLine());
+    return !refused;
+  }
+
+  /** Sets the game from a start (`null`: the start position) and moves; throws if illegal. */
+  setPosition(sfen, moves = []) {
+    this.#sendPosition(sfen, [...moves]);
+  }
+
+  /** Plays a move (or, in Sugoroku, a roll `52` or a partial turn `52:13/8`); throws if illegal. */
+  play(move) {
+    this.#sendPosition(this.start, [...this.moves, move]);
+  }
+
+  /** The legal moves of the current position. */
+  legalMoves() {
+    return this.send("moves").filter((l) => !l.startsWith("info "));
+  }
+
+  status() {
+    return parseStatus(this.send("status").find((l) => l.startsWith("status ")));
+  }
+
+  /** The `d` diagram's fields: sfen, side, and the game's detail lines. */
+  diagram() {
+    const lines = this.send("d");
+    const sfen = lines.find((l) => l.startsWith("sfen "));
+    return { lines, sfen: sfen ? sfen.slice(5) : null };
+  }
+
+  /**
+   * The engine's move: `level` 0–20 (Skill; 20 full strength) or `elo`
+   * (USI_LimitStrength with USI_Elo, in the game's measured range) and limits
+   * ({movetime, depth, nodes}; default 1000 ms). `onInfo` sees each `info` as
+   * it comes. Returns {move, infos, ms}; the move is not played.
+   */
+  bestMove({ level = 20, elo, movetime, depth, nodes, onInfo = () => {} } = {}) {
+    if (elo !== undefined) {
+      this.#checked(`setoption name USI_LimitStrength value true\nsetoption name USI_Elo value ${elo}`);
+    } else {
+      this.#checked(`setoption name USI_LimitStrength value false\nsetoption name Skill value ${level}`);
+    }
+    const limits = [
+      depth && `depth ${depth}`,
+      nodes && `nodes ${nodes}`,
+      (movetime || (!depth && !nodes)) && `movetime ${movetime ?? 1000}`,
+    ].filter(Boolean);
+    const infos = [];
+    const started = now();
+    const lines = this.send(`go ${limits.join(" ")}`, (line) => {
+      const info = parseInfo(line);
+      if (info && !info.string) {
+        infos.push(info);
+        onInfo(info);
+      }
+    });
+    const error = errorOf(lines);
+    if (error) throw new Error(error.slice("info string error: ".length));
+    const best = lines.find((l) => l.startsWith("bestmove "));
+    return { move: best ? best.split(/\s+/)[1] : null, infos, ms: now() - started };
+  }
+}
