@@ -312,7 +312,8 @@ impl Yonin {
         }
     }
 
-    /// Restores what the last turn changed but the board and hands.
+    /// Restores what the last turn changed, eliminations included, but the
+    /// move itself on the board and hands, which the caller takes back.
     fn pop_turn(&mut self) -> Turn {
         let turn = self.history.pop().expect("unmake without a move");
         self.due = turn.due;
