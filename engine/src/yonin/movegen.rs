@@ -70,9 +70,9 @@ struct KingGuard {
 }
 
 impl KingGuard {
-    fn new(state: &State, us: Seat) -> KingGuard {
+    /// The guard of `us`, whose opponents still playing own `others`.
+    fn new(state: &State, us: Seat, others: Bitboard) -> KingGuard {
         let king = state.kings[us as usize];
-        let others = state.others(us);
         let checkers = state.attackers(king, others);
         let answers = match checkers.into_iter().next() {
             None => Bitboard::FULL,
@@ -137,9 +137,9 @@ pub fn legal_moves<const TACTICAL: bool>(
     f: &mut impl FnMut(YoninMove) -> bool,
 ) -> bool {
     let king = state.kings[us as usize];
-    let guard = KingGuard::new(state, us);
-    let own = state.by_owner[us as usize];
     let others = state.others(us);
+    let guard = KingGuard::new(state, us, others);
+    let own = state.by_owner[us as usize];
     // No move ends on a king, live or flipped, or on an own piece.
     let targets = !(own | state.by_kind[Kind::King.index()]);
     let captures = targets & state.occupied;

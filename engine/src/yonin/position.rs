@@ -452,9 +452,8 @@ impl Game for Yonin {
 
     fn make(&mut self, mv: YoninMove) {
         let mover = self.due;
-        let captured = self.state.at(mv.to());
+        let captured = self.state.apply(mv, mover);
         self.push_turn(false, captured);
-        self.state.apply(mv, mover);
         self.key = self.state.key ^ SIDE_KEYS[mover as usize];
         let after = after_move(&self.state, mover);
         self.history.last_mut().expect("just pushed").gave_check = after.gave_check;

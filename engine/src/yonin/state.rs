@@ -186,7 +186,7 @@ impl State {
 
     /// Every rook and dragon that attacks `target` along a line, of any owner.
     #[inline]
-    pub fn line_attackers(&self, target: Square, occupied: Bitboard) -> Bitboard {
+    fn line_attackers(&self, target: Square, occupied: Bitboard) -> Bitboard {
         rook_attacks(target, occupied) & self.sliders()
     }
 

@@ -282,6 +282,36 @@ fn a_king_left_in_check_cannot_be_captured_nor_any_king_square_entered() {
     assert!(!rook.contains(&"5c5a".to_string()) && !rook.contains(&"5c5a+".to_string()));
 }
 
+#[test]
+fn a_pinned_piece_keeps_to_its_line_and_a_check_is_answered_on_its_line() {
+    // Seat 2's rook pins seat 0's gold to its king along file 5.
+    let pos = at(&build(
+        &kings_and(&[("5c", "R2"), ("5g", "G0")]),
+        "-/-/-/-",
+        0,
+        "-",
+        "-",
+    ));
+    assert_eq!(legal_from(&pos, "5g"), ["5g5f", "5g5h"]);
+    // Unpinned, the rook checks: a gold blocks or is dropped between, nowhere else.
+    let pos = at(&build(
+        &kings_and(&[("5c", "R2"), ("4g", "G0")]),
+        "G/-/-/-",
+        0,
+        "-",
+        "-",
+    ));
+    assert_eq!(status(&pos, "check"), "0");
+    assert_eq!(legal_from(&pos, "4g"), ["4g5f", "4g5g"]);
+    assert_eq!(
+        legal_from(&pos, "G*"),
+        ["G*5d", "G*5e", "G*5f", "G*5g", "G*5h"]
+    );
+    assert!(legal(&pos).iter().all(|m| m.starts_with("4g")
+        || m.starts_with("G*")
+        || m.starts_with("5i") && !m.starts_with("5i5h")));
+}
+
 // ---------------------------------------------------------------- flipped kings
 
 #[test]
