@@ -88,7 +88,7 @@ pub trait Playable: Game {
     /// evaluation's and time management's (and the mate probe's).
     fn tunables() -> Vec<&'static Tunable> {
         let searcher = <Self::Searcher as Searcher<Self>>::tunables();
-        let mut all: Vec<&'static Tunable> = searcher.to_vec();
+        let mut all: Vec<&'static Tunable> = searcher;
         all.extend(Self::eval_tunables());
         all.extend(crate::search::time::TUNABLES);
         all.extend(strength::TUNABLES);
@@ -960,6 +960,29 @@ mod tests {
             }
         }
         crate::registry::for_each_game(&mut Check);
+    }
+
+    #[test]
+    fn each_two_player_game_has_its_own_search_tunables() {
+        use crate::search::TwoPlayerGame;
+        let (hasami, annan) = (
+            crate::hasami::Hasami::search_params(),
+            crate::annan::Annan::search_params(),
+        );
+        assert!(!std::ptr::eq(hasami, annan));
+        for (game, tunables) in [
+            ("hasami", crate::hasami::Hasami::tunables()),
+            ("annan", crate::annan::Annan::tunables()),
+        ] {
+            let params = if game == "hasami" { hasami } else { annan };
+            for own in params.tunables() {
+                assert!(
+                    tunables.iter().any(|t| std::ptr::eq(*t, own)),
+                    "{game}: {}",
+                    own.name
+                );
+            }
+        }
     }
 
     #[test]

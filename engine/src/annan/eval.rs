@@ -6,6 +6,7 @@ use super::position::Annan;
 use super::state::AnnanMove;
 use crate::core::board9::Bitboard;
 use crate::core::Game;
+use crate::search::alphabeta::{AlphaBetaDefaults, AlphaBetaParams};
 use crate::search::{TwoPlayerGame, Value};
 use crate::session::Playable;
 use crate::tune::Tunable;
@@ -101,11 +102,18 @@ impl Annan {
     }
 }
 
+/// The alpha-beta search's tunables for this game.
+static SEARCH: AlphaBetaParams = AlphaBetaParams::new(AlphaBetaDefaults::UNTUNED);
+
 impl TwoPlayerGame for Annan {
     /// Late move reductions measured no gain (+0 ± 62 Elo, 100 games at 100 ms
     /// a move), and null-move pruning a loss (−28 ± 47), so Annan has neither
     /// (no `make_null`).
     const LATE_MOVE_REDUCTIONS: bool = false;
+
+    fn search_params() -> &'static AlphaBetaParams {
+        &SEARCH
+    }
 
     fn evaluate(&self) -> Value {
         let us = self.side_to_move();

@@ -4,6 +4,7 @@ use super::movegen::HasamiMove;
 use super::position::Hasami;
 use super::rules::WinCondition;
 use crate::core::{Game, MoveList};
+use crate::search::alphabeta::{AlphaBetaDefaults, AlphaBetaParams};
 use crate::search::{TwoPlayerGame, Value};
 use crate::session::Playable;
 use crate::tune::Tunable;
@@ -21,10 +22,17 @@ static MOBILITY: Tunable = Tunable::new("Tune_HasamiMobility", 2, 0, 50);
 /// Every tunable of the evaluation.
 pub static TUNABLES: &[&Tunable] = &[&NEAR_WIN, &MOBILITY];
 
+/// The alpha-beta search's tunables for this game.
+static SEARCH: AlphaBetaParams = AlphaBetaParams::new(AlphaBetaDefaults::UNTUNED);
+
 impl TwoPlayerGame for Hasami {
     /// Measured on top of late move reductions, at 100 ms a move: +45 ± 50,
     /// +85 ± 47 and +35 ± 62 Elo in runs of 100, 100 and 50 games.
     const NULL_MOVE: bool = true;
+
+    fn search_params() -> &'static AlphaBetaParams {
+        &SEARCH
+    }
 
     fn evaluate(&self) -> Value {
         let (us, them) = (self.side_to_move(), self.side_to_move() ^ 1);

@@ -30,8 +30,7 @@
 
 use super::driver::{self, rate_root_moves, Iterate, Shared, Thread, MAX_DEPTH};
 use super::ordering::{
-    late_move_reduction, order_score, History, Killers, HISTORY_MAX, LMR_MIN_DEPTH, SCORE_KILLER,
-    SCORE_TACTICAL,
+    order_score, History, Killers, Lmr, HISTORY_MAX, SCORE_KILLER, SCORE_TACTICAL,
 };
 use super::smp::{busy_key, Deferred};
 use super::tables::SearchTables;
@@ -55,40 +54,94 @@ const MAX_QUIETS: usize = 64;
 /// that another thread is searching right now (ABDADA-style), so threads spread out.
 const DEFER_MIN_DEPTH: i32 = 3;
 
-// The tunables of the alpha-beta search (docs/protocol.md, "Tunables").
-/// Iterations from this depth on start with an aspiration window.
-static ASPIRATION_MIN_DEPTH: Tunable = Tunable::new("Tune_AspirationMinDepth", 4, 1, 20);
-/// Half-width of the first aspiration window (a third of a stone in Hasami).
-static ASPIRATION_DELTA: Tunable = Tunable::new("Tune_AspirationDelta", 30, 1, 1000);
-/// Null-move pruning from this depth, searching `NULL_REDUCTION + depth /
-/// NULL_DEPTH_DIVISOR` plies less than a move would (never twice in a row).
-static NULL_MIN_DEPTH: Tunable = Tunable::new("Tune_NullMinDepth", 3, 1, 20);
-static NULL_REDUCTION: Tunable = Tunable::new("Tune_NullReduction", 2, 0, 10);
-static NULL_DEPTH_DIVISOR: Tunable = Tunable::new("Tune_NullDepthDivisor", 4, 1, 64);
-/// Quiescence answers a check with every move only this close to the horizon:
-/// deeper, chains of checks and interposing drops (Annan) explode the tree.
-static QS_EVASION_PLIES: Tunable = Tunable::new("Tune_QsEvasionPlies", 1, 0, 16);
+/// The tunables of the alpha-beta search (docs/protocol.md, "Tunables"), one
+/// set per game: each game's static holds its own tuning.
+pub struct AlphaBetaParams {
+    /// Iterations from this depth on start with an aspiration window.
+    pub aspiration_min_depth: Tunable,
+    /// Half-width of the first aspiration window (a third of a stone in Hasami).
+    pub aspiration_delta: Tunable,
+    /// Null-move pruning from this depth, searching `null_reduction + depth /
+    /// null_depth_divisor` plies less than a move would (never twice in a row).
+    pub null_min_depth: Tunable,
+    pub null_reduction: Tunable,
+    pub null_depth_divisor: Tunable,
+    /// Quiescence answers a check with every move only this close to the
+    /// horizon: deeper, chains of checks and interposing drops (Annan) explode
+    /// the tree.
+    pub qs_evasion_plies: Tunable,
+    pub lmr: Lmr,
+}
 
-/// Every tunable the alpha-beta search reads, move ordering's included.
-pub static TUNABLES: &[&Tunable] = &[
-    &ASPIRATION_MIN_DEPTH,
-    &ASPIRATION_DELTA,
-    &NULL_MIN_DEPTH,
-    &NULL_REDUCTION,
-    &NULL_DEPTH_DIVISOR,
-    &QS_EVASION_PLIES,
-    &ordering::LMR_MIN_DEPTH,
-    &ordering::LMR_MIN_MOVES,
-    &ordering::LMR_DIVISOR_PERCENT,
-];
+/// The defaults of [`AlphaBetaParams`], as a game declares them.
+#[derive(Clone, Copy)]
+pub struct AlphaBetaDefaults {
+    pub aspiration_min_depth: i32,
+    pub aspiration_delta: i32,
+    pub null_min_depth: i32,
+    pub null_reduction: i32,
+    pub null_depth_divisor: i32,
+    pub qs_evasion_plies: i32,
+    pub lmr_min_depth: i32,
+    pub lmr_min_moves: i32,
+    pub lmr_divisor_percent: i32,
+}
+
+impl AlphaBetaDefaults {
+    /// The values set by hand before any tuning.
+    pub const UNTUNED: AlphaBetaDefaults = AlphaBetaDefaults {
+        aspiration_min_depth: 4,
+        aspiration_delta: 30,
+        null_min_depth: 3,
+        null_reduction: 2,
+        null_depth_divisor: 4,
+        qs_evasion_plies: 1,
+        lmr_min_depth: 3,
+        lmr_min_moves: 3,
+        lmr_divisor_percent: 200,
+    };
+}
+
+impl AlphaBetaParams {
+    pub const fn new(d: AlphaBetaDefaults) -> AlphaBetaParams {
+        AlphaBetaParams {
+            aspiration_min_depth: Tunable::new(
+                "Tune_AspirationMinDepth",
+                d.aspiration_min_depth,
+                1,
+                20,
+            ),
+            aspiration_delta: Tunable::new("Tune_AspirationDelta", d.aspiration_delta, 1, 1000),
+            null_min_depth: Tunable::new("Tune_NullMinDepth", d.null_min_depth, 1, 20),
+            null_reduction: Tunable::new("Tune_NullReduction", d.null_reduction, 0, 10),
+            null_depth_divisor: Tunable::new("Tune_NullDepthDivisor", d.null_depth_divisor, 1, 64),
+            qs_evasion_plies: Tunable::new("Tune_QsEvasionPlies", d.qs_evasion_plies, 0, 16),
+            lmr: Lmr::new(d.lmr_min_depth, d.lmr_min_moves, d.lmr_divisor_percent),
+        }
+    }
+
+    /// Every tunable of the set, move ordering's included.
+    pub fn tunables(&'static self) -> Vec<&'static Tunable> {
+        let mut all = vec![
+            &self.aspiration_min_depth,
+            &self.aspiration_delta,
+            &self.null_min_depth,
+            &self.null_reduction,
+            &self.null_depth_divisor,
+            &self.qs_evasion_plies,
+        ];
+        all.extend(self.lmr.tunables());
+        all
+    }
+}
 
 pub struct AlphaBeta {
     tables: SearchTables,
 }
 
 impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
-    fn tunables() -> &'static [&'static Tunable] {
-        TUNABLES
+    fn tunables() -> Vec<&'static Tunable> {
+        G::search_params().tunables()
     }
 
     fn new(config: &SearchConfig) -> Self {
@@ -272,9 +325,10 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
     fn search_lines(&mut self, depth: i32, lines: usize) {
         for line in 0..lines {
             let previous = self.thread.root_moves[line].previous_score;
-            let mut delta = ASPIRATION_DELTA.get();
+            let params = G::search_params();
+            let mut delta = params.aspiration_delta.get();
             let (mut alpha, mut beta) =
-                if depth >= ASPIRATION_MIN_DEPTH.get() && previous.abs() < MATE_BOUND {
+                if depth >= params.aspiration_min_depth.get() && previous.abs() < MATE_BOUND {
                     (
                         (previous - delta).max(-INFINITE),
                         (previous + delta).min(INFINITE),
@@ -438,14 +492,15 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         // reduced search, a real move is assumed to hold it too.
         if G::NULL_MOVE
             && !pv_node
-            && depth >= NULL_MIN_DEPTH.get()
+            && depth >= G::search_params().null_min_depth.get()
             && !in_check
             && !self.passed[ply]
             && beta.abs() < MATE_BOUND
             && self.pos.evaluate() >= beta
             && self.pos.make_null()
         {
-            let reduction = NULL_REDUCTION.get() + depth / NULL_DEPTH_DIVISOR.get();
+            let params = G::search_params();
+            let reduction = params.null_reduction.get() + depth / params.null_depth_divisor.get();
             self.passed[ply + 1] = true;
             let value = -self.search(-beta, -beta + 1, depth - 1 - reduction, ply + 1);
             self.passed[ply + 1] = false;
@@ -472,7 +527,8 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         self.frames[ply].deferred.clear();
         let defer = depth >= DEFER_MIN_DEPTH && self.thread.shared.busy.enabled();
         // Moves of a node in check are never reduced.
-        let reducible = G::LATE_MOVE_REDUCTIONS && depth >= LMR_MIN_DEPTH.get() && !in_check;
+        let reducible =
+            G::LATE_MOVE_REDUCTIONS && depth >= G::search_params().lmr.min_depth.get() && !in_check;
         let mut picked = 0;
         let mut searched = 0;
         let original_alpha = alpha;
@@ -536,7 +592,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
                 // again to the full depth only if it beats alpha. Not when it
                 // gives check.
                 let reduction = if plain && reducible && !self.pos.in_check() {
-                    late_move_reduction(depth, searched, pv_node)
+                    G::search_params().lmr.reduction(depth, searched, pv_node)
                 } else {
                     0
                 };
@@ -616,7 +672,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
     }
 
     /// Quiescence: the static evaluation (stand pat) or better by tactical moves;
-    /// in check within the first `QS_EVASION_PLIES` plies, no standing pat: every
+    /// in check within the first `qs_evasion_plies` plies, no standing pat: every
     /// move is searched, and none means mate. `qply` counts plies below the horizon.
     /// The node is already counted and known not to be over.
     fn quiesce(&mut self, mut alpha: Value, beta: Value, ply: usize, qply: u32) -> Value {
@@ -624,7 +680,8 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         if ply >= MAX_PLY - 1 {
             return self.pos.evaluate();
         }
-        let in_check = (qply as i32) < QS_EVASION_PLIES.get() && self.pos.in_check();
+        let in_check =
+            (qply as i32) < G::search_params().qs_evasion_plies.get() && self.pos.in_check();
         let mut best = if in_check {
             -MATE + ply as Value
         } else {

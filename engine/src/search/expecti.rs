@@ -179,8 +179,8 @@ impl Expectimax {
 }
 
 impl<G: ChanceGame> Searcher<G> for Expectimax {
-    fn tunables() -> &'static [&'static Tunable] {
-        TUNABLES
+    fn tunables() -> Vec<&'static Tunable> {
+        TUNABLES.to_vec()
     }
 
     fn new(config: &SearchConfig) -> Self {

@@ -62,6 +62,8 @@ pub trait TwoPlayerGame: Game {
     /// Whether the alpha-beta searcher tries null moves
     /// ([`TwoPlayerGame::make_null`]): on where a match showed it gains.
     const NULL_MOVE: bool = false;
+    /// The game's own alpha-beta tunables (its tuned defaults).
+    fn search_params() -> &'static alphabeta::AlphaBetaParams;
     /// Static evaluation from the side to move's point of view.
     fn evaluate(&self) -> Value;
     /// Whether `mv` changes material (searched in quiescence, ordered early).
@@ -336,11 +338,11 @@ pub trait Searcher<G: Game>: Send {
         Self: Sized;
     fn tables(&self) -> &tables::SearchTables;
     /// The tunables this searcher reads (crate::tune).
-    fn tunables() -> &'static [&'static crate::tune::Tunable]
+    fn tunables() -> Vec<&'static crate::tune::Tunable>
     where
         Self: Sized,
     {
-        &[]
+        Vec::new()
     }
     fn tables_mut(&mut self) -> &mut tables::SearchTables;
     /// Applies changed settings (threads, hash size, …).

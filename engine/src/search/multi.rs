@@ -88,9 +88,7 @@
 //! is then the answer.
 
 use super::driver::{self, rate_root_moves, Iterate, RootMove, Shared, Thread, MAX_DEPTH};
-use super::ordering::{
-    late_move_reduction, order_score, History, Killers, HISTORY_MAX, LMR_MIN_DEPTH, SCORE_TACTICAL,
-};
+use super::ordering::{order_score, History, Killers, Lmr, HISTORY_MAX, SCORE_TACTICAL};
 use super::smp::{busy_key, Deferred};
 use super::tables::SearchTables;
 use super::tt::{value_from_tt, value_to_tt, Bound, TtEntry};
@@ -116,13 +114,9 @@ const DEFER_MIN_DEPTH: i32 = 3;
 // The tunables of the multi-player searches (docs/protocol.md, "Tunables").
 /// Quiescence searches at most this many plies of tactical moves.
 pub static QS_MAX_PLIES: Tunable = Tunable::new("Tune_QsMaxPlies", 2, 0, 16);
+/// Late move reductions as alpha-beta's, with the multi-player searches' own values.
+static LMR: Lmr = Lmr::new(3, 3, 200);
 
-/// Every tunable the multi-player searches read, move ordering's included.
-pub static TUNABLES: &[&Tunable] = &[
-    &QS_MAX_PLIES,
-    &places::SHARE_CLAMP,
-    &ordering::LMR_MIN_DEPTH,
-];
 const SCORE_TT: i32 = 1 << 30;
 const TRIED: i32 = i32::MIN;
 /// A BRS move is stored in the TT as `seat * SEAT_STRIDE + index`.
@@ -170,8 +164,11 @@ pub struct MultiSearch {
 }
 
 impl<G: MultiPlayerGame> Searcher<G> for MultiSearch {
-    fn tunables() -> &'static [&'static Tunable] {
-        TUNABLES
+    /// Every tunable the multi-player searches read, move ordering's included.
+    fn tunables() -> Vec<&'static Tunable> {
+        let mut all = vec![&QS_MAX_PLIES, &places::SHARE_CLAMP];
+        all.extend(LMR.tunables());
+        all
     }
 
     fn new(config: &SearchConfig) -> Self {
@@ -573,7 +570,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         index: usize,
         tt_move: Option<usize>,
     ) -> i32 {
-        if depth < LMR_MIN_DEPTH.get() {
+        if depth < LMR.min_depth.get() {
             return 0;
         }
         let mv = self.frames[ply].lists[list][index];
@@ -581,7 +578,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
             && !self.killers.at(ply).contains(&mv)
             && !self.pos.is_tactical(mv);
         if plain {
-            late_move_reduction(depth, searched, false)
+            LMR.reduction(depth, searched, false)
         } else {
             0
         }

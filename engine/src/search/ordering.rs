@@ -17,13 +17,58 @@ pub const SCORE_TACTICAL: i32 = 1 << 28;
 pub const SCORE_KILLER: [i32; 2] = [1 << 27, (1 << 27) - 1];
 /// Tactical moves are ordered by material won first, history second.
 pub const GAIN_WEIGHT: i32 = 2 * HISTORY_MAX;
-/// Late move reductions (tunables): nodes this far from the horizon reduce
-/// plain quiet moves (neither tactical, nor the TT move, nor a killer) after
-/// their first `LMR_MIN_MOVES`, by `ln(depth)·ln(moves searched) · 100 /
-/// LMR_DIVISOR_PERCENT` plies.
-pub static LMR_MIN_DEPTH: Tunable = Tunable::new("Tune_LmrMinDepth", 3, 1, 20);
-pub static LMR_MIN_MOVES: Tunable = Tunable::new("Tune_LmrMinMoves", 3, 1, 64);
-pub static LMR_DIVISOR_PERCENT: Tunable = Tunable::new("Tune_LmrDivisorPercent", 200, 50, 1000);
+/// Late move reductions (tunables), one set per game since each game tunes its
+/// own: nodes `min_depth` or more from the horizon reduce plain quiet moves
+/// (neither tactical, nor the TT move, nor a killer) after their first
+/// `min_moves`, by `ln(depth)·ln(moves searched) · 100 / divisor_percent` plies.
+pub struct Lmr {
+    pub min_depth: Tunable,
+    pub min_moves: Tunable,
+    pub divisor_percent: Tunable,
+    /// Plies by depth and moves searched, for the divisor in `built_for`.
+    table: [[AtomicU8; 64]; 64],
+    built_for: AtomicI32,
+}
+
+impl Lmr {
+    pub const fn new(min_depth: i32, min_moves: i32, divisor_percent: i32) -> Lmr {
+        Lmr {
+            min_depth: Tunable::new("Tune_LmrMinDepth", min_depth, 1, 20),
+            min_moves: Tunable::new("Tune_LmrMinMoves", min_moves, 1, 64),
+            divisor_percent: Tunable::new("Tune_LmrDivisorPercent", divisor_percent, 50, 1000),
+            table: [const { [const { AtomicU8::new(0) }; 64] }; 64],
+            built_for: AtomicI32::new(0),
+        }
+    }
+
+    pub fn tunables(&'static self) -> [&'static Tunable; 3] {
+        [&self.min_depth, &self.min_moves, &self.divisor_percent]
+    }
+
+    /// Plies taken off a move after `searched` others at a node `depth` from
+    /// the horizon: a ply less at PV nodes, and never straight into quiescence.
+    pub fn reduction(&self, depth: i32, searched: usize, pv_node: bool) -> i32 {
+        if (searched as i32) < self.min_moves.get() {
+            return 0;
+        }
+        // The table follows its tunable: rebuilt (by whichever thread sees it
+        // first; every writer writes the same values) when the divisor changes.
+        let divisor = self.divisor_percent.get();
+        if self.built_for.load(Ordering::Acquire) != divisor {
+            for (d, row) in self.table.iter().enumerate().skip(1) {
+                for (m, r) in row.iter().enumerate().skip(1) {
+                    let plies = (d as f64).ln() * (m as f64).ln() * 100.0 / divisor as f64;
+                    r.store(plies as u8, Ordering::Relaxed);
+                }
+            }
+            self.built_for.store(divisor, Ordering::Release);
+        }
+        let r = self.table[(depth as usize).min(63)][searched.min(63)].load(Ordering::Relaxed)
+            as i32
+            - pv_node as i32;
+        r.clamp(0, depth - 2)
+    }
+}
 
 /// The ordering score of a move other than the TT move: a tactical move (`gain`
 /// is its material won) by gain, then history; then the two killers; then the
@@ -107,29 +152,4 @@ impl History {
         let score = &mut self.scores[slot];
         *score += bonus - *score * bonus.abs() / HISTORY_MAX;
     }
-}
-
-/// Plies taken off a move after `searched` others at a node `depth` from the
-/// horizon: a ply less at PV nodes, and never straight into quiescence.
-pub fn late_move_reduction(depth: i32, searched: usize, pv_node: bool) -> i32 {
-    if (searched as i32) < LMR_MIN_MOVES.get() {
-        return 0;
-    }
-    // The table follows its tunable: rebuilt (by whichever thread sees it
-    // first; every writer writes the same values) when the divisor changes.
-    static TABLE: [[AtomicU8; 64]; 64] = [const { [const { AtomicU8::new(0) }; 64] }; 64];
-    static BUILT_FOR: AtomicI32 = AtomicI32::new(0);
-    let divisor = LMR_DIVISOR_PERCENT.get();
-    if BUILT_FOR.load(Ordering::Acquire) != divisor {
-        for (d, row) in TABLE.iter().enumerate().skip(1) {
-            for (m, r) in row.iter().enumerate().skip(1) {
-                let plies = (d as f64).ln() * (m as f64).ln() * 100.0 / divisor as f64;
-                r.store(plies as u8, Ordering::Relaxed);
-            }
-        }
-        BUILT_FOR.store(divisor, Ordering::Release);
-    }
-    let r = TABLE[(depth as usize).min(63)][searched.min(63)].load(Ordering::Relaxed) as i32
-        - pv_node as i32;
-    r.clamp(0, depth - 2)
 }

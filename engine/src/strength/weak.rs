@@ -150,6 +150,9 @@ impl<G: Game> Game for Weak<G> {
 impl<G: TwoPlayerGame> TwoPlayerGame for Weak<G> {
     const LATE_MOVE_REDUCTIONS: bool = G::LATE_MOVE_REDUCTIONS;
     const NULL_MOVE: bool = G::NULL_MOVE;
+    fn search_params() -> &'static crate::search::alphabeta::AlphaBetaParams {
+        G::search_params()
+    }
     fn evaluate(&self) -> Value {
         self.pos.evaluate() + self.noise(0)
     }
