@@ -661,6 +661,23 @@ fn tunables_are_listed_on_request_and_move_the_search_by_name() {
 }
 
 #[test]
+fn a_game_switched_back_to_starts_from_its_default_tunables() {
+    let mut engine = Engine::start();
+    engine.send("setoption name USI_Variant value yonin");
+    engine.read_until(PROMPT, |l| l == "info string variant yonin");
+    let default = bench_nodes(&mut engine);
+    engine.send("setoption name Tune_YoninKingPressure value 112");
+    let tuned = bench_nodes(&mut engine);
+    assert_ne!(tuned, default, "the tunable moves the search");
+    // Hasami has no such option, so the value is dropped with the switch.
+    engine.send("setoption name USI_Variant value hasami");
+    engine.send("setoption name USI_Variant value yonin");
+    engine.read_until(PROMPT, |l| l == "info string variant yonin");
+    assert_eq!(bench_nodes(&mut engine), default);
+    engine.quit_cleanly();
+}
+
+#[test]
 fn end_of_input_lets_perft_finish() {
     let mut engine = Engine::start();
     engine.send("position startpos moves 9i9h");

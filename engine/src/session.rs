@@ -212,6 +212,9 @@ pub trait GameSession: Send {
     fn option_specs(&self) -> Vec<OptionSpec>;
     /// `Ok(false)`: no option has that name.
     fn set_option(&mut self, name: &str, value: &str) -> Result<bool, OptionError>;
+    /// Puts the game's tunables back to their defaults (they are process-wide:
+    /// a game switched to must not keep values set in an earlier session of it).
+    fn reset_tunables(&self);
     /// Heavy initialisation (tables), so that the first search starts at once;
     /// an error (a hash size that cannot be allocated) keeps the previous table
     /// and its size.
@@ -432,6 +435,12 @@ impl<G: Playable> GameSession for Session<G> {
             specs.extend(G::tunables().iter().map(|t| t.spec()));
         }
         specs
+    }
+
+    fn reset_tunables(&self) {
+        for tunable in G::tunables() {
+            tunable.reset();
+        }
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<bool, OptionError> {

@@ -396,7 +396,9 @@ impl Protocol {
             Err(e) => return self.out.error(&format!("setoption: {VARIANT_OPTION}: {e}")),
         };
         if session.game() != self.game {
-            // Options the new game knows carry over (Threads, USI_Hash, MoveLimit, …).
+            // Options the new game knows carry over (Threads, USI_Hash, MoveLimit, …);
+            // its other tunables start from their defaults.
+            session.reset_tunables();
             self.options
                 .retain(|(name, value)| matches!(session.set_option(name, value), Ok(true)));
             self.game = session.game();

@@ -112,8 +112,9 @@ const MAX_PLY: usize = MAX_DEPTH as usize + 32;
 /// another thread is on (as in alpha-beta).
 const DEFER_MIN_DEPTH: i32 = 3;
 // The tunables of the multi-player searches (docs/protocol.md, "Tunables").
-/// Quiescence searches at most this many plies of tactical moves.
-pub static QS_MAX_PLIES: Tunable = Tunable::new("Tune_QsMaxPlies", 2, 0, 16);
+/// Quiescence searches at most this many plies of tactical moves (tuned with
+/// Yonin's evaluation, see yonin/eval.rs; 2 before).
+pub static QS_MAX_PLIES: Tunable = Tunable::new("Tune_QsMaxPlies", 3, 0, 16);
 /// Late move reductions as alpha-beta's, with the multi-player searches' own values.
 static LMR: Lmr = Lmr::new(3, 3, 200);
 
