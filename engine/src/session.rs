@@ -979,11 +979,10 @@ mod tests {
             crate::annan::Annan::search_params(),
         );
         assert!(!std::ptr::eq(hasami, annan));
-        for (game, tunables) in [
-            ("hasami", crate::hasami::Hasami::tunables()),
-            ("annan", crate::annan::Annan::tunables()),
+        for (game, params, tunables) in [
+            ("hasami", hasami, crate::hasami::Hasami::tunables()),
+            ("annan", annan, crate::annan::Annan::tunables()),
         ] {
-            let params = if game == "hasami" { hasami } else { annan };
             for own in params.tunables() {
                 assert!(
                     tunables.iter().any(|t| std::ptr::eq(*t, own)),
