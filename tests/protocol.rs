@@ -1061,3 +1061,49 @@ fn main_time_with_byoyomi_is_spent_a_bounded_share_at_a_time() {
     );
     engine.quit_cleanly();
 }
+
+/// The most nodes any `info` line of a `go nodes N` reports.
+fn nodes_searched(engine: &mut Engine) -> u64 {
+    let lines = engine.go("go nodes 150000", PROMPT);
+    lines
+        .iter()
+        .filter_map(|l| info_field(l, "nodes"))
+        .max()
+        .unwrap_or(0)
+}
+
+#[test]
+fn each_game_announces_its_levels_and_skill_names_the_same_share() {
+    let mut engine = Engine::start();
+    for (game, levels) in [
+        ("hasami", 30),
+        ("annan", 20),
+        ("yonin", 20),
+        ("sugoroku", 20),
+    ] {
+        engine.ask(&format!("setoption name USI_Variant value {game}"));
+        engine.send("usi");
+        let options = engine.read_until(PROMPT, |l| l == "usiok");
+        let level = format!("option name Level type spin default {levels} min 0 max {levels}");
+        assert!(options.contains(&level), "{game}: {options:?}");
+        let out_of_range = format!("setoption name Level value {}", levels + 1);
+        assert_one_error(&engine.ask(&out_of_range), "out of range");
+    }
+    engine.ask("setoption name USI_Variant value hasami");
+    engine.ask("position startpos");
+    // Level 0 reads a handful of nodes; Skill 10 is Hasami's level 15 of 30,
+    // which reads several times more than its level 10; the last one set holds.
+    engine.ask("setoption name Level value 0");
+    assert!(nodes_searched(&mut engine) <= 32);
+    engine.ask("setoption name Skill value 10");
+    let skill_ten = nodes_searched(&mut engine);
+    engine.ask("setoption name Level value 10");
+    let level_ten = nodes_searched(&mut engine);
+    assert!(
+        level_ten * 3 < skill_ten && skill_ten < 3000,
+        "Skill 10: {skill_ten} nodes, Level 10: {level_ten}"
+    );
+    engine.ask("setoption name Skill value 20");
+    assert!(nodes_searched(&mut engine) > 20_000, "full strength");
+    engine.quit_cleanly();
+}

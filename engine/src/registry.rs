@@ -17,6 +17,8 @@ pub struct GameEntry {
     pub has_chance: bool,
     /// The most points one game can be worth.
     pub max_points: u8,
+    /// Its strength levels below full strength ([`Playable::LEVELS`]).
+    pub levels: u32,
     /// A session at the start position with default rules and options.
     pub new_session: fn() -> Box<dyn GameSession>,
     /// See [`GameEntry::move_gains`].
@@ -35,6 +37,7 @@ impl GameEntry {
             seats: G::SEATS,
             has_chance: G::HAS_CHANCE,
             max_points: G::MAX_POINTS,
+            levels: G::LEVELS,
             new_session: boxed_session::<G>,
             move_gains: move_gains_of::<G>,
         }

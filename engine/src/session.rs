@@ -24,9 +24,14 @@ use std::fmt;
 /// game itself, and as a weaker player sees it).
 pub trait Playable: Game {
     type Searcher: Searcher<Self> + Searcher<Weak<Self>>;
-    /// The Elo of the `Skill` levels 0, 1, … as a ladder of matches measured
-    /// them (docs/cpu-seats.md), a uniformly random mover being 0: the levels
-    /// `USI_Elo` can name. All 21 when full strength (20) was measured too;
+    /// How many levels below full strength the game has (`Level` 0 … this,
+    /// which is full strength; `Skill` 0 … 20 names the same shares of the way).
+    /// More levels take smaller steps, for a game whose strength grows fast
+    /// with the nodes searched.
+    const LEVELS: u32 = strength::MAX_SKILL;
+    /// The Elo of the levels 0, 1, … as a ladder of matches measured them
+    /// (docs/cpu-seats.md), a uniformly random mover being 0: the levels
+    /// `USI_Elo` can name. `LEVELS + 1` when full strength was measured too;
     /// empty where no ladder has run (then `USI_Elo` is not offered).
     const LEVEL_ELO: &'static [i32];
     /// What a one-ply greedy player (the `baseline` tool) maximises, by the
@@ -136,6 +141,7 @@ pub const MAX_HASH_MB: i64 = 32_768;
 
 /// The switch to strength by Elo; `USI_Elo` follows it in `usi`.
 const LIMIT_STRENGTH: &str = "USI_LimitStrength";
+const LEVEL: &str = "Level";
 
 /// Options every game shares, announced after the game's own rules.
 pub const ENGINE_OPTIONS: &[OptionSpec] = &[
@@ -145,9 +151,15 @@ pub const ENGINE_OPTIONS: &[OptionSpec] = &[
     OptionSpec::check("USI_Ponder", false),
     OptionSpec::spin("TimeMargin", 300, 0, 60_000),
     OptionSpec::spin("Seed", 0, 0, i64::MAX),
-    // Below 20: a weaker player (crate::strength); USI_LimitStrength with
-    // USI_Elo picks the level by its measured Elo instead.
-    OptionSpec::spin("Skill", 20, 0, 20),
+    // Below 20: a weaker player (crate::strength), the game's `Level` of the
+    // same share; USI_LimitStrength with USI_Elo picks the level by its
+    // measured Elo instead.
+    OptionSpec::spin(
+        "Skill",
+        strength::MAX_SKILL as i64,
+        0,
+        strength::MAX_SKILL as i64,
+    ),
     OptionSpec::check(LIMIT_STRENGTH, false),
     // Centipawns: in the opening, any root move this close to the best may be played.
     OptionSpec::spin("Variety", 0, 0, 1000),
@@ -272,8 +284,8 @@ pub struct Session<G: Playable> {
     moves: Vec<String>,
     config: SearchConfig,
     ponder: bool,
-    /// `Skill`: the level when strength is not limited by Elo.
-    skill: u32,
+    /// `Level` (or `Skill`, scaled): the level when strength is not limited by Elo.
+    level: u32,
     /// `USI_LimitStrength` and `USI_Elo`: the level is the game's strongest
     /// measured not above this Elo.
     limit_strength: bool,
@@ -302,7 +314,7 @@ impl<G: Playable> Session<G> {
             rules,
             config,
             ponder: false,
-            skill: strength::MAX_SKILL,
+            level: G::LEVELS,
             limit_strength: false,
             elo: G::LEVEL_ELO.last().map_or(0, |&elo| elo as i64),
             variety: 0,
@@ -396,7 +408,8 @@ impl<G: Playable> Session<G> {
                 self.rng = Xoshiro256PlusPlus::seed_from_u64(self.config.seed);
             }
             "USI_Ponder" => self.ponder = value == OptionValue::Bool(true),
-            "Skill" => self.skill = int(&value) as u32,
+            "Skill" => self.level = strength::level_of_skill(int(&value) as u32, G::LEVELS),
+            LEVEL => self.level = int(&value) as u32,
             LIMIT_STRENGTH => self.limit_strength = value == OptionValue::Bool(true),
             "USI_Elo" => self.elo = int(&value),
             "Variety" => self.variety = int(&value) as i32,
@@ -426,7 +439,11 @@ impl<G: Playable> GameSession for Session<G> {
             .collect();
         for &spec in ENGINE_OPTIONS {
             specs.push(spec);
-            // The game's own Elo range, beside the switch that enables it.
+            // The game's own levels beside Skill, its Elo range beside the
+            // switch that enables it.
+            if spec.name == "Skill" {
+                specs.push(level_spec::<G>());
+            }
             if spec.name == LIMIT_STRENGTH {
                 specs.extend(elo_spec::<G>());
             }
@@ -485,9 +502,9 @@ impl<G: Playable> GameSession for Session<G> {
             }
             return Ok(true);
         }
-        let elo = elo_spec::<G>();
-        let elo = elo.as_ref().filter(|spec| spec.answers_to(name));
-        match find_spec(ENGINE_OPTIONS, name).or(elo) {
+        let own = [Some(level_spec::<G>()), elo_spec::<G>()];
+        let own = own.iter().flatten().find(|spec| spec.answers_to(name));
+        match find_spec(ENGINE_OPTIONS, name).or(own) {
             Some(spec) => {
                 let value = spec.validate(value)?;
                 self.set_engine_option(spec, value);
@@ -610,13 +627,13 @@ impl<G: Playable> GameSession for Session<G> {
         report: &mut dyn FnMut(&SearchInfo<String>),
     ) -> BestMove {
         control.carry_delay(self.delays.recent());
-        let skill = if self.limit_strength && !G::LEVEL_ELO.is_empty() {
+        let index = if self.limit_strength && !G::LEVEL_ELO.is_empty() {
             strength::level_for_elo(G::LEVEL_ELO, self.elo)
         } else {
-            self.skill
+            self.level
         };
-        let level = (skill < strength::MAX_SKILL)
-            .then(|| strength::level(skill, G::LEVEL_NOISE, G::LEVEL_BLIND_PERMILLE));
+        let level = (index < G::LEVELS)
+            .then(|| strength::level(index, G::LEVELS, G::LEVEL_NOISE, G::LEVEL_BLIND_PERMILLE));
         if level.is_none() {
             if let Some(best) = self.mate_probe(limits, control, report) {
                 return best;
@@ -769,6 +786,11 @@ impl<G: Playable> GameSession for Session<G> {
     }
 }
 
+/// `Level`: the game's own levels, its count full strength.
+fn level_spec<G: Playable>() -> OptionSpec {
+    OptionSpec::spin(LEVEL, G::LEVELS as i64, 0, G::LEVELS as i64)
+}
+
 /// `USI_Elo`: from the game's weakest measured level to its strongest;
 /// none where no level is measured.
 fn elo_spec<G: Playable>() -> Option<OptionSpec> {
@@ -875,7 +897,7 @@ mod tests {
 
     #[test]
     fn a_low_skill_reads_little_and_varies_its_legal_choice() {
-        let weakest = strength::level(0, 0, 0).nodes;
+        let weakest = strength::level(0, strength::MAX_SKILL, 0, 0).nodes;
         for game in crate::registry::NAMES {
             let mut session = new_session(game).unwrap();
             if session.has_chance() {
@@ -910,13 +932,13 @@ mod tests {
         session.set_option("USI_Elo", &weakest.to_string()).unwrap();
         let (_, full) = choices(&mut *session, 1, &Limits::depth(3));
         assert!(
-            full > strength::level(0, 0, 0).nodes * 2,
+            full > strength::level(0, strength::MAX_SKILL, 0, 0).nodes * 2,
             "not limited yet: {full}"
         );
         session.set_option("USI_LimitStrength", "true").unwrap();
         let (_, limited) = choices(&mut *session, 1, &Limits::depth(3));
         assert!(
-            limited <= strength::level(0, 0, 0).nodes * 2,
+            limited <= strength::level(0, strength::MAX_SKILL, 0, 0).nodes * 2,
             "{limited} nodes"
         );
         assert!(session
@@ -944,6 +966,22 @@ mod tests {
         session.set_position(None, &moves).unwrap();
         let late = choices(&mut *session, 4, &limits).0;
         assert!(late.iter().all(|mv| *mv == late[0]), "{late:?}");
+    }
+
+    #[test]
+    fn every_level_table_gives_each_level_and_maybe_full_strength() {
+        struct Check;
+        impl crate::registry::GameVisitor for Check {
+            fn visit<G: Playable>(&mut self, _: &'static crate::registry::GameEntry) {
+                let (measured, levels) = (G::LEVEL_ELO.len(), G::LEVELS as usize);
+                assert!(
+                    measured == levels || measured == levels + 1,
+                    "{}: {measured} Elo for {levels} levels",
+                    G::NAME
+                );
+            }
+        }
+        crate::registry::for_each_game(&mut Check);
     }
 
     #[test]

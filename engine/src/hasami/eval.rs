@@ -90,10 +90,14 @@ impl Playable for Hasami {
     fn immediate_gain(&self, mv: Self::Move) -> i64 {
         crate::search::TwoPlayerGame::gain(self, mv).into()
     }
+    // Hasami's strength grows fast with the nodes searched (about 280 Elo a
+    // doubling in its former 20-level ladder): with thirty levels most steps
+    // are 60–150 Elo (docs/cpu-seats.md).
+    const LEVELS: u32 = 30;
     // Measured: docs/cpu-seats.md (`match ladder`).
     const LEVEL_ELO: &'static [i32] = &[
-        842, 949, 991, 1133, 1207, 1277, 1260, 1249, 1383, 1494, 1617, 1872, 1995, 2087, 2250,
-        2489, 2657, 2793, 3075, 3247, 3838,
+        842, 866, 926, 989, 996, 1059, 1104, 1156, 1205, 1194, 1121, 1202, 1286, 1365, 1465, 1528,
+        1646, 1731, 1873, 1925, 1943, 2005, 2204, 2403, 2492, 2573, 2701, 2841, 2969, 3094, 3425,
     ];
     type Searcher = crate::search::alphabeta::AlphaBeta;
 

@@ -1,9 +1,10 @@
 //! Playing below full strength, for the site's CPU seats, and varied play.
 //!
-//! A level (`Skill` 0 … 19; 20 is full strength) plays like a weaker player,
-//! not like a strong one throwing games away:
-//! - it **reads less**: a node budget that doubles every 1.5 levels (16 nodes at
-//!   level 0, about 100 000 at 19), so weak levels also answer at once;
+//! A level (`Level` 0 … the game's [`crate::session::Playable::LEVELS`], which
+//! is full strength; `Skill` 0 … 20 names the level the same share of the way) plays
+//! like a weaker player, not like a strong one throwing games away:
+//! - it **reads less**: a node budget growing geometrically from 16 nodes at
+//!   level 0 to about 100 000 at the strongest, so weak levels also answer at once;
 //! - it **overlooks moves** ([`Weakness::blind_permille`]): a fixed share of the
 //!   moves of each position, its own and its opponents', chosen by the
 //!   position's key, is never seen (a threat or a capture missed), never all;
@@ -26,8 +27,15 @@ use crate::tune::Tunable;
 use rand::Rng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-/// Full strength: the plain search.
+/// `Skill`'s full strength (the plain search): its levels are the game's
+/// levels scaled to 0 … 20.
 pub const MAX_SKILL: u32 = 20;
+/// Node budget of level 0 and of a game's strongest level below full strength,
+/// as powers of two (16 and about 104 000 nodes).
+const FIRST_NODES_LOG2: f64 = 4.0;
+const LAST_NODES_LOG2: f64 = 4.0 + 38.0 / 3.0;
+/// The loose choice's margin at level 0 (centipawns), shrinking linearly.
+const FIRST_MARGIN: f64 = 200.0;
 /// Root lines searched to choose from below full strength (and with `Variety`).
 pub const CANDIDATES: usize = 4;
 /// `Variety` chooses among near-equal moves only this many plies into a game.
@@ -52,22 +60,33 @@ pub struct Level {
     pub margin: Value,
 }
 
-/// The level `skill` (below [`MAX_SKILL`]) of a game whose level 0 misjudges
-/// by up to `noise` and overlooks `blind_permille` moves in a thousand: every
-/// parameter moves smoothly from level 0 (reads a handful of nodes) to 19
-/// (about 100 000 nodes, nearly no blindness or noise).
-pub fn level(skill: u32, noise: Value, blind_permille: u32) -> Level {
-    let skill = skill.min(MAX_SKILL - 1);
-    let weakness = (MAX_SKILL - skill) as f64 / MAX_SKILL as f64;
+/// Level `index` (below `levels`, full strength) of a game whose level 0
+/// misjudges by up to `noise` and overlooks `blind_permille` moves in a
+/// thousand: every parameter moves smoothly from level 0 (reads a handful of
+/// nodes) to the strongest (about 100 000 nodes, nearly no blindness or noise).
+/// A game with more levels takes smaller steps between the same ends.
+pub fn level(index: u32, levels: u32, noise: Value, blind_permille: u32) -> Level {
+    let levels = levels.max(2);
+    let index = index.min(levels - 1);
+    let weakness = (levels - index) as f64 / levels as f64;
     let squared = weakness * weakness;
     let noise = noise as f64 * NOISE_PERCENT.get() as f64 / 100.0;
     let blind = blind_permille as f64 * BLIND_PERCENT.get() as f64 / 100.0;
+    let progress = index as f64 / (levels - 1) as f64;
     Level {
-        nodes: 2f64.powf(4.0 + skill as f64 / 1.5).round() as u64,
+        nodes: 2f64
+            .powf(FIRST_NODES_LOG2 + (LAST_NODES_LOG2 - FIRST_NODES_LOG2) * progress)
+            .round() as u64,
         noise: (noise * squared).round() as Value,
         blind_permille: ((blind * squared).round() as u32).min(1000),
-        margin: 10 * (MAX_SKILL - skill) as Value,
+        margin: (FIRST_MARGIN * weakness).round() as Value,
     }
+}
+
+/// The level `Skill` names in a game of `levels` levels: the same share of the
+/// way to full strength.
+pub fn level_of_skill(skill: u32, levels: u32) -> u32 {
+    ((skill.min(MAX_SKILL) * levels + MAX_SKILL / 2) / MAX_SKILL).min(levels)
 }
 
 impl Level {
@@ -90,7 +109,7 @@ impl Level {
 }
 
 /// The level a `USI_Elo` asks for in a game whose levels measured `table`
-/// (the Elo of levels 0, 1, …; [`MAX_SKILL`] is full strength): the
+/// (the Elo of levels 0, 1, …, the last full strength): the
 /// strongest level not above it, level 0 below the weakest.
 pub fn level_for_elo(table: &[i32], elo: i64) -> u32 {
     table.iter().rposition(|&e| e as i64 <= elo).unwrap_or(0) as u32
@@ -124,38 +143,62 @@ mod tests {
 
     #[test]
     fn levels_get_stronger_step_by_step() {
-        let level = |skill| level(skill, 300, 400);
-        for skill in 1..MAX_SKILL {
-            let (weaker, stronger) = (level(skill - 1), level(skill));
-            assert!(stronger.nodes > weaker.nodes, "{skill}");
-            assert!(stronger.nodes <= 2 * weaker.nodes, "{skill}: no jump");
-            assert!(stronger.noise <= weaker.noise, "{skill}");
-            assert!(stronger.blind_permille <= weaker.blind_permille, "{skill}");
-            assert!(stronger.margin < weaker.margin, "{skill}");
+        for levels in [MAX_SKILL, 30] {
+            let level = |index| level(index, levels, 300, 400);
+            for index in 1..levels {
+                let (weaker, stronger) = (level(index - 1), level(index));
+                assert!(stronger.nodes > weaker.nodes, "{levels}: {index}");
+                assert!(
+                    stronger.nodes <= 2 * weaker.nodes,
+                    "{levels}: {index}: no jump"
+                );
+                assert!(stronger.noise <= weaker.noise, "{levels}: {index}");
+                assert!(stronger.blind_permille <= weaker.blind_permille, "{index}");
+                assert!(stronger.margin < weaker.margin, "{levels}: {index}");
+            }
+            let (weakest, strongest) = (level(0), level(levels - 1));
+            assert_eq!(weakest.nodes, 16);
+            assert_eq!(weakest.blind_permille, 400);
+            assert_eq!(weakest.margin, 200);
+            assert_eq!(
+                strongest.nodes, 104_032,
+                "{levels}: the same strongest budget"
+            );
+            assert!(strongest.blind_permille <= 1 && strongest.noise <= 1);
+            assert_eq!(
+                weakest.limit(&Limits::nodes(5)).nodes,
+                Some(5),
+                "a smaller limit stands"
+            );
+            assert_eq!(weakest.limit(&Limits::depth(9)).nodes, Some(16));
         }
-        let weakest = level(0);
-        assert_eq!(weakest.nodes, 16);
-        assert_eq!(weakest.blind_permille, 400);
-        assert!(level(19).blind_permille <= 1 && level(19).noise <= 1);
-        assert_eq!(
-            weakest.limit(&Limits::nodes(5)).nodes,
-            Some(5),
-            "a smaller limit stands"
-        );
-        assert_eq!(weakest.limit(&Limits::depth(9)).nodes, Some(16));
+        // Twenty levels are Skill's own: 16 nodes doubling every 1.5 levels.
+        assert_eq!(level(3, MAX_SKILL, 0, 0).nodes, 64);
+        assert_eq!(level(3, MAX_SKILL, 0, 0).margin, 170);
+        assert!(level(3, 30, 0, 0).nodes < 64, "more levels, smaller steps");
+    }
+
+    #[test]
+    fn skill_names_the_same_share_of_any_number_of_levels() {
+        for skill in 0..=MAX_SKILL {
+            assert_eq!(level_of_skill(skill, MAX_SKILL), skill);
+        }
+        assert_eq!(level_of_skill(0, 30), 0);
+        assert_eq!(level_of_skill(1, 30), 2, "1.5 rounds up");
+        assert_eq!(level_of_skill(10, 30), 15);
+        assert_eq!(level_of_skill(19, 30), 29);
+        assert_eq!(level_of_skill(MAX_SKILL, 30), 30, "full strength");
     }
 
     #[test]
     fn an_elo_names_the_strongest_level_not_above_it() {
-        let table: Vec<i32> = (0..=MAX_SKILL as i32)
-            .map(|level| 50 + 100 * level)
-            .collect();
+        let table: Vec<i32> = (0..=20).map(|level| 50 + 100 * level).collect();
         assert_eq!(level_for_elo(&table, 0), 0, "below the weakest");
         assert_eq!(level_for_elo(&table, 50), 0);
         assert_eq!(level_for_elo(&table, 249), 1);
         assert_eq!(level_for_elo(&table, 250), 2);
-        assert_eq!(level_for_elo(&table, 2049), MAX_SKILL - 1);
-        assert_eq!(level_for_elo(&table, 2050), MAX_SKILL, "full strength");
+        assert_eq!(level_for_elo(&table, 2049), 19);
+        assert_eq!(level_for_elo(&table, 2050), 20, "full strength, the last");
     }
 
     #[test]

@@ -19,7 +19,6 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use yomi_engine::registry::new_session;
 use yomi_engine::search::{Limits, Score, SearchControl};
 use yomi_engine::session::GameSession;
-use yomi_engine::strength::MAX_SKILL;
 
 /// A mate as a score, for averaging: beyond any material swing.
 const MATE_AS: i64 = 3000;
@@ -32,7 +31,7 @@ struct Args {
     /// Self-play games per level.
     #[arg(long, default_value_t = 4)]
     games: u32,
-    /// Levels to measure, e.g. 0,5,10 (default: 0 to 19).
+    /// Levels (`Level`) to measure, e.g. 0,5,10 (default: every level below full strength).
     #[arg(long, value_delimiter = ',')]
     levels: Vec<u32>,
     /// Nodes of the full engine's judgement of a move.
@@ -93,7 +92,7 @@ fn play(game: &str, level: u32, seed: u64, args: &Args, tally: &mut Tally) -> Re
     let mut player = new_session(game)?;
     set_options(
         &mut *player,
-        &[("Skill", level.to_string()), ("Seed", seed.to_string())],
+        &[("Level", level.to_string()), ("Seed", seed.to_string())],
     )?;
     let mut judge = new_session(game)?;
     set_options(&mut *judge, &[("Threads", "1".into())])?;
@@ -132,9 +131,10 @@ fn play(game: &str, level: u32, seed: u64, args: &Args, tally: &mut Tally) -> Re
 
 fn main() -> Result<(), String> {
     let args = Args::parse();
-    let game = yomi_engine::registry::find(&args.game)?.name;
+    let entry = yomi_engine::registry::find(&args.game)?;
+    let game = entry.name;
     let levels: Vec<u32> = if args.levels.is_empty() {
-        (0..MAX_SKILL).collect()
+        (0..entry.levels).collect()
     } else {
         args.levels.clone()
     };
