@@ -161,7 +161,7 @@ fn self_play(engine: &mut Engine, game: &str, plies: usize, dice: u64) -> (Vec<S
 
 #[test]
 fn usi_names_the_mode_and_lists_the_options() {
-    for mode in ["random", "greedy"] {
+    for mode in ["random", "greedy", "greedy:30"] {
         let mut engine = Engine::start(&[mode]);
         engine.send("usi");
         let lines = engine.until("usiok");
@@ -298,6 +298,26 @@ fn the_same_seed_replays_the_same_game() {
 }
 
 #[test]
+fn a_greedy_share_plays_between_random_and_greedy() {
+    let game = |mode: &str| {
+        let mut engine = Engine::start(&[mode, "--seed", "4"]);
+        let (moves, _) = self_play(&mut engine, "annan", 60, 0);
+        engine.quit();
+        moves
+    };
+    let (random, greedy) = (game("random"), game("greedy"));
+    assert_ne!(random, greedy);
+    assert_eq!(
+        game("greedy:0"),
+        random,
+        "0 %: random's moves, drawn the same way"
+    );
+    assert_eq!(game("greedy:100"), greedy);
+    let half = game("greedy:50");
+    assert!(half != random && half != greedy, "{half:?}");
+}
+
+#[test]
 fn bad_input_gets_an_error_line_and_the_engine_plays_on() {
     let mut engine = Engine::start(&["random"]);
     let errors = [
@@ -379,9 +399,12 @@ fn infinite_and_ponder_wait_for_stop_and_ponderhit() {
 
 #[test]
 fn bad_command_lines_are_refused_with_one_message() {
-    let cases: [&[&str]; 5] = [
+    let cases: [&[&str]; 8] = [
         &[],
         &["fast"],
+        &["greedy:101"],
+        &["greedy:x"],
+        &["greedy:"],
         &["random", "--seed"],
         &["random", "--seed", "x"],
         &["random", "greedy"],

@@ -8,6 +8,7 @@
 //! |---|---|
 //! | `random` | a legal move drawn uniformly (Sugoroku: one of the distinct turns) |
 //! | `greedy` | the move that gains the most at once by the engine library's measure (`GameEntry::move_gains`: captures and promotions, stones captured in Hasami, the race to the finish in Sugoroku; a move that wins at once first), ties drawn at random |
+//! | `greedy:P` | greedy's move in `P` % of positions (drawn like the moves), random's in the rest: the rungs between the two, where random never scores against greedy |
 //!
 //! The draw is a function of the seed (`--seed` or the `Seed` option, 0 by
 //! default) and the position (its key and ply), never of what was played
@@ -22,19 +23,32 @@ use yomi_engine::session::{GameSession, ENGINE_OPTIONS, SEARCH_ALGORITHM};
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
     Random,
-    Greedy,
+    /// Greedy in this many positions out of a hundred (100: always).
+    Greedy(u8),
 }
 
 impl Mode {
-    fn name(self) -> &'static str {
+    fn name(self) -> String {
         match self {
-            Mode::Random => "random",
-            Mode::Greedy => "greedy",
+            Mode::Random => "random".to_string(),
+            Mode::Greedy(100) => "greedy".to_string(),
+            Mode::Greedy(percent) => format!("greedy:{percent}"),
+        }
+    }
+
+    fn parse(word: &str) -> Option<Mode> {
+        match word {
+            "random" => Some(Mode::Random),
+            "greedy" => Some(Mode::Greedy(100)),
+            _ => {
+                let percent: u8 = word.strip_prefix("greedy:")?.parse().ok()?;
+                (percent <= 100).then_some(Mode::Greedy(percent))
+            }
         }
     }
 }
 
-const USAGE: &str = "usage: baseline random|greedy [--seed N]";
+const USAGE: &str = "usage: baseline random|greedy|greedy:P [--seed N]";
 
 fn parse_args(args: &[String]) -> Result<(Mode, u64), String> {
     let mut mode = None;
@@ -42,8 +56,7 @@ fn parse_args(args: &[String]) -> Result<(Mode, u64), String> {
     let mut words = args.iter();
     while let Some(word) = words.next() {
         match word.as_str() {
-            "random" if mode.is_none() => mode = Some(Mode::Random),
-            "greedy" if mode.is_none() => mode = Some(Mode::Greedy),
+            word if mode.is_none() && Mode::parse(word).is_some() => mode = Mode::parse(word),
             "--seed" => {
                 let value = words.next().ok_or("--seed needs a value")?;
                 seed = value
@@ -54,7 +67,7 @@ fn parse_args(args: &[String]) -> Result<(Mode, u64), String> {
         }
     }
     mode.map(|m| (m, seed))
-        .ok_or_else(|| "give a mode: random or greedy".to_string())
+        .ok_or_else(|| "give a mode: random, greedy or greedy:P (P 0 to 100)".to_string())
 }
 
 /// Input as it may be echoed in a reply: one ASCII line, cut short.
@@ -207,27 +220,30 @@ impl Baseline {
     fn choose(&self) -> Result<Option<String>, String> {
         let state = self.session.state();
         let pick = |n: usize| draw(self.seed, self.session.key(), state.ply, n);
-        match self.mode {
-            Mode::Random => {
-                let legal = self.session.legal_moves();
-                Ok((!legal.is_empty()).then(|| legal[pick(legal.len())].clone()))
+        // Whether to play greedy's move is drawn apart from the move itself.
+        let greedy = match self.mode {
+            Mode::Random => false,
+            Mode::Greedy(percent) => {
+                draw(!self.seed, self.session.key(), state.ply, 100) < percent as usize
             }
-            Mode::Greedy => {
-                let moves: Vec<&str> = self.moves.iter().map(String::as_str).collect();
-                let gains = self
-                    .game
-                    .move_gains(&self.options, self.sfen.as_deref(), &moves)?;
-                let Some(best) = gains.iter().map(|(_, gain)| *gain).max() else {
-                    return Ok(None);
-                };
-                let top: Vec<&String> = gains
-                    .iter()
-                    .filter(|(_, gain)| *gain == best)
-                    .map(|(mv, _)| mv)
-                    .collect();
-                Ok(Some(top[pick(top.len())].clone()))
-            }
+        };
+        if !greedy {
+            let legal = self.session.legal_moves();
+            return Ok((!legal.is_empty()).then(|| legal[pick(legal.len())].clone()));
         }
+        let moves: Vec<&str> = self.moves.iter().map(String::as_str).collect();
+        let gains = self
+            .game
+            .move_gains(&self.options, self.sfen.as_deref(), &moves)?;
+        let Some(best) = gains.iter().map(|(_, gain)| *gain).max() else {
+            return Ok(None);
+        };
+        let top: Vec<&String> = gains
+            .iter()
+            .filter(|(_, gain)| *gain == best)
+            .map(|(mv, _)| mv)
+            .collect();
+        Ok(Some(top[pick(top.len())].clone()))
     }
 
     fn go(&mut self, words: &[&str]) {
