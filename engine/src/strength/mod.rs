@@ -86,7 +86,7 @@ pub fn level(index: u32, levels: u32, noise: Value, blind_permille: u32) -> Leve
 /// The level `Skill` names in a game of `levels` levels: the same share of the
 /// way to full strength.
 pub fn level_of_skill(skill: u32, levels: u32) -> u32 {
-    ((skill.min(MAX_SKILL) * levels + MAX_SKILL / 2) / MAX_SKILL).min(levels)
+    (skill.min(MAX_SKILL) * levels + MAX_SKILL / 2) / MAX_SKILL
 }
 
 impl Level {
