@@ -26,6 +26,41 @@ pub struct AfterMove {
 
 /// [`AfterMove`] of the position after `mover` moved.
 pub fn after_move(state: &State, mover: Seat) -> AfterMove {
+    looking_at_kings(state, mover, |s| {
+        state.attackers(state.kings[s as usize], state.others(s))
+    })
+}
+
+/// [`after_move`] of the position after `mover` played `mv`, knowing which
+/// seats stood in check before (`checked`, as [`AfterMove::checked`]): a seat
+/// that was not can be checked now only by the piece moved or by a rook or
+/// dragon whose line the move opened (its `from` square), so only those are
+/// looked at; seats that were in check are looked at in full.
+pub fn after_played(state: &State, mover: Seat, mv: YoninMove, checked: u8) -> AfterMove {
+    let to = mv.to();
+    let reach = state.attacks_of(state.at(to), to);
+    looking_at_kings(state, mover, |s| {
+        let king = state.kings[s as usize];
+        if checked >> s & 1 != 0 {
+            return state.attackers(king, state.others(s));
+        }
+        let moved = match reach.has(king) {
+            true => to.bit(),
+            false => Bitboard::EMPTY,
+        };
+        let opened = match mv.from() {
+            Some(from) if rook_attacks(king, Bitboard::EMPTY).has(from) => {
+                rook_attacks(king, state.occupied) & state.sliders() & state.others(s)
+            }
+            _ => Bitboard::EMPTY,
+        };
+        moved | opened
+    })
+}
+
+/// [`AfterMove`] from `checkers`, the pieces checking each live seat but `mover`.
+#[inline]
+fn looking_at_kings(state: &State, mover: Seat, checkers: impl Fn(Seat) -> Bitboard) -> AfterMove {
     let mine = state.by_owner[mover as usize];
     let mut after = AfterMove {
         due: mover,
@@ -39,7 +74,7 @@ pub fn after_move(state: &State, mover: Seat) -> AfterMove {
         }
         // Counting down, the last live seat seen is the next clockwise.
         after.due = s;
-        let checkers = state.attackers(state.kings[s as usize], state.others(s));
+        let checkers = checkers(s);
         if !checkers.is_empty() {
             after.checked |= 1 << s;
             after.gave_check |= !(checkers & mine).is_empty();
@@ -247,6 +282,29 @@ fn pawn_drop_squares(state: &State, us: Seat) -> Bitboard {
     squares
 }
 
+/// Whether `us` has a legal move. Asked after every move, so it first tries
+/// what settles it at once out of check: a piece off the king's rank and file
+/// (which no rook can pin) with a square to go to, or a piece in hand that is
+/// not a pawn (any empty square takes it).
 pub fn has_legal_move(state: &State, us: Seat) -> bool {
+    let king = state.kings[us as usize];
+    if state.attackers(king, state.others(us)).is_empty() {
+        let own = state.by_owner[us as usize];
+        let targets = !(own | state.by_kind[Kind::King.index()]);
+        let unpinnable = own & !rook_attacks(king, Bitboard::EMPTY) & !king.bit();
+        if unpinnable
+            .into_iter()
+            .any(|from| !(state.attacks_of(state.at(from), from) & targets).is_empty())
+        {
+            return true;
+        }
+        let hand = state.hands[us as usize];
+        let pieces_in_hand = Kind::HAND
+            .iter()
+            .any(|&k| k != Kind::Pawn && hand[k.hand_index()] > 0);
+        if pieces_in_hand && state.occupied != Bitboard::FULL {
+            return true;
+        }
+    }
     for_each_legal(state, us, &mut |_| true)
 }

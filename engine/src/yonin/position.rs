@@ -2,7 +2,9 @@
 //! who moved when, the key, the history that make and unmake walk and the keys
 //! repetition is counted on.
 
-use super::movegen::{after_move, for_each_legal, has_legal_move, legal_moves, next_due};
+use super::movegen::{
+    after_move, after_played, for_each_legal, has_legal_move, legal_moves, next_due,
+};
 use super::piece::Piece;
 use super::rules::YoninRules;
 use super::state::{State, YoninMove};
@@ -455,7 +457,12 @@ impl Game for Yonin {
         let captured = self.state.apply(mv, mover);
         self.push_turn(false, captured);
         self.key = self.state.key ^ SIDE_KEYS[mover as usize];
-        let after = after_move(&self.state, mover);
+        let after = after_played(&self.state, mover, mv, self.checked);
+        debug_assert!({
+            let full = after_move(&self.state, mover);
+            (full.due, full.gave_check, full.checked)
+                == (after.due, after.gave_check, after.checked)
+        });
         self.history.last_mut().expect("just pushed").gave_check = after.gave_check;
         self.recent.touch(mover);
         self.checked = after.checked;
