@@ -651,10 +651,16 @@ impl<G: Playable> GameSession for Session<G> {
             None => None,
         };
         let loose = margin.is_some();
-        let limits = level.map_or_else(|| limits.clone(), |level| level.limit(limits));
+        let limits = match level {
+            Some(level) => level.limit(limits, &mut self.rng),
+            None => limits.clone(),
+        };
         if loose {
             let mut config = self.config.clone();
-            config.multipv = config.multipv.max(strength::CANDIDATES);
+            let lines = level.map_or(strength::CANDIDATES, |level| {
+                level.root_lines(&mut self.rng)
+            });
+            config.multipv = config.multipv.max(lines);
             Searcher::<G>::configure(&mut self.searcher, &config);
         }
         let started = Instant::now();

@@ -4,14 +4,17 @@
 //! is full strength; `Skill` 0 … 20 names the level the same share of the way) plays
 //! like a weaker player, not like a strong one throwing games away:
 //! - it **reads less**: a node budget growing geometrically from 16 nodes at
-//!   level 0 to about 100 000 at the strongest, so weak levels also answer at once;
+//!   level 0 to about 100 000 at the strongest, so weak levels also answer at once,
+//!   varied from move to move (see [`Level::limit`]);
 //! - it **overlooks moves** ([`Weakness::blind_permille`]): a fixed share of the
 //!   moves of each position, its own and its opponents', chosen by the
 //!   position's key, is never seen (a threat or a capture missed), never all;
 //! - it **misjudges** ([`Weakness::noise`]): every evaluation off by a bounded
 //!   amount, the same for the same position;
-//! - it **chooses loosely**: among the best [`CANDIDATES`] root lines, uniformly
-//!   among those within the level's margin of the best.
+//! - it **chooses loosely**: among its best root lines ([`CANDIDATES`] at
+//!   level 0, fewer as the margin shrinks, on average just over one at the
+//!   strongest; see [`Level::root_lines`]), uniformly among those within the
+//!   level's margin of the best.
 //!
 //! What each level is worth is measured per game (a ladder of matches, Elo
 //! anchored at a uniformly random mover = 0); the tables are each game's
@@ -36,7 +39,7 @@ const FIRST_NODES_LOG2: f64 = 4.0;
 const LAST_NODES_LOG2: f64 = 4.0 + 38.0 / 3.0;
 /// The loose choice's margin at level 0 (centipawns), shrinking linearly.
 const FIRST_MARGIN: f64 = 200.0;
-/// Root lines searched to choose from below full strength (and with `Variety`).
+/// Root lines searched to choose from at level 0 (and with `Variety`).
 pub const CANDIDATES: usize = 4;
 /// `Variety` chooses among near-equal moves only this many plies into a game.
 pub const VARIETY_PLIES: u32 = 16;
@@ -48,7 +51,7 @@ pub static BLIND_PERCENT: Tunable = Tunable::new("Tune_LevelBlindPercent", 100, 
 pub static TUNABLES: &[&Tunable] = &[&NOISE_PERCENT, &BLIND_PERCENT];
 
 /// What a level below full strength plays with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Level {
     /// Nodes a search may use at most.
     pub nodes: u64,
@@ -58,6 +61,10 @@ pub struct Level {
     pub blind_permille: u32,
     /// A root move this close to the best may be chosen.
     pub margin: Value,
+    /// Root lines searched to choose from, on average: every extra line
+    /// costs reading depth, so the strongest levels, whose margins are a few
+    /// centipawns, search about one like full strength does.
+    pub lines: f64,
 }
 
 /// Level `index` (below `levels`, full strength) of a game whose level 0
@@ -80,6 +87,7 @@ pub fn level(index: u32, levels: u32, noise: Value, blind_permille: u32) -> Leve
         noise: (noise * squared).round() as Value,
         blind_permille: ((blind * squared).round() as u32).min(1000),
         margin: (FIRST_MARGIN * weakness).round() as Value,
+        lines: 1.0 + (CANDIDATES - 1) as f64 * weakness,
     }
 }
 
@@ -90,12 +98,26 @@ pub fn level_of_skill(skill: u32, levels: u32) -> u32 {
 }
 
 impl Level {
-    /// `limits` with the level's node budget applied.
-    pub fn limit(&self, limits: &Limits) -> Limits {
+    /// `limits` with the level's node budget applied, varied from move to
+    /// move by a factor between 1/√2 and √2 drawn from `rng`: a fixed budget
+    /// completes the same depth in most positions, so neighbouring levels
+    /// would play alike until one reads a ply more and then leap; varied, a
+    /// level reads its extra ply in a growing share of its moves.
+    pub fn limit(&self, limits: &Limits, rng: &mut impl Rng) -> Limits {
+        let budget = (self.nodes as f64 * 2f64.powf(rng.gen::<f64>() - 0.5)).round() as u64;
         Limits {
-            nodes: Some(limits.nodes.map_or(self.nodes, |n| n.min(self.nodes))),
+            nodes: Some(limits.nodes.map_or(budget, |n| n.min(budget))),
             ..limits.clone()
         }
+    }
+
+    /// This move's root lines: [`Level::lines`] with its fraction drawn from
+    /// `rng` (a level of 1.5 lines searches two in half its moves). A whole
+    /// line more or less changes the depth read, so a level's line count must
+    /// not step from one level to the next.
+    pub fn root_lines(&self, rng: &mut impl Rng) -> usize {
+        let whole = self.lines.floor();
+        whole as usize + usize::from(rng.gen::<f64>() < self.lines - whole)
     }
 
     /// The weakness of a search seeded with `seed`.
@@ -165,17 +187,56 @@ mod tests {
                 "{levels}: the same strongest budget"
             );
             assert!(strongest.blind_permille <= 1 && strongest.noise <= 1);
-            assert_eq!(
-                weakest.limit(&Limits::nodes(5)).nodes,
-                Some(5),
-                "a smaller limit stands"
+            assert_eq!(weakest.lines, CANDIDATES as f64);
+            assert!(
+                strongest.lines < 1.2,
+                "{levels}: reads about like full strength"
             );
-            assert_eq!(weakest.limit(&Limits::depth(9)).nodes, Some(16));
+            assert!(
+                (1..levels).all(|i| level(i).lines < level(i - 1).lines),
+                "{levels}: fewer lines as the margin shrinks"
+            );
         }
         // Twenty levels are Skill's own: 16 nodes doubling every 1.5 levels.
         assert_eq!(level(3, MAX_SKILL, 0, 0).nodes, 64);
         assert_eq!(level(3, MAX_SKILL, 0, 0).margin, 170);
         assert!(level(3, 30, 0, 0).nodes < 64, "more levels, smaller steps");
+    }
+
+    #[test]
+    fn a_levels_budget_varies_within_half_a_doubling() {
+        let weakest = level(0, MAX_SKILL, 0, 0);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let budgets: Vec<u64> = (0..400)
+            .map(|_| weakest.limit(&Limits::depth(9), &mut rng).nodes.unwrap())
+            .collect();
+        assert!(
+            budgets.iter().all(|&n| (11..=23).contains(&n)),
+            "{budgets:?}"
+        );
+        assert!(budgets.iter().any(|&n| n <= 12) && budgets.iter().any(|&n| n >= 22));
+        let below = budgets.iter().filter(|&&n| n < 16).count();
+        assert!(
+            (150..250).contains(&below),
+            "centred on the level's: {below}"
+        );
+        assert_eq!(
+            weakest.limit(&Limits::nodes(5), &mut rng).nodes,
+            Some(5),
+            "a smaller limit stands"
+        );
+    }
+
+    #[test]
+    fn a_levels_root_lines_average_its_lines() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(6);
+        assert!((0..50).all(|_| level(0, 30, 0, 0).root_lines(&mut rng) == CANDIDATES));
+        let between = level(15, 30, 0, 0);
+        assert_eq!(between.lines, 2.5);
+        let drawn: Vec<usize> = (0..400).map(|_| between.root_lines(&mut rng)).collect();
+        assert!(drawn.iter().all(|&n| n == 2 || n == 3), "{drawn:?}");
+        let threes = drawn.iter().filter(|&&n| n == 3).count();
+        assert!((150..250).contains(&threes), "half of the moves: {threes}");
     }
 
     #[test]
