@@ -92,12 +92,13 @@ impl Playable for Hasami {
     }
     // Hasami's strength grows fast with the nodes searched (about 280 Elo a
     // doubling in its former 20-level ladder): with thirty levels most steps
-    // are 60–150 Elo (docs/cpu-seats.md).
+    // are 0–150 Elo, five 159–239 (docs/cpu-seats.md).
     const LEVELS: u32 = 30;
-    // Measured: docs/cpu-seats.md (`match ladder`).
+    // Measured: docs/cpu-seats.md (`match ladder`, 200 games a pair, 2026-12-03).
     const LEVEL_ELO: &'static [i32] = &[
-        842, 866, 926, 989, 996, 1059, 1104, 1156, 1205, 1194, 1121, 1202, 1286, 1365, 1465, 1528,
-        1646, 1731, 1873, 1925, 1943, 2005, 2204, 2403, 2492, 2573, 2701, 2841, 2969, 3094, 3425,
+        1088, 1158, 1250, 1288, 1351, 1382, 1478, 1548, 1551, 1555, 1618, 1736, 1803, 1913, 2040,
+        2279, 2386, 2500, 2546, 2641, 2756, 2995, 3167, 3293, 3440, 3627, 3771, 3880, 4020, 4179,
+        4262,
     ];
     type Searcher = crate::search::alphabeta::AlphaBeta;
 
