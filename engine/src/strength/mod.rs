@@ -113,8 +113,8 @@ impl Level {
 
     /// This move's root lines: [`Level::lines`] with its fraction drawn from
     /// `rng` (a level of 1.5 lines searches two in half its moves). A whole
-    /// line more or less changes the depth read, so a level's line count must
-    /// not step from one level to the next.
+    /// line more or less changes the depth read, so the count changes from
+    /// level to level by fractions, not by whole lines.
     pub fn root_lines(&self, rng: &mut impl Rng) -> usize {
         let whole = self.lines.floor();
         whole as usize + usize::from(rng.gen::<f64>() < self.lines - whole)
