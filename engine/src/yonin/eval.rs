@@ -2,7 +2,7 @@
 //! hands, king safety against each opponent, the threat of elimination and the
 //! rule-17 total, each seat from its own point of view.
 
-use super::piece::{rook_attacks, Kind, GOLD_STEPS, KING_STEPS, NEAR, PAWN_STEPS, SILVER_STEPS};
+use super::piece::{Kind, KING_STEPS, NEAR};
 use super::position::Yonin;
 use super::state::{State, YoninMove};
 use crate::core::board9::Bitboard;
@@ -111,46 +111,14 @@ fn attack_maps(state: &State) -> [Bitboard; 4] {
             near |= NEAR[state.kings[seat as usize].index()];
         }
     }
-    let k = &state.by_kind;
-    let golds = k[Kind::Gold.index()] | k[Kind::ProSilver.index()] | k[Kind::Tokin.index()];
-    let kings = k[Kind::King.index()] | k[Kind::Dragon.index()];
     let mut maps = [Bitboard::EMPTY; 4];
     for seat in 0..4u8 {
-        if !state.is_alive(seat) {
-            continue;
-        }
-        // A kind and a facing at a time: a table look-up per piece.
-        let own = state.by_owner[seat as usize] & near;
-        let mut map = Bitboard::EMPTY;
-        for f in 0..4 {
-            let facing = own & state.by_facing[f];
-            if facing.is_empty() {
-                continue;
-            }
-            for sq in facing & golds {
-                map |= GOLD_STEPS[f][sq.index()];
-            }
-            for sq in facing & k[Kind::Silver.index()] {
-                map |= SILVER_STEPS[f][sq.index()];
-            }
-            for sq in facing & k[Kind::Pawn.index()] {
-                map |= PAWN_STEPS[f][sq.index()];
+        if state.is_alive(seat) {
+            for sq in state.by_owner[seat as usize] & near {
+                maps[seat as usize] |= state.attacks_of(state.at(sq), sq);
             }
         }
-        for sq in own & kings {
-            map |= KING_STEPS[sq.index()];
-        }
-        for sq in own & state.sliders() {
-            map |= rook_attacks(sq, state.occupied);
-        }
-        maps[seat as usize] = map;
     }
-    debug_assert!((0..4u8).all(|seat| maps[seat as usize]
-        == (state.by_owner[seat as usize] & near)
-            .into_iter()
-            .filter(|_| state.is_alive(seat))
-            .fold(Bitboard::EMPTY, |map, sq| map
-                | state.attacks_of(state.at(sq), sq))));
     maps
 }
 
