@@ -34,6 +34,10 @@ pub trait Playable: Game {
     /// `USI_Elo` can name. `LEVELS + 1` when full strength was measured too;
     /// empty where no ladder has run (then `USI_Elo` is not offered).
     const LEVEL_ELO: &'static [i32];
+    /// Where each level below full strength sits on the way from level 0 (0)
+    /// to the evenly spaced strongest (1), fitted to a ladder so that the
+    /// steps come out equal; empty spaces them evenly ([`strength::level`]).
+    const LEVEL_SPACING: &'static [f64] = &[];
     /// What a one-ply greedy player (the `baseline` tool) maximises, by the
     /// game's own measure, for the side that plays `mv`: the material it wins
     /// at once in the shogi games (the values the searchers order captures by;
@@ -632,8 +636,15 @@ impl<G: Playable> GameSession for Session<G> {
         } else {
             self.level
         };
-        let level = (index < G::LEVELS)
-            .then(|| strength::level(index, G::LEVELS, G::LEVEL_NOISE, G::LEVEL_BLIND_PERMILLE));
+        let level = (index < G::LEVELS).then(|| {
+            strength::level(
+                index,
+                G::LEVELS,
+                G::LEVEL_SPACING,
+                G::LEVEL_NOISE,
+                G::LEVEL_BLIND_PERMILLE,
+            )
+        });
         if level.is_none() {
             if let Some(best) = self.mate_probe(limits, control, report) {
                 return best;
@@ -903,7 +914,7 @@ mod tests {
 
     #[test]
     fn a_low_skill_reads_little_and_varies_its_legal_choice() {
-        let weakest = strength::level(0, strength::MAX_SKILL, 0, 0).nodes;
+        let weakest = strength::level(0, strength::MAX_SKILL, &[], 0, 0).nodes;
         for game in crate::registry::NAMES {
             let mut session = new_session(game).unwrap();
             if session.has_chance() {
@@ -938,13 +949,13 @@ mod tests {
         session.set_option("USI_Elo", &weakest.to_string()).unwrap();
         let (_, full) = choices(&mut *session, 1, &Limits::depth(3));
         assert!(
-            full > strength::level(0, strength::MAX_SKILL, 0, 0).nodes * 2,
+            full > strength::level(0, strength::MAX_SKILL, &[], 0, 0).nodes * 2,
             "not limited yet: {full}"
         );
         session.set_option("USI_LimitStrength", "true").unwrap();
         let (_, limited) = choices(&mut *session, 1, &Limits::depth(3));
         assert!(
-            limited <= strength::level(0, strength::MAX_SKILL, 0, 0).nodes * 2,
+            limited <= strength::level(0, strength::MAX_SKILL, &[], 0, 0).nodes * 2,
             "{limited} nodes"
         );
         assert!(session
@@ -975,7 +986,7 @@ mod tests {
     }
 
     #[test]
-    fn every_level_table_gives_each_level_and_maybe_full_strength() {
+    fn every_level_table_gives_each_level_and_maybe_full_strength_in_order() {
         struct Check;
         impl crate::registry::GameVisitor for Check {
             fn visit<G: Playable>(&mut self, _: &'static crate::registry::GameEntry) {
@@ -985,6 +996,16 @@ mod tests {
                     "{}: {measured} Elo for {levels} levels",
                     G::NAME
                 );
+                let spacing = G::LEVEL_SPACING;
+                if !spacing.is_empty() {
+                    assert_eq!(spacing.len(), levels, "{}: a place per level", G::NAME);
+                    assert!(
+                        spacing[0] == 0.0 && spacing[levels - 1] <= 1.0,
+                        "{}",
+                        G::NAME
+                    );
+                    assert!(spacing.windows(2).all(|w| w[0] < w[1]), "{}", G::NAME);
+                }
             }
         }
         crate::registry::for_each_game(&mut Check);

@@ -172,10 +172,10 @@ impl Playable for Annan {
     // Level 0 must lose to a one-ply greedy player (docs/cpu-seats.md).
     const LEVEL_NOISE: Value = 450;
     const LEVEL_BLIND_PERMILLE: u32 = 500;
-    // Measured: docs/cpu-seats.md (`match ladder`).
+    // Measured: docs/cpu-seats.md (`match ladder`, 200 games a pair, 2026-12-03).
     const LEVEL_ELO: &'static [i32] = &[
-        791, 883, 1034, 1122, 1248, 1333, 1410, 1502, 1587, 1660, 1730, 1779, 1871, 1941, 2037,
-        2146, 2256, 2356, 2484, 2647, 2876,
+        1057, 1164, 1288, 1411, 1545, 1640, 1682, 1745, 1822, 1926, 2025, 2151, 2232, 2358, 2509,
+        2616, 2762, 2903, 3027, 3117, 3265,
     ];
     type Searcher = crate::search::alphabeta::AlphaBeta;
 

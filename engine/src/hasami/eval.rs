@@ -90,15 +90,21 @@ impl Playable for Hasami {
     fn immediate_gain(&self, mv: Self::Move) -> i64 {
         crate::search::TwoPlayerGame::gain(self, mv).into()
     }
-    // Hasami's strength grows fast with the nodes searched (about 280 Elo a
-    // doubling in its former 20-level ladder): with thirty levels most steps
-    // are 0–150 Elo, five 159–239 (docs/cpu-seats.md).
-    const LEVELS: u32 = 30;
+    // Hasami's strength grows fast with the nodes searched, and unevenly (a
+    // step of 18 Elo and one of 239 in its evenly spaced 30-level ladder): 36
+    // levels, placed by inverting that ladder's curve, smoothed over
+    // neighbouring steps, so that each step is worth about 88 Elo.
+    const LEVELS: u32 = 36;
+    const LEVEL_SPACING: &'static [f64] = &[
+        0.000, 0.041, 0.086, 0.144, 0.193, 0.240, 0.337, 0.373, 0.406, 0.437, 0.461, 0.481, 0.498,
+        0.515, 0.536, 0.561, 0.594, 0.633, 0.663, 0.685, 0.702, 0.718, 0.734, 0.752, 0.771, 0.793,
+        0.813, 0.832, 0.851, 0.870, 0.891, 0.914, 0.938, 0.960, 0.980, 1.000,
+    ];
     // Measured: docs/cpu-seats.md (`match ladder`, 200 games a pair, 2026-12-03).
     const LEVEL_ELO: &'static [i32] = &[
-        1088, 1158, 1250, 1288, 1351, 1382, 1478, 1548, 1551, 1555, 1618, 1736, 1803, 1913, 2040,
-        2279, 2386, 2500, 2546, 2641, 2756, 2995, 3167, 3293, 3440, 3627, 3771, 3880, 4020, 4179,
-        4262,
+        1088, 1136, 1196, 1237, 1315, 1385, 1388, 1499, 1558, 1611, 1649, 1752, 1874, 1871, 1967,
+        2001, 2112, 2215, 2307, 2399, 2448, 2540, 2589, 2677, 2776, 2825, 2851, 2950, 3077, 3163,
+        3287, 3333, 3449, 3556, 3615, 3696, 3779,
     ];
     type Searcher = crate::search::alphabeta::AlphaBeta;
 

@@ -71,18 +71,30 @@ pub struct Level {
 /// misjudges by up to `noise` and overlooks `blind_permille` moves in a
 /// thousand: every parameter moves smoothly from level 0 (reads a handful of
 /// nodes) to the strongest (about 100 000 nodes, nearly no blindness or noise).
-/// A game with more levels takes smaller steps between the same ends.
-pub fn level(index: u32, levels: u32, noise: Value, blind_permille: u32) -> Level {
+/// `spacing` places each level on that way, 0 at level 0 and 1 at the
+/// evenly spaced strongest (empty: evenly), so that a game can take small
+/// steps where its strength grows fast, and stop short of 1 where it stops
+/// growing; a game with more levels takes smaller steps.
+pub fn level(index: u32, levels: u32, spacing: &[f64], noise: Value, blind_permille: u32) -> Level {
     let levels = levels.max(2);
     let index = index.min(levels - 1);
-    let weakness = (levels - index) as f64 / levels as f64;
+    // Evenly spaced, the levels 0 … levels - 1 have weakness 1 … 1 / levels.
+    let (way, weakness) = match spacing.get(index as usize) {
+        Some(&way) => {
+            let way = way.clamp(0.0, 1.0);
+            (way, 1.0 - way * (levels - 1) as f64 / levels as f64)
+        }
+        None => (
+            index as f64 / (levels - 1) as f64,
+            (levels - index) as f64 / levels as f64,
+        ),
+    };
     let squared = weakness * weakness;
     let noise = noise as f64 * NOISE_PERCENT.get() as f64 / 100.0;
     let blind = blind_permille as f64 * BLIND_PERCENT.get() as f64 / 100.0;
-    let progress = index as f64 / (levels - 1) as f64;
     Level {
         nodes: 2f64
-            .powf(FIRST_NODES_LOG2 + (LAST_NODES_LOG2 - FIRST_NODES_LOG2) * progress)
+            .powf(FIRST_NODES_LOG2 + (LAST_NODES_LOG2 - FIRST_NODES_LOG2) * way)
             .round() as u64,
         noise: (noise * squared).round() as Value,
         blind_permille: ((blind * squared).round() as u32).min(1000),
@@ -166,7 +178,7 @@ mod tests {
     #[test]
     fn levels_get_stronger_step_by_step() {
         for levels in [MAX_SKILL, 30] {
-            let level = |index| level(index, levels, 300, 400);
+            let level = |index| level(index, levels, &[], 300, 400);
             for index in 1..levels {
                 let (weaker, stronger) = (level(index - 1), level(index));
                 assert!(stronger.nodes > weaker.nodes, "{levels}: {index}");
@@ -198,14 +210,35 @@ mod tests {
             );
         }
         // Twenty levels are Skill's own: 16 nodes doubling every 1.5 levels.
-        assert_eq!(level(3, MAX_SKILL, 0, 0).nodes, 64);
-        assert_eq!(level(3, MAX_SKILL, 0, 0).margin, 170);
-        assert!(level(3, 30, 0, 0).nodes < 64, "more levels, smaller steps");
+        assert_eq!(level(3, MAX_SKILL, &[], 0, 0).nodes, 64);
+        assert_eq!(level(3, MAX_SKILL, &[], 0, 0).margin, 170);
+        assert!(
+            level(3, 30, &[], 0, 0).nodes < 64,
+            "more levels, smaller steps"
+        );
+    }
+
+    #[test]
+    fn spacing_places_the_levels_on_the_way() {
+        let even = |index| level(index, 30, &[], 300, 400);
+        let spacing: Vec<f64> = (0..30).map(|i| (i as f64 / 29.0).powi(2)).collect();
+        let spaced = |index| level(index, 30, &spacing, 300, 400);
+        assert_eq!(spaced(0), even(0), "the same weakest");
+        assert_eq!(spaced(29), even(29), "the same strongest");
+        assert!(spaced(10).nodes < even(10).nodes && spaced(10).margin > even(10).margin);
+        let way = spacing[10] * 29.0;
+        let (below, above) = (even(way.floor() as u32), even(way.ceil() as u32));
+        let nodes = spaced(10).nodes;
+        assert!(
+            below.nodes <= nodes && nodes <= above.nodes,
+            "between its neighbours"
+        );
+        assert!(below.noise >= spaced(10).noise && spaced(10).noise >= above.noise);
     }
 
     #[test]
     fn a_levels_budget_varies_within_half_a_doubling() {
-        let weakest = level(0, MAX_SKILL, 0, 0);
+        let weakest = level(0, MAX_SKILL, &[], 0, 0);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
         let budgets: Vec<u64> = (0..400)
             .map(|_| weakest.limit(&Limits::depth(9), &mut rng).nodes.unwrap())
@@ -230,8 +263,8 @@ mod tests {
     #[test]
     fn a_levels_root_lines_average_its_lines() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(6);
-        assert!((0..50).all(|_| level(0, 30, 0, 0).root_lines(&mut rng) == CANDIDATES));
-        let between = level(15, 30, 0, 0);
+        assert!((0..50).all(|_| level(0, 30, &[], 0, 0).root_lines(&mut rng) == CANDIDATES));
+        let between = level(15, 30, &[], 0, 0);
         assert_eq!(between.lines, 2.5);
         let drawn: Vec<usize> = (0..400).map(|_| between.root_lines(&mut rng)).collect();
         assert!(drawn.iter().all(|&n| n == 2 || n == 3), "{drawn:?}");

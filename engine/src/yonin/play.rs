@@ -20,8 +20,8 @@ impl Playable for Yonin {
     const LEVEL_BLIND_PERMILLE: u32 = 500;
     // Measured: docs/cpu-seats.md (`match ladder`).
     const LEVEL_ELO: &'static [i32] = &[
-        88, 113, 110, 126, 113, 134, 153, 163, 144, 159, 181, 157, 162, 171, 173, 169, 174, 174,
-        212, 221,
+        131, 163, 169, 193, 212, 241, 248, 280, 285, 307, 308, 326, 338, 362, 405, 426, 461, 482,
+        500, 513, 528,
     ];
     type Searcher = MultiSearch;
 
