@@ -308,9 +308,8 @@ impl Totals {
             Some(est) => {
                 let _ = writeln!(
                     out,
-                    "Elo difference: {:+.1} +/- {:.1} (95%, {model})  LOS {:.1}%",
-                    est.elo,
-                    est.error,
+                    "Elo difference: {}  LOS {:.1}%",
+                    est.describe(model),
                     est.los * 100.0
                 );
             }
@@ -434,9 +433,8 @@ impl Totals {
             Some((est, unit, n)) => {
                 let _ = writeln!(
                     out,
-                    "Elo of {first} vs {against}: {:+.1} +/- {:.1} (95%, score over {n} {unit})  LOS {:.1}%",
-                    est.elo,
-                    est.error,
+                    "Elo of {first} vs {against}: {}  LOS {:.1}%",
+                    est.describe(&format!("score over {n} {unit}")),
                     est.los * 100.0
                 );
             }

@@ -82,8 +82,12 @@ impl Distribution {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EloEstimate {
     pub elo: f64,
-    /// Half the width of the 95 % interval, in Elo (NaN when undefined).
+    /// Half the width of the 95 % interval, in Elo (NaN when undefined,
+    /// infinite when an end is).
     pub error: f64,
+    /// The interval's ends (±infinity where the score's interval reaches 0 or 1).
+    pub low: f64,
+    pub high: f64,
     /// Likelihood of superiority (probability the true score is above ½).
     pub los: f64,
 }
@@ -111,8 +115,33 @@ pub fn elo_estimate(dist: &Distribution) -> Option<EloEstimate> {
     Some(EloEstimate {
         elo: elo_of_score(mu),
         error: (hi - lo) / 2.0,
+        low: lo,
+        high: hi,
         los,
     })
+}
+
+impl EloEstimate {
+    /// The estimate and its 95 % interval on `basis` as the summaries print
+    /// them: `+12.3 +/- 4.5 (95%, basis)`, or with the ends where one is
+    /// unbounded (a side that never lost a pair): `+381.7, 95% interval
+    /// +215.9 to +inf (basis)`.
+    pub fn describe(&self, basis: &str) -> String {
+        if self.error.is_finite() {
+            return format!("{:+.1} +/- {:.1} (95%, {basis})", self.elo, self.error);
+        }
+        let end = |x: f64| match x {
+            x if x == f64::INFINITY => "+inf".to_string(),
+            x if x == f64::NEG_INFINITY => "-inf".to_string(),
+            x => format!("{x:+.1}"),
+        };
+        format!(
+            "{:+.1}, 95% interval {} to {} ({basis})",
+            self.elo,
+            end(self.low),
+            end(self.high)
+        )
+    }
 }
 
 /// The error function (Abramowitz–Stegun 7.1.26 refined by a series for small x;
@@ -319,6 +348,28 @@ mod tests {
         let est = elo_estimate(&Distribution::trinomial(30, 20, 50)).unwrap();
         assert!(close(est.elo, 70.44, 0.01));
         assert!(est.error < 70.0 && est.error > 55.0, "{est:?}");
+    }
+
+    #[test]
+    fn an_interval_reaching_a_perfect_score_prints_its_finite_end() {
+        // 18 wins, 2 losses: σ ≈ 0.067, the score's interval 0.769 … 1.03.
+        let est = elo_estimate(&Distribution::trinomial(2, 0, 18)).unwrap();
+        assert_eq!(est.high, f64::INFINITY);
+        assert!(close(
+            est.low,
+            elo_of_score(0.9 - Z95 * 0.3 / 20f64.sqrt()),
+            1e-9
+        ));
+        assert_eq!(
+            est.describe("games"),
+            format!("+381.7, 95% interval {:+.1} to +inf (games)", est.low)
+        );
+        let lost = elo_estimate(&Distribution::trinomial(18, 0, 2)).unwrap();
+        assert!(lost
+            .describe("games")
+            .starts_with("-381.7, 95% interval -inf to -"));
+        let bounded = elo_estimate(&Distribution::trinomial(40, 0, 60)).unwrap();
+        assert_eq!(bounded.describe("games"), "+70.4 +/- 70.6 (95%, games)");
     }
 
     #[test]
