@@ -1077,7 +1077,7 @@ fn each_game_announces_its_levels_and_skill_names_the_same_share() {
     let mut engine = Engine::start();
     for (game, levels) in [
         ("hasami", 36),
-        ("annan", 20),
+        ("annan", 26),
         ("yonin", 20),
         ("sugoroku", 20),
     ] {

@@ -172,10 +172,13 @@ impl Playable for Annan {
     // Level 0 must lose to a one-ply greedy player (docs/cpu-seats.md).
     const LEVEL_NOISE: Value = 450;
     const LEVEL_BLIND_PERMILLE: u32 = 500;
+    // Strength grows steadily and steeply with the nodes read: twenty levels
+    // took steps up to 151 Elo, so more of them.
+    const LEVELS: u32 = 26;
     // Measured: docs/cpu-seats.md (`match ladder`, 200 games a pair, 2026-12-03).
     const LEVEL_ELO: &'static [i32] = &[
-        1057, 1164, 1288, 1411, 1545, 1640, 1682, 1745, 1822, 1926, 2025, 2151, 2232, 2358, 2509,
-        2616, 2762, 2903, 3027, 3117, 3265,
+        1057, 1138, 1174, 1310, 1425, 1497, 1563, 1623, 1672, 1710, 1758, 1839, 1924, 1994, 2084,
+        2095, 2147, 2206, 2306, 2401, 2493, 2581, 2687, 2801, 2893, 2949, 3034,
     ];
     type Searcher = crate::search::alphabeta::AlphaBeta;
 
