@@ -130,16 +130,10 @@ impl EloEstimate {
         if self.error.is_finite() {
             return format!("{:+.1} +/- {:.1} (95%, {basis})", self.elo, self.error);
         }
-        let end = |x: f64| match x {
-            x if x == f64::INFINITY => "+inf".to_string(),
-            x if x == f64::NEG_INFINITY => "-inf".to_string(),
-            x => format!("{x:+.1}"),
-        };
+        // `{:+.1}` writes an unbounded end as `+inf` or `-inf`.
         format!(
-            "{:+.1}, 95% interval {} to {} ({basis})",
-            self.elo,
-            end(self.low),
-            end(self.high)
+            "{:+.1}, 95% interval {:+.1} to {:+.1} ({basis})",
+            self.elo, self.low, self.high
         )
     }
 }
