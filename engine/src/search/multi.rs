@@ -240,43 +240,70 @@ impl<M: Copy + Default> Frame<M> {
         self.lists.iter().all(|list| list.is_empty())
     }
 
-    /// The untried move of list `list` with the highest score, marked tried.
+    /// The untried move of list `list` with the highest score (the first of
+    /// equals), marked tried.
     fn pick_in(&mut self, list: usize) -> Option<usize> {
-        let mut best = TRIED;
-        let mut at = None;
-        for (i, &score) in self.scores[list][..self.lists[list].len()]
-            .iter()
-            .enumerate()
-        {
-            if score > best {
-                best = score;
-                at = Some(i);
-            }
-        }
-        if let Some(i) = at {
-            self.scores[list][i] = TRIED;
-        }
-        at
+        let scores = &mut self.scores[list][..self.lists[list].len()];
+        let at = first_best(scores)?;
+        scores[at] = TRIED;
+        Some(at)
     }
 
-    /// The untried move with the highest score, as (list, index), marked tried.
+    /// The untried move with the highest score (the first of equals, lists in
+    /// order), as (list, index), marked tried.
     #[inline]
     fn pick(&mut self) -> Option<(usize, usize)> {
-        let mut best = TRIED;
-        let mut at = None;
-        for (list, moves) in self.lists.iter().enumerate() {
-            for (i, &score) in self.scores[list][..moves.len()].iter().enumerate() {
-                if score > best {
-                    best = score;
-                    at = Some((list, i));
-                }
+        let best = (0..4)
+            .map(|list| max_score(&self.scores[list][..self.lists[list].len()]))
+            .max()
+            .unwrap_or(TRIED);
+        if best == TRIED {
+            return None;
+        }
+        for list in 0..4 {
+            let scores = &mut self.scores[list][..self.lists[list].len()];
+            if let Some(at) = first_of(scores, best) {
+                scores[at] = TRIED;
+                return Some((list, at));
             }
         }
-        if let Some((list, i)) = at {
-            self.scores[list][i] = TRIED;
-        }
-        at
+        unreachable!("the best score is in a list")
     }
+}
+
+/// The highest score (`TRIED` for none): a branch-free pass the compiler
+/// vectorises, where a running arg-max would not be.
+#[inline]
+fn max_score(scores: &[i32]) -> i32 {
+    scores.iter().copied().fold(TRIED, i32::max)
+}
+
+/// Where the first of the highest scores stands, if any move is untried.
+#[inline]
+fn first_best(scores: &[i32]) -> Option<usize> {
+    let best = max_score(scores);
+    if best == TRIED {
+        return None;
+    }
+    first_of(scores, best)
+}
+
+/// Where the first score equal to `score` stands: eight at a time (a test the
+/// compiler vectorises), then within the eight.
+#[inline]
+fn first_of(scores: &[i32], score: i32) -> Option<usize> {
+    let mut chunks = scores.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        if chunk.iter().fold(false, |any, &s| any | (s == score)) {
+            break;
+        }
+        base += 8;
+    }
+    scores[base..]
+        .iter()
+        .position(|&s| s == score)
+        .map(|i| base + i)
 }
 
 struct Worker<'a, G: MultiPlayerGame> {

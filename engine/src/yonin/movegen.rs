@@ -154,7 +154,7 @@ fn pawn_drop_mates(state: &State, to: Square, us: Seat) -> bool {
     let target = state.at(king_sq).owner();
     let mut after = *state;
     after.apply(YoninMove::drop(Kind::Pawn, to), us);
-    next_due(&after, us) == target && !has_legal_move(&after, target)
+    next_due(&after, us) == target && !has_legal_move(&after, target, true)
 }
 
 /// Calls `f` with each legal move of `us` (who must be alive); stops as soon as
@@ -282,13 +282,22 @@ fn pawn_drop_squares(state: &State, us: Seat) -> Bitboard {
     squares
 }
 
-/// Whether `us` has a legal move. Asked after every move, so it first tries
-/// what settles it at once out of check: a piece off the king's rank and file
-/// (which no rook can pin) with a square to go to, or a piece in hand that is
-/// not a pawn (any empty square takes it).
-pub fn has_legal_move(state: &State, us: Seat) -> bool {
-    let king = state.kings[us as usize];
-    if state.attackers(king, state.others(us)).is_empty() {
+/// Whether `us` has a legal move; `in_check` tells whether its king is
+/// attacked. Asked after every move, so out of check it first tries what
+/// settles it at once: a piece in hand that is not a pawn (any empty square
+/// takes it), or a piece off the king's rank and file (which no rook can pin)
+/// with a square to go to.
+pub fn has_legal_move(state: &State, us: Seat, in_check: bool) -> bool {
+    debug_assert_eq!(in_check, state.king_attacked(us));
+    if !in_check {
+        let hand = state.hands[us as usize];
+        let pieces_in_hand = Kind::HAND
+            .iter()
+            .any(|&k| k != Kind::Pawn && hand[k.hand_index()] > 0);
+        if pieces_in_hand && state.occupied != Bitboard::FULL {
+            return true;
+        }
+        let king = state.kings[us as usize];
         let own = state.by_owner[us as usize];
         let targets = !(own | state.by_kind[Kind::King.index()]);
         let unpinnable = own & !rook_attacks(king, Bitboard::EMPTY) & !king.bit();
@@ -296,13 +305,6 @@ pub fn has_legal_move(state: &State, us: Seat) -> bool {
             .into_iter()
             .any(|from| !(state.attacks_of(state.at(from), from) & targets).is_empty())
         {
-            return true;
-        }
-        let hand = state.hands[us as usize];
-        let pieces_in_hand = Kind::HAND
-            .iter()
-            .any(|&k| k != Kind::Pawn && hand[k.hand_index()] > 0);
-        if pieces_in_hand && state.occupied != Bitboard::FULL {
             return true;
         }
     }

@@ -268,7 +268,7 @@ static RAYS: [[Bitboard; 81]; 4] = build_rays();
 const INCREASING: [bool; 4] = [false, true, false, true];
 
 /// The squares a rook on `sq` attacks with the given occupancy.
-#[inline]
+#[inline(always)]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     let mut attacks = 0u128;
     for d in 0..4 {
@@ -303,7 +303,7 @@ pub fn between(a: Square, b: Square) -> Bitboard {
 }
 
 /// The squares `piece` on `sq` attacks.
-#[inline]
+#[inline(always)]
 pub fn piece_attacks(piece: Piece, sq: Square, occupied: Bitboard) -> Bitboard {
     let f = piece.facing() as usize;
     let i = sq.index();

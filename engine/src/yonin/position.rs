@@ -136,9 +136,8 @@ impl Yonin {
             rules: rules.clone(),
         };
         pos.key = pos.compute_key();
-        if !pos.is_over() && !has_legal_move(&pos.state, due) {
+        if !pos.is_over() && !has_legal_move(&pos.state, due, pos.checked >> due & 1 != 0) {
             pos.eliminate_due_and_resolve();
-            pos.checked = pos.state.checked_seats();
         }
         pos
     }
@@ -191,6 +190,8 @@ impl Yonin {
             self.key = self.state.key ^ SIDE_KEYS[self.due as usize];
             self.out.push(mated, heir);
             self.keys.mark_irreversible();
+            // Inherited pieces may give or lift checks.
+            self.checked = self.state.checked_seats();
             let next = next_due(&self.state, mated);
             self.set_due(next);
             if self.is_over() || self.due_can_move() {
@@ -277,7 +278,7 @@ impl Yonin {
     fn due_can_move(&mut self) -> bool {
         let seat = self.due;
         if !self.perpetual_possible(seat) {
-            return has_legal_move(&self.state, seat);
+            return has_legal_move(&self.state, seat, self.checked >> seat & 1 != 0);
         }
         let mut moves = MoveList::new();
         for_each_legal(&self.state, seat, &mut |mv| {
@@ -466,12 +467,7 @@ impl Game for Yonin {
         self.history.last_mut().expect("just pushed").gave_check = after.gave_check;
         self.recent.touch(mover);
         self.checked = after.checked;
-        let eliminated = self.out.len;
         self.resolve(after.due);
-        if self.out.len != eliminated {
-            // Inherited pieces may give or lift checks.
-            self.checked = self.state.checked_seats();
-        }
         debug_assert_eq!(self.checked, self.state.checked_seats());
         debug_assert_eq!(self.key, self.compute_key());
     }

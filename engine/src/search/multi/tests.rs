@@ -984,3 +984,59 @@ fn the_default_is_what_an_empty_or_unknown_name_gives() {
         assert_eq!(Algorithm::from_name(name) as usize, i, "{name}");
     }
 }
+
+#[test]
+fn frame_picks_in_the_order_of_a_plain_arg_max() {
+    // The first of equal scores wins, lists in order: the order a running
+    // arg-max over (list, index) gives, which the search's node counts rest on.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    for _ in 0..200 {
+        let mut frame = Frame::<u16>::new();
+        let mut plain = Vec::new();
+        for list in 0..4 {
+            for i in 0..rng.gen_range(0..40usize) {
+                frame.lists[list].push(i as u16);
+                // Few distinct scores, so that ties are common.
+                let score = rng.gen_range(-3..4) * 1000;
+                frame.scores[list][i] = score;
+                plain.push((list, i, score));
+            }
+        }
+        let from_one_list = rng.gen_range(0..4usize);
+        let mut in_list: Vec<_> = plain
+            .iter()
+            .filter(|m| m.0 == from_one_list)
+            .copied()
+            .collect();
+        let mut picked_in = frame.scores;
+        loop {
+            let expected = arg_max(&mut plain);
+            assert_eq!(frame.pick(), expected);
+            if expected.is_none() {
+                break;
+            }
+        }
+        std::mem::swap(&mut frame.scores, &mut picked_in);
+        loop {
+            let expected = arg_max(&mut in_list).map(|(_, i)| i);
+            assert_eq!(frame.pick_in(from_one_list), expected);
+            if expected.is_none() {
+                break;
+            }
+        }
+    }
+}
+
+/// The untried (list, index) with the highest score, the first of equals;
+/// marks it tried.
+fn arg_max(moves: &mut [(usize, usize, i32)]) -> Option<(usize, usize)> {
+    let mut best: Option<usize> = None;
+    for (k, m) in moves.iter().enumerate() {
+        if m.2 != TRIED && best.is_none_or(|b| m.2 > moves[b].2) {
+            best = Some(k);
+        }
+    }
+    let k = best?;
+    moves[k].2 = TRIED;
+    Some((moves[k].0, moves[k].1))
+}
