@@ -2,7 +2,7 @@
 //! hands, king safety against each opponent, the threat of elimination and the
 //! rule-17 total, each seat from its own point of view.
 
-use super::piece::{Kind, KING_STEPS, NEAR};
+use super::piece::{Kind, CROSS, KING_STEPS, NEAR};
 use super::position::Yonin;
 use super::state::{State, YoninMove};
 use crate::core::board9::Bitboard;
@@ -101,25 +101,32 @@ fn material(state: &State, seat: Seat) -> Value {
     value
 }
 
-/// The squares next to live kings each live seat's pieces attack (empty for
-/// eliminated seats). Only rooks, dragons and the pieces within two squares of
-/// a live king can reach one.
-fn attack_maps(state: &State) -> [Bitboard; 4] {
-    let mut near = state.sliders();
-    for seat in 0..4u8 {
-        if state.is_alive(seat) {
-            near |= NEAR[state.kings[seat as usize].index()];
+/// Per live seat, the squares it attacks next to the other live kings and on
+/// them (elsewhere the map may be short; empty for eliminated seats): only its
+/// pieces within two squares of another live king, and its rooks and dragons
+/// on the ranks and files through that king's neighbourhood, can reach one;
+/// its own king's neighbourhood, where most of its pieces stand, is never
+/// asked about.
+pub(super) fn attack_maps(state: &State) -> [Bitboard; 4] {
+    let sliders = state.sliders();
+    let reach_king = |seat: usize| match state.is_alive(seat as Seat) {
+        true => {
+            let king = state.kings[seat].index();
+            NEAR[king] | CROSS[king] & sliders
         }
-    }
-    let mut maps = [Bitboard::EMPTY; 4];
-    for seat in 0..4u8 {
-        if state.is_alive(seat) {
-            for sq in state.by_owner[seat as usize] & near {
-                maps[seat as usize] |= state.attacks_of(state.at(sq), sq);
+        false => Bitboard::EMPTY,
+    };
+    let reach: [Bitboard; 4] = std::array::from_fn(reach_king);
+    std::array::from_fn(|seat| {
+        let mut map = Bitboard::EMPTY;
+        if state.is_alive(seat as Seat) {
+            let others = (1..4).fold(Bitboard::EMPTY, |bb, i| bb | reach[(seat + i) & 3]);
+            for sq in state.by_owner[seat] & others {
+                map |= state.attacks_of(state.at(sq), sq);
             }
         }
-    }
-    maps
+        map
+    })
 }
 
 /// King safety of a live seat: squares around its king attacked by each

@@ -196,6 +196,28 @@ const NEAR_BLOCK: [(i8, i8); 25] = {
 };
 
 pub static NEAR: [Bitboard; 81] = build_steps(&NEAR_BLOCK)[0];
+
+/// The three ranks and three files through a square and its neighbours: a
+/// rook elsewhere attacks nothing next to a king standing there.
+pub static CROSS: [Bitboard; 81] = {
+    let mut table = [Bitboard(0); 81];
+    let mut sq = 0usize;
+    while sq < 81 {
+        let (row, col) = ((sq / 9) as i32, (sq % 9) as i32);
+        let mut bits = 0u128;
+        let mut other = 0usize;
+        while other < 81 {
+            let (r, c) = ((other / 9) as i32, (other % 9) as i32);
+            if (r - row).abs() <= 1 || (c - col).abs() <= 1 {
+                bits |= 1u128 << other;
+            }
+            other += 1;
+        }
+        table[sq] = Bitboard(bits);
+        sq += 1;
+    }
+    table
+};
 pub static GOLD_STEPS: [[Bitboard; 81]; 4] = build_steps(&GOLD);
 pub static SILVER_STEPS: [[Bitboard; 81]; 4] = build_steps(&SILVER);
 pub static PAWN_STEPS: [[Bitboard; 81]; 4] = build_steps(&PAWN);

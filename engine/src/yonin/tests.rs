@@ -1697,3 +1697,43 @@ fn evaluation_is_per_seat_and_favours_material() {
     assert!(after[2] < -5_000, "an eliminated seat keeps only its place");
     let _ = Kind::Pawn;
 }
+
+#[test]
+fn the_evaluation_attack_maps_are_exact_next_to_every_other_king() {
+    // The maps skip the pieces that cannot reach another live king's
+    // neighbourhood; there they must equal the union of every piece's attacks.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(21);
+    let mut checked = 0;
+    for start in [START_SFEN, NEAR_MATES, ATTACK] {
+        for _ in 0..6 {
+            let mut pos = at(start);
+            for _ in 0..80 {
+                let state = pos.state();
+                let maps = super::eval::attack_maps(state);
+                for seat in (0..4u8).filter(|&s| state.is_alive(s)) {
+                    let mut full = crate::core::board9::Bitboard::EMPTY;
+                    for sq in state.by_owner[seat as usize] {
+                        full |= state.attacks_of(state.at(sq), sq);
+                    }
+                    for other in (0..4u8).filter(|&o| o != seat && state.is_alive(o)) {
+                        let king = state.kings[other as usize];
+                        let around = super::piece::KING_STEPS[king.index()] | king.bit();
+                        assert_eq!(
+                            maps[seat as usize] & around,
+                            full & around,
+                            "{}",
+                            pos.diagram()
+                        );
+                        checked += 1;
+                    }
+                }
+                let moves = legal(&pos);
+                if pos.outcome().is_some() || moves.is_empty() {
+                    break;
+                }
+                play(&mut pos, &moves[rng.gen_range(0..moves.len())]);
+            }
+        }
+    }
+    assert!(checked > 3000, "{checked} maps compared");
+}
