@@ -112,6 +112,19 @@ pub trait MultiPlayerGame: Game {
         self.generate_moves(moves);
         moves.retain(|mv| self.is_tactical(mv));
     }
+    /// [`Game::generate_moves`] in two parts: this one, then
+    /// [`MultiPlayerGame::append_quiet_tail`], whose moves are all quiet (not
+    /// tactical), so that a search can put the tail off until the tactical
+    /// moves are tried (Yonin's drops: most of the moves with pieces in hand).
+    /// By default the head is every move.
+    fn generate_head(&self, moves: &mut MoveList<Self::Move>) {
+        self.generate_moves(moves);
+    }
+    /// Appends the rest of [`Game::generate_moves`] after
+    /// [`MultiPlayerGame::generate_head`] (nothing by default).
+    fn append_quiet_tail(&self, moves: &mut MoveList<Self::Move>) {
+        let _ = moves;
+    }
     /// The material `mv` wins at once, for ordering captures.
     fn gain(&self, mv: Self::Move) -> Value {
         let _ = mv;

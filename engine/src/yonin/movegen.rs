@@ -160,20 +160,50 @@ fn pawn_drop_mates(state: &State, to: Square, us: Seat) -> bool {
 /// Calls `f` with each legal move of `us` (who must be alive); stops as soon as
 /// `f` returns true and then returns true.
 pub fn for_each_legal(state: &State, us: Seat, f: &mut impl FnMut(YoninMove) -> bool) -> bool {
-    legal_moves::<false>(state, us, f)
+    legal_moves::<{ part::ALL }>(state, us, f)
 }
 
-/// [`for_each_legal`], or with `TACTICAL` of the captures and promotions only,
-/// in the same order.
+/// Which of the legal moves [`legal_moves`] lists, always in the order of all
+/// of them: every move is the board moves, then the drops.
+pub mod part {
+    pub const ALL: u8 = 0;
+    /// Captures and promotions.
+    pub const TACTICAL: u8 = 1;
+    pub const BOARD: u8 = 2;
+    pub const DROPS: u8 = 3;
+}
+
+/// [`for_each_legal`] of the moves of `PART` (see [`part`]).
 #[inline]
-pub fn legal_moves<const TACTICAL: bool>(
+pub fn legal_moves<const PART: u8>(
     state: &State,
     us: Seat,
     f: &mut impl FnMut(YoninMove) -> bool,
 ) -> bool {
-    let king = state.kings[us as usize];
     let others = state.others(us);
     let guard = KingGuard::new(state, us, others);
+    match PART {
+        part::TACTICAL => board_moves_guarded::<true>(state, us, others, &guard, f),
+        part::BOARD => board_moves_guarded::<false>(state, us, others, &guard, f),
+        part::DROPS => drops_guarded(state, us, &guard, f),
+        _ => {
+            board_moves_guarded::<false>(state, us, others, &guard, f)
+                || drops_guarded(state, us, &guard, f)
+        }
+    }
+}
+
+/// The board moves of `us` (with `TACTICAL`, its captures and promotions),
+/// `others` and `guard` as [`KingGuard::new`] has them.
+#[inline]
+fn board_moves_guarded<const TACTICAL: bool>(
+    state: &State,
+    us: Seat,
+    others: Bitboard,
+    guard: &KingGuard,
+    f: &mut impl FnMut(YoninMove) -> bool,
+) -> bool {
+    let king = state.kings[us as usize];
     let own = state.by_owner[us as usize];
     // No move ends on a king, live or flipped, or on an own piece.
     let targets = !(own | state.by_kind[Kind::King.index()]);
@@ -204,10 +234,17 @@ pub fn legal_moves<const TACTICAL: bool>(
             }
         }
     }
-    if TACTICAL {
-        return false;
-    }
+    false
+}
 
+/// The drops of `us`: none in double check (`guard.answers` is empty then).
+#[inline]
+fn drops_guarded(
+    state: &State,
+    us: Seat,
+    guard: &KingGuard,
+    f: &mut impl FnMut(YoninMove) -> bool,
+) -> bool {
     let empty = !state.occupied & guard.answers;
     let hand = state.hands[us as usize];
     for kind in Kind::HAND {

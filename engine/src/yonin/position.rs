@@ -3,7 +3,7 @@
 //! repetition is counted on.
 
 use super::movegen::{
-    after_move, after_played, for_each_legal, has_legal_move, legal_moves, next_due,
+    after_move, after_played, for_each_legal, has_legal_move, legal_moves, next_due, part,
 };
 use super::piece::Piece;
 use super::rules::YoninRules;
@@ -336,21 +336,26 @@ impl Yonin {
         turn
     }
 
-    /// The legal moves of the seat due (with `TACTICAL`, its captures and
-    /// promotions), less those the continuous-check rule forbids.
-    fn collect_moves<const TACTICAL: bool>(&self, moves: &mut MoveList<YoninMove>) {
-        moves.clear();
+    /// Appends the legal moves of `PART` (see [`part`]) of the seat due, less
+    /// those the continuous-check rule forbids.
+    fn append_moves<const PART: u8>(&self, moves: &mut MoveList<YoninMove>) {
         if self.is_over() {
             return;
         }
-        legal_moves::<TACTICAL>(&self.state, self.due, &mut |mv| {
-            moves.push(mv);
+        if !self.perpetual_possible(self.due) {
+            legal_moves::<PART>(&self.state, self.due, &mut |mv| {
+                moves.push(mv);
+                false
+            });
+            return;
+        }
+        let mut scratch = self.clone();
+        legal_moves::<PART>(&self.state, self.due, &mut |mv| {
+            if !scratch.forbidden(mv) {
+                moves.push(mv);
+            }
             false
         });
-        if self.perpetual_possible(self.due) {
-            let mut scratch = self.clone();
-            moves.retain(|mv| !scratch.forbidden(mv));
-        }
     }
 
     /// Places when the game ends without the deciding checkmates (repetition,
@@ -450,7 +455,8 @@ impl Game for Yonin {
     }
 
     fn generate_moves(&self, moves: &mut MoveList<YoninMove>) {
-        self.collect_moves::<false>(moves);
+        moves.clear();
+        self.append_moves::<{ part::ALL }>(moves);
     }
 
     fn make(&mut self, mv: YoninMove) {
@@ -577,7 +583,18 @@ impl crate::search::MultiPlayerGame for Yonin {
     }
 
     fn generate_tactical(&self, moves: &mut MoveList<YoninMove>) {
-        self.collect_moves::<true>(moves);
+        moves.clear();
+        self.append_moves::<{ part::TACTICAL }>(moves);
+    }
+
+    fn generate_head(&self, moves: &mut MoveList<YoninMove>) {
+        moves.clear();
+        self.append_moves::<{ part::BOARD }>(moves);
+    }
+
+    /// The drops.
+    fn append_quiet_tail(&self, moves: &mut MoveList<YoninMove>) {
+        self.append_moves::<{ part::DROPS }>(moves);
     }
 
     #[inline]

@@ -1737,3 +1737,36 @@ fn the_evaluation_attack_maps_are_exact_next_to_every_other_king() {
     }
     assert!(checked > 3000, "{checked} maps compared");
 }
+
+#[test]
+fn the_moves_are_the_board_moves_then_the_drops_a_quiet_tail() {
+    // The searchers generate the drops only once the tactical moves are tried:
+    // the head and the tail together must be every move in the same order.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(23);
+    let mut tails = 0;
+    for start in [START_SFEN, NEAR_MATES, ATTACK] {
+        for _ in 0..6 {
+            let mut pos = at(start);
+            for _ in 0..80 {
+                let mut all = MoveList::new();
+                pos.generate_moves(&mut all);
+                let mut staged = MoveList::new();
+                pos.generate_head(&mut staged);
+                let head = staged.len();
+                pos.append_quiet_tail(&mut staged);
+                assert_eq!(&staged[..], &all[..], "{}", pos.diagram());
+                assert!(all[..head].iter().all(|mv| mv.from().is_some()));
+                assert!(all[head..]
+                    .iter()
+                    .all(|&mv| mv.from().is_none() && !pos.is_tactical(mv)));
+                tails += all.len() - head;
+                if pos.outcome().is_some() || all.is_empty() {
+                    break;
+                }
+                let text = pos.format_move(all[rng.gen_range(0..all.len())]);
+                play(&mut pos, &text);
+            }
+        }
+    }
+    assert!(tails > 1000, "{tails} drops seen");
+}

@@ -28,27 +28,25 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
         }
         self.frames[ply].clear();
         if maximizing {
-            self.pos
-                .generate_moves(&mut self.frames[ply].lists[due as usize]);
+            self.generate_head(ply, due as usize, due);
         } else {
             for seat in 0..self.seats as Seat {
                 if seat == self.root || !self.pos.is_alive(seat) {
                     continue;
                 }
                 if seat == due {
-                    self.pos
-                        .generate_moves(&mut self.frames[ply].lists[seat as usize]);
+                    self.generate_head(ply, seat as usize, seat);
                 } else if self.pos.make_pass(seat) {
-                    self.pos
-                        .generate_moves(&mut self.frames[ply].lists[seat as usize]);
+                    self.generate_head(ply, seat as usize, seat);
                     self.pos.unmake_pass();
                 }
             }
         }
+        let tt_move = tt.and_then(|(e, _)| e.move_index).map(usize::from);
+        self.append_tails_needed_now(ply, tt_move);
         if self.frames[ply].is_empty() {
             return self.no_move_value(ply);
         }
-        let tt_move = tt.and_then(|(e, _)| e.move_index).map(usize::from);
         for seat in 0..self.seats {
             self.score_list(ply, seat, seat as Seat, tt_move);
         }

@@ -16,18 +16,14 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
             Ok(opened) => opened,
             Err(value) => return value,
         };
-        let frame = &mut self.frames[ply];
-        frame.clear();
-        self.pos.generate_moves(&mut frame.lists[0]);
-        let count = frame.lists[0].len();
-        if count == 0 {
+        let mover = self.pos.side_to_move();
+        self.frames[ply].clear();
+        self.generate_head(ply, 0, mover);
+        let tt_move = tt.and_then(|(e, _)| e.move_index).map(usize::from);
+        self.append_tails_needed_now(ply, tt_move);
+        if self.frames[ply].is_empty() {
             return self.no_move_value(ply);
         }
-        let tt_move = tt
-            .and_then(|(e, _)| e.move_index)
-            .map(usize::from)
-            .filter(|&i| i < count);
-        let mover = self.pos.side_to_move();
         self.score_list(ply, 0, mover, tt_move);
         let maximizing = mover == self.root;
         let bounds = (alpha, beta);

@@ -222,6 +222,15 @@ impl Game for Raid {
     }
 }
 
+impl Raid {
+    fn head_len(&self, moves: &[RaidMove]) -> usize {
+        moves
+            .iter()
+            .rposition(|&mv| self.is_tactical(mv))
+            .map_or(0, |i| i + 1)
+    }
+}
+
 impl MultiPlayerGame for Raid {
     fn evaluate_all(&self) -> [Value; 4] {
         let c = &self.core;
@@ -244,6 +253,24 @@ impl MultiPlayerGame for Raid {
     }
     fn gain(&self, mv: RaidMove) -> Value {
         100 * mv.damage as Value
+    }
+    /// The moves up to the last tactical one: the searchers' staged
+    /// generation runs on the toy too (a tail, or only a tail, or none).
+    fn generate_head(&self, moves: &mut MoveList<RaidMove>) {
+        self.generate_moves(moves);
+        let head = self.head_len(moves);
+        let mut kept = 0;
+        moves.retain(|_| {
+            kept += 1;
+            kept <= head
+        });
+    }
+    fn append_quiet_tail(&self, moves: &mut MoveList<RaidMove>) {
+        let mut all = MoveList::new();
+        self.generate_moves(&mut all);
+        for &mv in &all[self.head_len(&all)..] {
+            moves.push(mv);
+        }
     }
     fn make_pass(&mut self, seat: Seat) -> bool {
         if self.over()
