@@ -27,7 +27,7 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
         for i in 0..frame.lists[0].len() {
             frame.scores[0][i] = self.pos.gain(frame.lists[0][i]);
         }
-        while let Some((_, index)) = self.frames[ply].pick() {
+        while let Some(index) = self.frames[ply].pick_in(0) {
             let mv = self.frames[ply].lists[0][index];
             self.pos.make(mv);
             let value = if self.enter(ply + 1) {
