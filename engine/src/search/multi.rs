@@ -616,16 +616,24 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
     fn append_tails_needed_now(&mut self, ply: usize, tt_move: Option<usize>) {
         self.frames[ply].tt_move = tt_move;
         if self.frames[ply].is_empty() {
-            for list in 0..4 {
-                if self.frames[ply].tails >> list & 1 != 0 {
-                    self.append_tail(ply, list);
-                }
-            }
+            self.append_tails(ply);
         } else if let Some(code) = tt_move {
             let (list, index) = (code / SEAT_STRIDE, code % SEAT_STRIDE);
             let frame = &self.frames[ply];
             if list < 4 && frame.tails >> list & 1 != 0 && index >= frame.lists[list].len() {
                 self.append_tail(ply, list);
+            }
+        }
+    }
+
+    /// Appends and scores every tail still put off at `ply`.
+    fn append_tails(&mut self, ply: usize) {
+        let tt_move = self.frames[ply].tt_move;
+        for list in 0..4 {
+            if self.frames[ply].tails >> list & 1 != 0 {
+                let start = self.append_tail(ply, list);
+                let seat = self.frames[ply].seat_of[list];
+                self.score_list_from(ply, list, seat, tt_move, start);
             }
         }
     }
@@ -638,14 +646,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
             if let Some(picked) = self.frames[ply].pick_above(SCORE_KILLER[0]) {
                 return Some(picked);
             }
-            let tt_move = self.frames[ply].tt_move;
-            for list in 0..4 {
-                if self.frames[ply].tails >> list & 1 != 0 {
-                    let start = self.append_tail(ply, list);
-                    let seat = self.frames[ply].seat_of[list];
-                    self.score_list_from(ply, list, seat, tt_move, start);
-                }
-            }
+            self.append_tails(ply);
         }
         self.frames[ply].pick()
     }
