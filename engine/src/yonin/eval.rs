@@ -90,15 +90,27 @@ pub fn gain(state: &State, mv: YoninMove) -> Value {
     gain
 }
 
-fn material(state: &State, seat: Seat) -> Value {
-    let mut value = 0;
-    for (kind, &n) in state.counts[seat as usize].iter().enumerate() {
-        value += BOARD[kind].get() * n as Value;
+/// The piece values of [`BOARD`] and [`HAND`], read once per evaluation.
+struct PieceValues {
+    board: [Value; 8],
+    hand: [Value; 4],
+}
+
+impl PieceValues {
+    fn now() -> PieceValues {
+        PieceValues {
+            board: BOARD.each_ref().map(Tunable::get),
+            hand: HAND.each_ref().map(Tunable::get),
+        }
     }
-    for (h, &n) in state.hands[seat as usize].iter().enumerate() {
-        value += HAND[h].get() * n as Value;
+
+    fn material(&self, state: &State, seat: Seat) -> Value {
+        let counts = &state.counts[seat as usize];
+        let hand = &state.hands[seat as usize];
+        let board: Value = (0..8).map(|k| self.board[k] * counts[k] as Value).sum();
+        let in_hand: Value = (0..4).map(|h| self.hand[h] * hand[h] as Value).sum();
+        board + in_hand
     }
-    value
 }
 
 /// Per live seat, the squares it attacks next to the other live kings and on
@@ -168,12 +180,13 @@ pub fn evaluate_all(pos: &Yonin) -> [Value; 4] {
     let out = pos.eliminations();
     let totals = pos.totals();
     let maps = attack_maps(state);
+    let values = PieceValues::now();
     let mut raw = [0 as Value; 4];
     for seat in 0..4u8 {
         if !state.is_alive(seat) {
             continue;
         }
-        let material = material(state, seat);
+        let material = values.material(state, seat);
         let (safety, heir) = king_safety(state, seat, &maps);
         raw[seat as usize] += material
             + safety
