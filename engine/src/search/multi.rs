@@ -220,11 +220,9 @@ struct Frame<M: Copy + Default> {
     /// Moves put off, as `list * SEAT_STRIDE + index`.
     deferred: Deferred<{ 4 * MAX_MOVES }>,
     /// A bit per list whose quiet tail ([`MultiPlayerGame::append_quiet_tail`])
-    /// is not generated yet, the seat whose moves each list holds, and the
-    /// node's TT move (to score a tail with).
+    /// is not generated yet, and the seat whose moves each list holds.
     tails: u8,
     seat_of: [Seat; 4],
-    tt_move: Option<usize>,
 }
 
 impl<M: Copy + Default> Frame<M> {
@@ -236,7 +234,6 @@ impl<M: Copy + Default> Frame<M> {
             deferred: Deferred::new(),
             tails: 0,
             seat_of: [0; 4],
-            tt_move: None,
         }
     }
 
@@ -614,7 +611,6 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
     /// all of them when no head has a move (so that "no move" is true) and the
     /// tail the TT move points into.
     fn append_tails_needed_now(&mut self, ply: usize, tt_move: Option<usize>) {
-        self.frames[ply].tt_move = tt_move;
         if self.frames[ply].is_empty() {
             self.append_tails(ply);
         } else if let Some(code) = tt_move {
@@ -626,14 +622,14 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         }
     }
 
-    /// Appends and scores every tail still put off at `ply`.
+    /// Appends and scores every tail still put off at `ply` (none holds the
+    /// TT move: that tail came at once).
     fn append_tails(&mut self, ply: usize) {
-        let tt_move = self.frames[ply].tt_move;
         for list in 0..4 {
             if self.frames[ply].tails >> list & 1 != 0 {
                 let start = self.append_tail(ply, list);
                 let seat = self.frames[ply].seat_of[list];
-                self.score_list_from(ply, list, seat, tt_move, start);
+                self.score_list_from(ply, list, seat, None, start);
             }
         }
     }

@@ -1698,43 +1698,52 @@ fn evaluation_is_per_seat_and_favours_material() {
     let _ = Kind::Pawn;
 }
 
+/// Calls `visit` on every position of `games` random games from each of the
+/// three test starts (at most 80 plies each, to the game's end).
+fn along_random_games(seed: u64, games: usize, mut visit: impl FnMut(&Yonin)) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    for start in [START_SFEN, NEAR_MATES, ATTACK] {
+        for _ in 0..games {
+            let mut pos = at(start);
+            for _ in 0..80 {
+                visit(&pos);
+                let mut moves = MoveList::new();
+                pos.generate_moves(&mut moves);
+                if pos.outcome().is_some() || moves.is_empty() {
+                    break;
+                }
+                pos.make(moves[rng.gen_range(0..moves.len())]);
+            }
+        }
+    }
+}
+
 #[test]
 fn the_evaluation_attack_maps_are_exact_next_to_every_other_king() {
     // The maps skip the pieces that cannot reach another live king's
     // neighbourhood; there they must equal the union of every piece's attacks.
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(21);
     let mut checked = 0;
-    for start in [START_SFEN, NEAR_MATES, ATTACK] {
-        for _ in 0..6 {
-            let mut pos = at(start);
-            for _ in 0..80 {
-                let state = pos.state();
-                let maps = super::eval::attack_maps(state);
-                for seat in (0..4u8).filter(|&s| state.is_alive(s)) {
-                    let mut full = crate::core::board9::Bitboard::EMPTY;
-                    for sq in state.by_owner[seat as usize] {
-                        full |= state.attacks_of(state.at(sq), sq);
-                    }
-                    for other in (0..4u8).filter(|&o| o != seat && state.is_alive(o)) {
-                        let king = state.kings[other as usize];
-                        let around = super::piece::KING_STEPS[king.index()] | king.bit();
-                        assert_eq!(
-                            maps[seat as usize] & around,
-                            full & around,
-                            "{}",
-                            pos.diagram()
-                        );
-                        checked += 1;
-                    }
-                }
-                let moves = legal(&pos);
-                if pos.outcome().is_some() || moves.is_empty() {
-                    break;
-                }
-                play(&mut pos, &moves[rng.gen_range(0..moves.len())]);
+    along_random_games(21, 6, |pos| {
+        let state = pos.state();
+        let maps = super::eval::attack_maps(state);
+        for seat in (0..4u8).filter(|&s| state.is_alive(s)) {
+            let mut full = crate::core::board9::Bitboard::EMPTY;
+            for sq in state.by_owner[seat as usize] {
+                full |= state.attacks_of(state.at(sq), sq);
+            }
+            for other in (0..4u8).filter(|&o| o != seat && state.is_alive(o)) {
+                let king = state.kings[other as usize];
+                let around = super::piece::KING_STEPS[king.index()] | king.bit();
+                assert_eq!(
+                    maps[seat as usize] & around,
+                    full & around,
+                    "{}",
+                    pos.diagram()
+                );
+                checked += 1;
             }
         }
-    }
+    });
     assert!(checked > 3000, "{checked} maps compared");
 }
 
@@ -1742,31 +1751,20 @@ fn the_evaluation_attack_maps_are_exact_next_to_every_other_king() {
 fn the_moves_are_the_board_moves_then_the_drops_a_quiet_tail() {
     // The searchers generate the drops only once the tactical moves are tried:
     // the head and the tail together must be every move in the same order.
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(23);
     let mut tails = 0;
-    for start in [START_SFEN, NEAR_MATES, ATTACK] {
-        for _ in 0..6 {
-            let mut pos = at(start);
-            for _ in 0..80 {
-                let mut all = MoveList::new();
-                pos.generate_moves(&mut all);
-                let mut staged = MoveList::new();
-                pos.generate_head(&mut staged);
-                let head = staged.len();
-                pos.append_quiet_tail(&mut staged);
-                assert_eq!(&staged[..], &all[..], "{}", pos.diagram());
-                assert!(all[..head].iter().all(|mv| mv.from().is_some()));
-                assert!(all[head..]
-                    .iter()
-                    .all(|&mv| mv.from().is_none() && !pos.is_tactical(mv)));
-                tails += all.len() - head;
-                if pos.outcome().is_some() || all.is_empty() {
-                    break;
-                }
-                let text = pos.format_move(all[rng.gen_range(0..all.len())]);
-                play(&mut pos, &text);
-            }
-        }
-    }
+    along_random_games(23, 6, |pos| {
+        let mut all = MoveList::new();
+        pos.generate_moves(&mut all);
+        let mut staged = MoveList::new();
+        pos.generate_head(&mut staged);
+        let head = staged.len();
+        pos.append_quiet_tail(&mut staged);
+        assert_eq!(&staged[..], &all[..], "{}", pos.diagram());
+        assert!(all[..head].iter().all(|mv| mv.from().is_some()));
+        assert!(all[head..]
+            .iter()
+            .all(|&mv| mv.from().is_none() && !pos.is_tactical(mv)));
+        tails += all.len() - head;
+    });
     assert!(tails > 1000, "{tails} drops seen");
 }
