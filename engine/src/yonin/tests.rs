@@ -896,6 +896,12 @@ fn a_continuous_checker_may_not_make_the_fourth_occurrence() {
         "the fourth occurrence by checks"
     );
     assert!(moves.contains(&"9b9c".to_string()));
+    // The searchers' staged generation leaves it out too.
+    let (mut all, mut staged) = (MoveList::new(), MoveList::new());
+    pos.generate_moves(&mut all);
+    pos.generate_head(&mut staged);
+    pos.append_quiet_tail(&mut staged);
+    assert_eq!(&staged[..], &all[..]);
     // A quiet move breaks the chain: the checks after it are new.
     let mut other = pos.clone();
     play(&mut other, "5i4i");
