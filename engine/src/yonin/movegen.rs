@@ -209,14 +209,9 @@ fn board_moves_guarded<const TACTICAL: bool>(
     let targets = !(own | state.by_kind[Kind::King.index()]);
     let captures = targets & state.occupied;
 
-    let without_king = state.occupied ^ king.bit();
     let king_targets = if TACTICAL { captures } else { targets };
-    for to in KING_STEPS[king.index()] & king_targets {
-        if state.attackers_through(to, others, without_king).is_empty()
-            && f(YoninMove::board(king, to, false))
-        {
-            return true;
-        }
+    if king_moves(state, king, others, king_targets, f) {
+        return true;
     }
     if guard.checkers.has_several() {
         return false;
@@ -232,6 +227,27 @@ fn board_moves_guarded<const TACTICAL: bool>(
             if board_moves::<TACTICAL>(state, piece, from, to, f) {
                 return true;
             }
+        }
+    }
+    false
+}
+
+/// The moves of the king on `king` to `targets` that no piece of `others`
+/// attacks (the king taken off the board, so that it cannot hide behind itself).
+#[inline]
+fn king_moves(
+    state: &State,
+    king: Square,
+    others: Bitboard,
+    targets: Bitboard,
+    f: &mut impl FnMut(YoninMove) -> bool,
+) -> bool {
+    let without_king = state.occupied ^ king.bit();
+    for to in KING_STEPS[king.index()] & targets {
+        if state.attackers_through(to, others, without_king).is_empty()
+            && f(YoninMove::board(king, to, false))
+        {
+            return true;
         }
     }
     false
@@ -323,10 +339,19 @@ fn pawn_drop_squares(state: &State, us: Seat) -> Bitboard {
 /// attacked. Asked after every move, so out of check it first tries what
 /// settles it at once: a piece in hand that is not a pawn (any empty square
 /// takes it), or a piece off the king's rank and file (which no rook can pin)
-/// with a square to go to.
+/// with a square to go to; in check, a square for the king.
 pub fn has_legal_move(state: &State, us: Seat, in_check: bool) -> bool {
     debug_assert_eq!(in_check, state.king_attacked(us));
-    if !in_check {
+    let king = state.kings[us as usize];
+    let own = state.by_owner[us as usize];
+    let targets = !(own | state.by_kind[Kind::King.index()]);
+    if in_check {
+        // Most checks leave the king a square to go to, found before the
+        // guard's checkers and pins are worked out.
+        if king_moves(state, king, state.others(us), targets, &mut |_| true) {
+            return true;
+        }
+    } else {
         let hand = state.hands[us as usize];
         let pieces_in_hand = Kind::HAND
             .iter()
@@ -334,9 +359,6 @@ pub fn has_legal_move(state: &State, us: Seat, in_check: bool) -> bool {
         if pieces_in_hand && state.occupied != Bitboard::FULL {
             return true;
         }
-        let king = state.kings[us as usize];
-        let own = state.by_owner[us as usize];
-        let targets = !(own | state.by_kind[Kind::King.index()]);
         let unpinnable = own & !rook_attacks(king, Bitboard::EMPTY) & !king.bit();
         if unpinnable
             .into_iter()
