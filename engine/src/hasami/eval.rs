@@ -3,6 +3,7 @@
 use super::movegen::HasamiMove;
 use super::position::Hasami;
 use super::rules::WinCondition;
+use crate::core::board9::Bitboard;
 use crate::core::{Game, MoveList};
 use crate::search::alphabeta::{AlphaBetaDefaults, AlphaBetaParams};
 use crate::search::{TwoPlayerGame, Value};
@@ -19,8 +20,36 @@ static NEAR_WIN: Tunable = Tunable::new("Tune_HasamiNearWin", 12, 0, 200);
 /// Per move more than the opponent has.
 static MOBILITY: Tunable = Tunable::new("Tune_HasamiMobility", 2, 0, 50);
 
+/// Per stone of the side to move that the opponent could take with its next move.
+static HANGING: Tunable = Tunable::new("Tune_HasamiHanging", 30, 0, 400);
+/// When the opponent has captures on two or more squares (one move parries
+/// one threat, seldom two).
+static FORK: Tunable = Tunable::new("Tune_HasamiFork", 30, 0, 400);
+/// Per stone on an edge, but a corner, more than the opponent has (an edge
+/// stone can be enclosed along the edge only).
+static EDGE: Tunable = Tunable::new("Tune_HasamiEdge", 0, -100, 100);
+/// Per stone in a corner more than the opponent has (two stones take it).
+static CORNER: Tunable = Tunable::new("Tune_HasamiCorner", 0, -200, 200);
+
 /// Every tunable of the evaluation.
-pub static TUNABLES: &[&Tunable] = &[&NEAR_WIN, &MOBILITY];
+pub static TUNABLES: &[&Tunable] = &[&NEAR_WIN, &MOBILITY, &HANGING, &FORK, &EDGE, &CORNER];
+
+/// The corners, and the other squares of the edge.
+const CORNERS: Bitboard = edge_squares(true);
+const EDGES: Bitboard = edge_squares(false);
+
+const fn edge_squares(corners: bool) -> Bitboard {
+    let mut squares = 0u128;
+    let mut sq = 0;
+    while sq < 81 {
+        let (row_on_edge, col_on_edge) = (sq / 9 % 8 == 0, sq % 9 % 8 == 0);
+        if (row_on_edge || col_on_edge) && (row_on_edge && col_on_edge) == corners {
+            squares |= 1 << sq;
+        }
+        sq += 1;
+    }
+    Bitboard(squares)
+}
 
 /// The alpha-beta search's tunables for this game.
 static SEARCH: AlphaBetaParams = AlphaBetaParams::new(AlphaBetaDefaults::UNTUNED);
@@ -47,7 +76,15 @@ impl TwoPlayerGame for Hasami {
             WinCondition::Lead3 | WinCondition::All => 0,
         };
         let mobility = self.mobility_balance(us) as Value * MOBILITY.get();
-        material + race + mobility
+        let (landings, hanging) = self.threats();
+        let threats = -(hanging.count() as Value) * HANGING.get()
+            - Value::from(landings.has_several()) * FORK.get();
+        let balance = |squares: Bitboard| {
+            (self.stones(us) & squares).count() as Value
+                - (self.stones(them) & squares).count() as Value
+        };
+        let shape = balance(EDGES) * EDGE.get() + balance(CORNERS) * CORNER.get();
+        material + race + mobility + threats + shape
     }
 
     fn gain(&self, mv: HasamiMove) -> Value {
@@ -123,4 +160,20 @@ impl Playable for Hasami {
         ("ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP b - 1", 5),
         ("1pp1pp1pp/p8/4p4/2P3p2/9/3P1P3/8P/9/PP2P1PP1 w - 20", 5),
     ];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::board9::Square;
+
+    #[test]
+    fn the_edge_is_28_squares_and_the_4_corners() {
+        for sq in Square::all() {
+            let on_edge = [sq.row(), sq.col()].map(|i| i == 0 || i == 8);
+            assert_eq!(CORNERS.has(sq), on_edge[0] && on_edge[1], "{sq}");
+            assert_eq!(EDGES.has(sq), on_edge[0] != on_edge[1], "{sq}");
+        }
+        assert_eq!((EDGES.count(), CORNERS.count()), (28, 4));
+    }
 }

@@ -153,6 +153,29 @@ impl Hasami {
         )
     }
 
+    /// The squares a stone of `side` could slide to, were it `side`'s turn.
+    #[inline]
+    pub fn reach(&self, side: Seat) -> Bitboard {
+        let (occ, occ_t) = (self.occupied(), self.occupied_t());
+        self.stones(side)
+            .fold(Bitboard::EMPTY, |reach, sq| reach | slides(sq, occ, occ_t))
+    }
+
+    /// What the opponent of the side to move threatens, were it its turn: the
+    /// squares its capturing moves land on, and the stones they would take.
+    pub fn threats(&self) -> (Bitboard, Bitboard) {
+        let (us, them) = (self.stones(self.side), self.stones(self.side ^ 1));
+        let landings = capture_targets(them, us);
+        if landings.is_empty() {
+            return (landings, landings);
+        }
+        // The stone closing a run cannot be the one arriving (it stands beyond
+        // the run), so any stone that reaches a landing square captures there.
+        let landings = landings & self.reach(self.side ^ 1);
+        let taken = landings.fold(Bitboard::EMPTY, |taken, to| taken | captures(to, them, us));
+        (landings, taken)
+    }
+
     /// The empty squares where a stone of the side to move would capture on arrival.
     #[inline]
     pub fn capture_targets(&self) -> Bitboard {

@@ -846,3 +846,62 @@ fn a_null_move_passes_the_turn_and_is_taken_back_exactly() {
         Some(crate::core::Outcome::draw("repetition"))
     );
 }
+
+/// The opponent's captures, found by passing and trying each of its moves.
+fn threats_by_passing(pos: &Hasami) -> (Bitboard, Bitboard) {
+    let mut passed = pos.clone();
+    passed.make_pass();
+    let mut moves = MoveList::new();
+    passed.generate_moves(&mut moves);
+    moves
+        .iter()
+        .map(|&mv| (mv.to, passed.captures_of(mv)))
+        .filter(|(_, taken)| !taken.is_empty())
+        .fold((Bitboard::EMPTY, Bitboard::EMPTY), |(landings, all), (to, taken)| {
+            (landings | to.bit(), all | taken)
+        })
+}
+
+#[test]
+fn threats_are_the_captures_the_opponent_could_make_next() {
+    // White threatens 5e from 4e, which its stone on 4a reaches; the landing
+    // 7g would take 8g but no white stone reaches it. Black threatens 6e
+    // from 7e, which its stone on 7f reaches.
+    let diagram = "
+        . . . . . p . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . p P . . . .
+        . . P . . . . . .
+        p P . P . . . . .
+        . . P . . . . . .
+        . . . . . . . . .";
+    let black = board(diagram, 'b', &mechanics());
+    let white_targets = movegen::capture_targets(black.stones(WHITE), black.stones(BLACK));
+    assert_eq!(white_targets, sq("4e").bit() | sq("7g").bit());
+    assert_eq!(black.threats(), (sq("4e").bit(), sq("5e").bit()));
+    let white = board(diagram, 'w', &mechanics());
+    assert_eq!(white.threats(), (sq("7e").bit(), sq("6e").bit()));
+
+    // Two landings: a corner capture (8a with 9b) and a line capture.
+    let fork = board(
+        "
+        P p . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        p . . p P . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . p . . .",
+        'b',
+        &mechanics(),
+    );
+    assert_eq!(fork.threats(), (sq("9b").bit() | sq("4e").bit(), sq("9a").bit() | sq("5e").bit()));
+
+    for pos in random_positions(300, 29) {
+        assert_eq!(pos.threats(), threats_by_passing(&pos), "{}", pos.sfen());
+    }
+}
