@@ -607,7 +607,7 @@ fn bench_nodes(engine: &mut Engine) -> u64 {
 #[test]
 fn tunables_are_listed_on_request_and_move_the_search_by_name() {
     for (game, tunable) in [
-        ("hasami", "Tune_HasamiMobility"),
+        ("hasami", "Tune_HasamiHanging"),
         ("annan", "Tune_AnnanKingDanger"),
         ("yonin", "Tune_YoninKingPressure"),
         ("sugoroku", "Tune_RootMargin"),

@@ -115,10 +115,12 @@ const MAX_PLY: usize = MAX_DEPTH as usize + 32;
 const DEFER_MIN_DEPTH: i32 = 3;
 // The tunables of the multi-player searches (docs/protocol.md, "Tunables").
 /// Quiescence searches at most this many plies of tactical moves (tuned with
-/// Yonin's evaluation, see yonin/eval.rs; 2 before).
-pub static QS_MAX_PLIES: Tunable = Tunable::new("Tune_QsMaxPlies", 3, 0, 16);
-/// Late move reductions as alpha-beta's, with the multi-player searches' own values.
-static LMR: Lmr = Lmr::new(3, 3, 200);
+/// Yonin's evaluation, see yonin/eval.rs: 2 → 3 in its first round, back to 2
+/// in its second).
+pub static QS_MAX_PLIES: Tunable = Tunable::new("Tune_QsMaxPlies", 2, 0, 16);
+/// Late move reductions as alpha-beta's, with the multi-player searches' own
+/// values (tuned in Yonin's second round; 3, 3, 200 before).
+static LMR: Lmr = Lmr::new(3, 2, 248);
 
 const SCORE_TT: i32 = 1 << 30;
 const TRIED: i32 = i32::MIN;

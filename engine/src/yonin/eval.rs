@@ -10,44 +10,49 @@ use crate::core::Seat;
 use crate::search::Value;
 use crate::tune::Tunable;
 
-// The evaluation's tunables (docs/protocol.md, "Tunables"). Tuned with the
-// search's Tune_QsMaxPlies (2 before) by `match tune --game yonin
+// The evaluation's tunables (docs/protocol.md, "Tunables"), tuned in two
+// rounds with the multi-player search's quiescence and reductions (docs/match.md,
+// "Tuning runs"). First from the hand-set values, by `match tune --game yonin
 // --iterations 400 --games 8 --nodes 10000 --seed 9101 --concurrency 2
-// --max-plies 400 --a 30 --params tools/tune/yonin.params` (from the hand-set
-// values; 3 200 games). Verified at 100 ms a move against three untuned
-// engines, seats rotated (160 games, seed 31337): +30.5 ± 36.8 Elo against the
-// field, LOS 94.9 % (docs/match.md, "Tuning runs").
+// --max-plies 400 --a 30 --params tools/tune/yonin.params` (3 200 games),
+// verified at 100 ms a move against three untuned engines, seats rotated (160
+// games, seed 31337): +30.5 ± 36.8 Elo against the field. Then from those, by
+// `match tune --game yonin --iterations 300 --games 8 --nodes 20000 --seed 9102
+// --concurrency 2 --max-plies 400 --a 30 --params
+// tools/tune/yonin-round2.params` (2 400 games), verified against three
+// engines of the first round: +23.2 ± 32.5 at 20 000 nodes a move (200 games,
+// seed 4501) and +19.1 ± 32.2 at 100 ms a move (200 games, seed 31338).
 /// Board values by kind, in `Kind::ALL` order (the king counts only through
 /// safety and totals, and the pawn is the unit: neither is tuned).
 static BOARD: [Tunable; 8] = [
     Tunable::new("Tune_YoninKing", 0, 0, 0),
-    Tunable::new("Tune_YoninRook", 690, 50, 4000),
-    Tunable::new("Tune_YoninGold", 536, 50, 4000),
-    Tunable::new("Tune_YoninSilver", 589, 50, 4000),
+    Tunable::new("Tune_YoninRook", 317, 50, 4000),
+    Tunable::new("Tune_YoninGold", 491, 50, 4000),
+    Tunable::new("Tune_YoninSilver", 652, 50, 4000),
     Tunable::new("Tune_YoninPawn", 100, 100, 100),
-    Tunable::new("Tune_YoninDragon", 1186, 50, 4000),
-    Tunable::new("Tune_YoninProSilver", 507, 50, 4000),
-    Tunable::new("Tune_YoninTokin", 551, 50, 4000),
+    Tunable::new("Tune_YoninDragon", 1065, 50, 4000),
+    Tunable::new("Tune_YoninProSilver", 378, 50, 4000),
+    Tunable::new("Tune_YoninTokin", 591, 50, 4000),
 ];
 /// In hand a piece is worth a little more: it can go anywhere (`Kind::HAND` order).
 static HAND: [Tunable; 4] = [
-    Tunable::new("Tune_YoninHandRook", 1141, 50, 4000),
-    Tunable::new("Tune_YoninHandGold", 707, 50, 4000),
-    Tunable::new("Tune_YoninHandSilver", 519, 50, 4000),
-    Tunable::new("Tune_YoninHandPawn", 47, 20, 1000),
+    Tunable::new("Tune_YoninHandRook", 1145, 50, 4000),
+    Tunable::new("Tune_YoninHandGold", 678, 50, 4000),
+    Tunable::new("Tune_YoninHandSilver", 548, 50, 4000),
+    Tunable::new("Tune_YoninHandPawn", 41, 20, 1000),
 ];
 /// Each piece counts toward the rule-17 total, the places tie-break.
-static PER_PIECE: Tunable = Tunable::new("Tune_YoninPerPiece", 14, 0, 200);
+static PER_PIECE: Tunable = Tunable::new("Tune_YoninPerPiece", 5, 0, 200);
 /// A checkmate made is a step up the places.
-static PER_MATE: Tunable = Tunable::new("Tune_YoninPerMate", 2093, 0, 10_000);
+static PER_MATE: Tunable = Tunable::new("Tune_YoninPerMate", 1610, 0, 10_000);
 /// King safety: per defender next to the king (up to four), per square next to
 /// it an opponent attacks, per open flight square (up to four), per checker,
 /// and when in check with at most one flight.
-static KING_DEFENDER: Tunable = Tunable::new("Tune_YoninKingDefender", 14, 0, 200);
-static KING_PRESSURE: Tunable = Tunable::new("Tune_YoninKingPressure", 33, 0, 300);
-static KING_FLIGHT: Tunable = Tunable::new("Tune_YoninKingFlight", 13, 0, 200);
-static CHECKER: Tunable = Tunable::new("Tune_YoninChecker", 127, 0, 1000);
-static NEARLY_MATED: Tunable = Tunable::new("Tune_YoninNearlyMated", 238, 0, 4000);
+static KING_DEFENDER: Tunable = Tunable::new("Tune_YoninKingDefender", 11, 0, 200);
+static KING_PRESSURE: Tunable = Tunable::new("Tune_YoninKingPressure", 35, 0, 300);
+static KING_FLIGHT: Tunable = Tunable::new("Tune_YoninKingFlight", 20, 0, 200);
+static CHECKER: Tunable = Tunable::new("Tune_YoninChecker", 175, 0, 1000);
+static NEARLY_MATED: Tunable = Tunable::new("Tune_YoninNearlyMated", 280, 0, 4000);
 
 /// Every tunable of the evaluation.
 pub static TUNABLES: &[&Tunable] = &[
