@@ -6,13 +6,13 @@ use super::piece::{Kind, CROSS, KING_STEPS, NEAR};
 use super::position::Yonin;
 use super::state::{State, YoninMove};
 use crate::core::board9::Bitboard;
-use crate::core::Seat;
+use crate::core::{Game, Seat};
 use crate::search::Value;
 use crate::tune::Tunable;
 
-// The evaluation's tunables (docs/protocol.md, "Tunables"), tuned in two
-// rounds with the multi-player search's quiescence and reductions (docs/match.md,
-// "Tuning runs"). First from the hand-set values, by `match tune --game yonin
+// The evaluation's tunables (docs/protocol.md, "Tunables"), tuned in three
+// rounds, the first two with the multi-player search's quiescence and
+// reductions (docs/match.md, "Tuning runs"). First from the hand-set values, by `match tune --game yonin
 // --iterations 400 --games 8 --nodes 10000 --seed 9101 --concurrency 2
 // --max-plies 400 --a 30 --params tools/tune/yonin.params` (3 200 games),
 // verified at 100 ms a move against three untuned engines, seats rotated (160
@@ -22,37 +22,53 @@ use crate::tune::Tunable;
 // tools/tune/yonin-round2.params` (2 400 games), verified against three
 // engines of the first round: +23.2 ± 32.5 at 20 000 nodes a move (200 games,
 // seed 4501) and +19.1 ± 32.2 at 100 ms a move (200 games, seed 31338).
+// Then with the hanging-piece terms, whose hand-set weights `match tune
+// --params tools/tune/yonin-hanging.params --iterations 150 --seed 9103` (same
+// settings, 1 200 games) had raised to 55 and 21 (+19.7 ± 34.3 at 100 ms
+// against three second-round engines, 200 games, seed 31341, although each
+// node costs a fifth more), by `match tune --game yonin --iterations 400
+// --games 8 --nodes 20000 --seed 9104 --concurrency 2 --max-plies 400 --a 30
+// --params tools/tune/yonin-round3.params` (3 200 games, 19 min), verified at
+// 100 ms a move against three second-round engines: +13.9 ± 34.2 (200 games,
+// seed 31342); and against three engines of `c4b0220`, before any tuning or
+// the Yonin speed-up: +46.6 ± 31.4 and +44.2 ± 32.5 (200 games each, seeds
+// 31343 and 31344).
 /// Board values by kind, in `Kind::ALL` order (the king counts only through
 /// safety and totals, and the pawn is the unit: neither is tuned).
 static BOARD: [Tunable; 8] = [
     Tunable::new("Tune_YoninKing", 0, 0, 0),
-    Tunable::new("Tune_YoninRook", 317, 50, 4000),
-    Tunable::new("Tune_YoninGold", 491, 50, 4000),
-    Tunable::new("Tune_YoninSilver", 652, 50, 4000),
+    Tunable::new("Tune_YoninRook", 250, 50, 4000),
+    Tunable::new("Tune_YoninGold", 540, 50, 4000),
+    Tunable::new("Tune_YoninSilver", 607, 50, 4000),
     Tunable::new("Tune_YoninPawn", 100, 100, 100),
-    Tunable::new("Tune_YoninDragon", 1065, 50, 4000),
-    Tunable::new("Tune_YoninProSilver", 378, 50, 4000),
-    Tunable::new("Tune_YoninTokin", 591, 50, 4000),
+    Tunable::new("Tune_YoninDragon", 1037, 50, 4000),
+    Tunable::new("Tune_YoninProSilver", 487, 50, 4000),
+    Tunable::new("Tune_YoninTokin", 583, 50, 4000),
 ];
 /// In hand a piece is worth a little more: it can go anywhere (`Kind::HAND` order).
 static HAND: [Tunable; 4] = [
-    Tunable::new("Tune_YoninHandRook", 1145, 50, 4000),
-    Tunable::new("Tune_YoninHandGold", 678, 50, 4000),
-    Tunable::new("Tune_YoninHandSilver", 548, 50, 4000),
+    Tunable::new("Tune_YoninHandRook", 1176, 50, 4000),
+    Tunable::new("Tune_YoninHandGold", 696, 50, 4000),
+    Tunable::new("Tune_YoninHandSilver", 535, 50, 4000),
     Tunable::new("Tune_YoninHandPawn", 41, 20, 1000),
 ];
 /// Each piece counts toward the rule-17 total, the places tie-break.
 static PER_PIECE: Tunable = Tunable::new("Tune_YoninPerPiece", 5, 0, 200);
 /// A checkmate made is a step up the places.
-static PER_MATE: Tunable = Tunable::new("Tune_YoninPerMate", 1610, 0, 10_000);
+static PER_MATE: Tunable = Tunable::new("Tune_YoninPerMate", 1401, 0, 10_000);
 /// King safety: per defender next to the king (up to four), per square next to
 /// it an opponent attacks, per open flight square (up to four), per checker,
 /// and when in check with at most one flight.
-static KING_DEFENDER: Tunable = Tunable::new("Tune_YoninKingDefender", 11, 0, 200);
-static KING_PRESSURE: Tunable = Tunable::new("Tune_YoninKingPressure", 35, 0, 300);
-static KING_FLIGHT: Tunable = Tunable::new("Tune_YoninKingFlight", 20, 0, 200);
-static CHECKER: Tunable = Tunable::new("Tune_YoninChecker", 175, 0, 1000);
-static NEARLY_MATED: Tunable = Tunable::new("Tune_YoninNearlyMated", 280, 0, 4000);
+static KING_DEFENDER: Tunable = Tunable::new("Tune_YoninKingDefender", 7, 0, 200);
+static KING_PRESSURE: Tunable = Tunable::new("Tune_YoninKingPressure", 41, 0, 300);
+static KING_FLIGHT: Tunable = Tunable::new("Tune_YoninKingFlight", 17, 0, 200);
+static CHECKER: Tunable = Tunable::new("Tune_YoninChecker", 196, 0, 1000);
+static NEARLY_MATED: Tunable = Tunable::new("Tune_YoninNearlyMated", 329, 0, 4000);
+/// A piece an opponent can win (unguarded, or guarded but attacked by a
+/// cheaper piece), in percent of what its owner would lose: the largest such
+/// loss, and the second (a fork). The seat to move saves its largest by moving.
+static HANGING: Tunable = Tunable::new("Tune_YoninHanging", 72, 0, 100);
+static HANGING_SECOND: Tunable = Tunable::new("Tune_YoninHangingSecond", 34, 0, 100);
 
 /// Every tunable of the evaluation.
 pub static TUNABLES: &[&Tunable] = &[
@@ -73,6 +89,8 @@ pub static TUNABLES: &[&Tunable] = &[
     &KING_FLIGHT,
     &CHECKER,
     &NEARLY_MATED,
+    &HANGING,
+    &HANGING_SECOND,
 ];
 /// An eliminated seat keeps only its place; later eliminations rank higher.
 const ELIMINATED: Value = -12_000;
@@ -96,13 +114,13 @@ pub fn gain(state: &State, mv: YoninMove) -> Value {
 }
 
 /// The piece values of [`BOARD`] and [`HAND`], read once per evaluation.
-struct PieceValues {
-    board: [Value; 8],
+pub(super) struct PieceValues {
+    pub(super) board: [Value; 8],
     hand: [Value; 4],
 }
 
 impl PieceValues {
-    fn now() -> PieceValues {
+    pub(super) fn now() -> PieceValues {
         PieceValues {
             board: BOARD.each_ref().map(Tunable::get),
             hand: HAND.each_ref().map(Tunable::get),
@@ -118,13 +136,53 @@ impl PieceValues {
     }
 }
 
-/// Per live seat, the squares it attacks next to the other live kings and on
-/// them (elsewhere the map may be short; empty for eliminated seats): only its
-/// pieces within two squares of another live king, and its rooks and dragons
-/// on the ranks and files through that king's neighbourhood, can reach one;
-/// its own king's neighbourhood, where most of its pieces stand, is never
-/// asked about.
-pub(super) fn attack_maps(state: &State) -> [Bitboard; 4] {
+/// The two largest losses `seat` faces from pieces the other live seats can
+/// win (`maps` whole): the board value of an unguarded piece, the difference
+/// to the cheapest attacker for a guarded one (a king takes only unguarded
+/// pieces).
+pub(super) fn hanging_losses(
+    state: &State,
+    seat: Seat,
+    maps: &[Bitboard; 4],
+    values: &PieceValues,
+) -> [Value; 2] {
+    let own = state.by_owner[seat as usize];
+    let enemies = state.others(seat);
+    let enemy_map = (1..4).fold(Bitboard::EMPTY, |bb, i| bb | maps[(seat as usize + i) & 3]);
+    let mut losses = [0 as Value; 2];
+    for sq in own & enemy_map & !state.by_kind[Kind::King.index()] {
+        let value = values.board[state.at(sq).kind().index()];
+        let loss = match maps[seat as usize].has(sq) {
+            false => value,
+            true => {
+                let cheapest = state
+                    .attackers(sq, enemies)
+                    .into_iter()
+                    .map(|a| match state.at(a).kind() {
+                        Kind::King => Value::MAX,
+                        kind => values.board[kind.index()],
+                    })
+                    .min()
+                    .unwrap_or(Value::MAX);
+                value.saturating_sub(cheapest).max(0)
+            }
+        };
+        if loss > losses[0] {
+            losses = [loss, losses[0]];
+        } else if loss > losses[1] {
+            losses[1] = loss;
+        }
+    }
+    losses
+}
+
+/// Per live seat, the squares it attacks (empty for eliminated seats). Unless
+/// `whole`, only next to the other live kings and on them (elsewhere the map
+/// may be short): only its pieces within two squares of another live king,
+/// and its rooks and dragons on the ranks and files through that king's
+/// neighbourhood, can reach one; its own king's neighbourhood, where most of
+/// its pieces stand, is never asked about.
+pub(super) fn attack_maps(state: &State, whole: bool) -> [Bitboard; 4] {
     let sliders = state.sliders();
     let reach_king = |seat: usize| match state.is_alive(seat as Seat) {
         true => {
@@ -137,7 +195,10 @@ pub(super) fn attack_maps(state: &State) -> [Bitboard; 4] {
     std::array::from_fn(|seat| {
         let mut map = Bitboard::EMPTY;
         if state.is_alive(seat as Seat) {
-            let others = (1..4).fold(Bitboard::EMPTY, |bb, i| bb | reach[(seat + i) & 3]);
+            let others = match whole {
+                true => Bitboard::FULL,
+                false => (1..4).fold(Bitboard::EMPTY, |bb, i| bb | reach[(seat + i) & 3]),
+            };
             for sq in state.by_owner[seat] & others {
                 map |= state.attacks_of(state.at(sq), sq);
             }
@@ -184,8 +245,11 @@ pub fn evaluate_all(pos: &Yonin) -> [Value; 4] {
     let state = pos.state();
     let out = pos.eliminations();
     let totals = pos.totals();
-    let maps = attack_maps(state);
+    let (hanging, hanging_second) = (HANGING.get(), HANGING_SECOND.get());
+    let weighs_hanging = hanging | hanging_second != 0;
+    let maps = attack_maps(state, weighs_hanging);
     let values = PieceValues::now();
+    let mover = pos.side_to_move();
     let mut raw = [0 as Value; 4];
     for seat in 0..4u8 {
         if !state.is_alive(seat) {
@@ -197,6 +261,13 @@ pub fn evaluate_all(pos: &Yonin) -> [Value; 4] {
             + safety
             + PER_MATE.get() * out.mates_by(seat) as Value
             + PER_PIECE.get() * totals[seat as usize] as Value;
+        if weighs_hanging {
+            let [largest, second] = hanging_losses(state, seat, &maps, &values);
+            raw[seat as usize] -= match seat == mover {
+                true => hanging * second,
+                false => hanging * largest + hanging_second * second,
+            } / 100;
+        }
         if let Some(heir) = heir {
             // A share of the expected inheritance and of the mate itself.
             raw[heir as usize] += (material + PER_MATE.get()) / 4;

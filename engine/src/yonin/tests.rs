@@ -1731,7 +1731,7 @@ fn the_evaluation_attack_maps_are_exact_next_to_every_other_king() {
     let mut checked = 0;
     along_random_games(21, 6, |pos| {
         let state = pos.state();
-        let maps = super::eval::attack_maps(state);
+        let maps = super::eval::attack_maps(state, false);
         for seat in (0..4u8).filter(|&s| state.is_alive(s)) {
             let mut full = crate::core::board9::Bitboard::EMPTY;
             for sq in state.by_owner[seat as usize] {
@@ -1773,4 +1773,37 @@ fn the_moves_are_the_board_moves_then_the_drops_a_quiet_tail() {
         tails += all.len() - head;
     });
     assert!(tails > 1000, "{tails} drops seen");
+}
+
+#[test]
+fn a_piece_is_hanging_when_unguarded_or_attacked_by_a_cheaper_piece() {
+    use super::eval::{attack_maps, hanging_losses, PieceValues};
+    let values = PieceValues::now();
+    let value = |kind: Kind| values.board[kind.index()];
+    let losses = |extra: &[(&'static str, &'static str)]| {
+        let pos = at(&build(&kings_and(extra), "-/-/-/-", 1, "-", "-"));
+        let state = pos.state();
+        hanging_losses(state, 0, &attack_maps(state, true), &values)
+    };
+    let silver = value(Kind::Silver);
+    // North's dragon down the file takes South's silver for nothing ...
+    assert_eq!(losses(&[("5e", "S0"), ("5c", "+R2")]), [silver, 0]);
+    // ... but not once a gold guards it: the dragon is worth more.
+    assert_eq!(losses(&[("5e", "S0"), ("5f", "G0"), ("5c", "+R2")]), [0, 0]);
+    // A guarded silver still loses the difference to a pawn.
+    assert_eq!(
+        losses(&[("5e", "S0"), ("5f", "G0"), ("5d", "P2")]),
+        [silver - value(Kind::Pawn), 0]
+    );
+    // Two pieces attacked: the larger loss first.
+    let gold = value(Kind::Gold);
+    assert_eq!(
+        losses(&[("5e", "S0"), ("5c", "+R2"), ("7g", "G0"), ("7c", "R3")]),
+        [silver.max(gold), silver.min(gold)]
+    );
+    // A king takes only an unguarded piece.
+    assert_eq!(losses(&[("2e", "S0")]), [silver, 0]);
+    assert_eq!(losses(&[("2e", "S0"), ("3f", "G0")]), [0, 0]);
+    // Unattacked pieces lose nothing.
+    assert_eq!(losses(&[("5h", "S0"), ("4h", "G0")]), [0, 0]);
 }
