@@ -127,6 +127,11 @@ impl PieceValues {
         }
     }
 
+    /// The lowest board value of a piece that can capture (not the king).
+    fn cheapest(&self) -> Value {
+        self.board[1..].iter().copied().min().unwrap_or(0)
+    }
+
     fn material(&self, state: &State, seat: Seat) -> Value {
         let counts = &state.counts[seat as usize];
         let hand = &state.hands[seat as usize];
@@ -154,6 +159,8 @@ pub(super) fn hanging_losses(
         let value = values.board[state.at(sq).kind().index()];
         let loss = match maps[seat as usize].has(sq) {
             false => value,
+            // No attacker is cheaper (most such pieces are pawns).
+            true if value <= values.cheapest() => 0,
             true => {
                 let cheapest = state
                     .attackers(sq, enemies)

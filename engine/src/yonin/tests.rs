@@ -1795,6 +1795,9 @@ fn a_piece_is_hanging_when_unguarded_or_attacked_by_a_cheaper_piece() {
         losses(&[("5e", "S0"), ("5f", "G0"), ("5d", "P2")]),
         [silver - value(Kind::Pawn), 0]
     );
+    // ... and a guarded pawn nothing.
+    assert_eq!(losses(&[("5e", "P0"), ("5f", "G0"), ("5d", "P2")]), [0, 0]);
+    assert_eq!(losses(&[("5e", "P0"), ("5d", "P2")]), [value(Kind::Pawn), 0]);
     // Two pieces attacked: the larger loss first.
     let gold = value(Kind::Gold);
     assert_eq!(
