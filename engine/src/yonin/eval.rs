@@ -32,7 +32,11 @@ use crate::tune::Tunable;
 // 100 ms a move against three second-round engines: +13.9 ± 34.2 (200 games,
 // seed 31342); and against three engines of `c4b0220`, before any tuning or
 // the Yonin speed-up: +46.6 ± 31.4 and +44.2 ± 32.5 (200 games each, seeds
-// 31343 and 31344).
+// 31343 and 31344). Last, mobility, from 4 by `match tune --iterations 150
+// --seed 9105 --params tools/tune/yonin-mobility.params` (same settings,
+// 1 200 games) to 4.7: +22.0 ± 34.8 at 20 000 nodes a move (seed 6301) and
+// +18.5 ± 32.4 at 100 ms (seed 31345) against three third-round engines, 200
+// games each.
 /// Board values by kind, in `Kind::ALL` order (the king counts only through
 /// safety and totals, and the pawn is the unit: neither is tuned).
 static BOARD: [Tunable; 8] = [
@@ -69,6 +73,8 @@ static NEARLY_MATED: Tunable = Tunable::new("Tune_YoninNearlyMated", 329, 0, 400
 /// loss, and the second (a fork). The seat to move saves its largest by moving.
 static HANGING: Tunable = Tunable::new("Tune_YoninHanging", 72, 0, 100);
 static HANGING_SECOND: Tunable = Tunable::new("Tune_YoninHangingSecond", 34, 0, 100);
+/// Per square a seat's pieces attack (its mobility, roughly).
+static MOBILITY: Tunable = Tunable::new("Tune_YoninMobility", 5, 0, 100);
 
 /// Every tunable of the evaluation.
 pub static TUNABLES: &[&Tunable] = &[
@@ -91,6 +97,7 @@ pub static TUNABLES: &[&Tunable] = &[
     &NEARLY_MATED,
     &HANGING,
     &HANGING_SECOND,
+    &MOBILITY,
 ];
 /// An eliminated seat keeps only its place; later eliminations rank higher.
 const ELIMINATED: Value = -12_000;
@@ -253,8 +260,9 @@ pub fn evaluate_all(pos: &Yonin) -> [Value; 4] {
     let out = pos.eliminations();
     let totals = pos.totals();
     let (hanging, hanging_second) = (HANGING.get(), HANGING_SECOND.get());
+    let mobility = MOBILITY.get();
     let weighs_hanging = hanging | hanging_second != 0;
-    let maps = attack_maps(state, weighs_hanging);
+    let maps = attack_maps(state, weighs_hanging || mobility != 0);
     let values = PieceValues::now();
     let mover = pos.side_to_move();
     let mut raw = [0 as Value; 4];
@@ -267,7 +275,8 @@ pub fn evaluate_all(pos: &Yonin) -> [Value; 4] {
         raw[seat as usize] += material
             + safety
             + PER_MATE.get() * out.mates_by(seat) as Value
-            + PER_PIECE.get() * totals[seat as usize] as Value;
+            + PER_PIECE.get() * totals[seat as usize] as Value
+            + mobility * maps[seat as usize].count() as Value;
         if weighs_hanging {
             let [largest, second] = hanging_losses(state, seat, &maps, &values);
             raw[seat as usize] -= match seat == mover {

@@ -1726,17 +1726,20 @@ fn along_random_games(seed: u64, games: usize, mut visit: impl FnMut(&Yonin)) {
 
 #[test]
 fn the_evaluation_attack_maps_are_exact_next_to_every_other_king() {
-    // The maps skip the pieces that cannot reach another live king's
+    // Unless whole, the maps skip the pieces that cannot reach another live king's
     // neighbourhood; there they must equal the union of every piece's attacks.
     let mut checked = 0;
     along_random_games(21, 6, |pos| {
         let state = pos.state();
         let maps = super::eval::attack_maps(state, false);
+        let whole = super::eval::attack_maps(state, true);
         for seat in (0..4u8).filter(|&s| state.is_alive(s)) {
             let mut full = crate::core::board9::Bitboard::EMPTY;
             for sq in state.by_owner[seat as usize] {
                 full |= state.attacks_of(state.at(sq), sq);
             }
+            // The whole maps (mobility, hanging pieces) are exact everywhere.
+            assert_eq!(whole[seat as usize], full, "{}", pos.diagram());
             for other in (0..4u8).filter(|&o| o != seat && state.is_alive(o)) {
                 let king = state.kings[other as usize];
                 let around = super::piece::KING_STEPS[king.index()] | king.bit();
