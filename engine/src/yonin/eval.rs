@@ -1,6 +1,7 @@
 //! Static evaluation for the multi-player searchers: per seat, material with
-//! hands, king safety against each opponent, the threat of elimination and the
-//! rule-17 total, each seat from its own point of view.
+//! hands, king safety against each opponent, the threat of elimination, the
+//! rule-17 total, mobility and the pieces an opponent can win, each seat from
+//! its own point of view.
 
 use super::piece::{Kind, CROSS, KING_STEPS, NEAR};
 use super::position::Yonin;
