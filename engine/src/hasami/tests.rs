@@ -857,9 +857,10 @@ fn threats_by_passing(pos: &Hasami) -> (Bitboard, Bitboard) {
         .iter()
         .map(|&mv| (mv.to, passed.captures_of(mv)))
         .filter(|(_, taken)| !taken.is_empty())
-        .fold((Bitboard::EMPTY, Bitboard::EMPTY), |(landings, all), (to, taken)| {
-            (landings | to.bit(), all | taken)
-        })
+        .fold(
+            (Bitboard::EMPTY, Bitboard::EMPTY),
+            |(landings, all), (to, taken)| (landings | to.bit(), all | taken),
+        )
 }
 
 #[test]
@@ -899,7 +900,13 @@ fn threats_are_the_captures_the_opponent_could_make_next() {
         'b',
         &mechanics(),
     );
-    assert_eq!(fork.threats(), (sq("9b").bit() | sq("4e").bit(), sq("9a").bit() | sq("5e").bit()));
+    assert_eq!(
+        fork.threats(),
+        (
+            sq("9b").bit() | sq("4e").bit(),
+            sq("9a").bit() | sq("5e").bit()
+        )
+    );
 
     for pos in random_positions(300, 29) {
         assert_eq!(pos.threats(), threats_by_passing(&pos), "{}", pos.sfen());

@@ -1800,7 +1800,10 @@ fn a_piece_is_hanging_when_unguarded_or_attacked_by_a_cheaper_piece() {
     );
     // ... and a guarded pawn nothing.
     assert_eq!(losses(&[("5e", "P0"), ("5f", "G0"), ("5d", "P2")]), [0, 0]);
-    assert_eq!(losses(&[("5e", "P0"), ("5d", "P2")]), [value(Kind::Pawn), 0]);
+    assert_eq!(
+        losses(&[("5e", "P0"), ("5d", "P2")]),
+        [value(Kind::Pawn), 0]
+    );
     // Two pieces attacked: the larger loss first.
     let gold = value(Kind::Gold);
     assert_eq!(
