@@ -13,11 +13,11 @@ use crate::tune::Tunable;
 
 // The evaluation's tunables (docs/protocol.md, "Tunables"), tuned in three
 // rounds, the first two with the multi-player search's quiescence and
-// reductions (docs/match.md, "Tuning runs"). First from the hand-set values, by `match tune --game yonin
-// --iterations 400 --games 8 --nodes 10000 --seed 9101 --concurrency 2
-// --max-plies 400 --a 30 --params tools/tune/yonin.params` (3 200 games),
-// verified at 100 ms a move against three untuned engines, seats rotated (160
-// games, seed 31337): +30.5 ± 36.8 Elo against the field. Then from those, by
+// reductions (docs/match.md, "Tuning runs"). First from the hand-set values,
+// by `match tune --game yonin --iterations 400 --games 8 --nodes 10000 --seed
+// 9101 --concurrency 2 --max-plies 400 --a 30 --params
+// tools/tune/yonin.params` (3 200 games), verified at 100 ms a move against
+// three untuned engines, seats rotated (160 games, seed 31337): +30.5 ± 36.8 Elo against the field. Then from those, by
 // `match tune --game yonin --iterations 300 --games 8 --nodes 20000 --seed 9102
 // --concurrency 2 --max-plies 400 --a 30 --params
 // tools/tune/yonin-round2.params` (2 400 games), verified against three
@@ -125,19 +125,18 @@ pub fn gain(state: &State, mv: YoninMove) -> Value {
 pub(super) struct PieceValues {
     pub(super) board: [Value; 8],
     hand: [Value; 4],
+    /// The lowest board value of a piece that can capture (not the king).
+    cheapest: Value,
 }
 
 impl PieceValues {
     pub(super) fn now() -> PieceValues {
+        let board = BOARD.each_ref().map(Tunable::get);
         PieceValues {
-            board: BOARD.each_ref().map(Tunable::get),
+            board,
             hand: HAND.each_ref().map(Tunable::get),
+            cheapest: board[1..].iter().copied().min().unwrap_or(0),
         }
-    }
-
-    /// The lowest board value of a piece that can capture (not the king).
-    fn cheapest(&self) -> Value {
-        self.board[1..].iter().copied().min().unwrap_or(0)
     }
 
     fn material(&self, state: &State, seat: Seat) -> Value {
@@ -150,25 +149,25 @@ impl PieceValues {
 }
 
 /// The two largest losses `seat` faces from pieces the other live seats can
-/// win (`maps` whole): the board value of an unguarded piece, the difference
-/// to the cheapest attacker for a guarded one (a king takes only unguarded
-/// pieces).
+/// win, given the whole maps of what it guards and what they attack: the
+/// board value of an unguarded piece, the difference to the cheapest attacker
+/// for a guarded one (a king takes only unguarded pieces).
 pub(super) fn hanging_losses(
     state: &State,
     seat: Seat,
-    maps: &[Bitboard; 4],
+    guarded: Bitboard,
+    attacked: Bitboard,
     values: &PieceValues,
 ) -> [Value; 2] {
     let own = state.by_owner[seat as usize];
     let enemies = state.others(seat);
-    let enemy_map = (1..4).fold(Bitboard::EMPTY, |bb, i| bb | maps[(seat as usize + i) & 3]);
     let mut losses = [0 as Value; 2];
-    for sq in own & enemy_map & !state.by_kind[Kind::King.index()] {
+    for sq in own & attacked & !state.by_kind[Kind::King.index()] {
         let value = values.board[state.at(sq).kind().index()];
-        let loss = match maps[seat as usize].has(sq) {
+        let loss = match guarded.has(sq) {
             false => value,
             // No attacker is cheaper (most such pieces are pawns).
-            true if value <= values.cheapest() => 0,
+            true if value <= values.cheapest => 0,
             true => {
                 let cheapest = state
                     .attackers(sq, enemies)
@@ -222,22 +221,27 @@ pub(super) fn attack_maps(state: &State, whole: bool) -> [Bitboard; 4] {
     })
 }
 
+/// What the live seats other than `seat` attack together (from `maps`).
+pub(super) fn attacked_by_others(maps: &[Bitboard; 4], seat: Seat) -> Bitboard {
+    (1..4).fold(Bitboard::EMPTY, |bb, i| bb | maps[(seat as usize + i) & 3])
+}
+
 /// King safety of a live seat: squares around its king attacked by each
-/// opponent, open flight squares, defenders, and whether it stands in check
-/// with few flights. Also returns the seat that would inherit if the king is
-/// nearly mated.
-fn king_safety(state: &State, seat: Seat, maps: &[Bitboard; 4]) -> (Value, Option<Seat>) {
+/// opponent (`attacked` by them together), open flight squares, defenders, and
+/// whether it stands in check with few flights. Also returns the seat that
+/// would inherit if the king is nearly mated.
+fn king_safety(
+    state: &State,
+    seat: Seat,
+    maps: &[Bitboard; 4],
+    attacked: Bitboard,
+) -> (Value, Option<Seat>) {
     let king = state.kings[seat as usize];
     let own = state.by_owner[seat as usize];
     let zone = KING_STEPS[king.index()];
-    let mut attacked = Bitboard::EMPTY;
-    let mut pressure = 0;
-    for (other, &map) in maps.iter().enumerate() {
-        if other != seat as usize {
-            pressure += (zone & map).count() as Value;
-            attacked |= map;
-        }
-    }
+    let pressure: Value = (1..4)
+        .map(|i| (zone & maps[(seat as usize + i) & 3]).count() as Value)
+        .sum();
     let blockers = own | state.by_kind[Kind::King.index()];
     let flights = (zone & !attacked & !blockers).count() as Value;
     let defenders = (zone & own).count() as Value;
@@ -272,14 +276,16 @@ pub fn evaluate_all(pos: &Yonin) -> [Value; 4] {
             continue;
         }
         let material = values.material(state, seat);
-        let (safety, heir) = king_safety(state, seat, &maps);
+        let attacked = attacked_by_others(&maps, seat);
+        let (safety, heir) = king_safety(state, seat, &maps, attacked);
         raw[seat as usize] += material
             + safety
             + PER_MATE.get() * out.mates_by(seat) as Value
             + PER_PIECE.get() * totals[seat as usize] as Value
             + mobility * maps[seat as usize].count() as Value;
         if weighs_hanging {
-            let [largest, second] = hanging_losses(state, seat, &maps, &values);
+            let guarded = maps[seat as usize];
+            let [largest, second] = hanging_losses(state, seat, guarded, attacked, &values);
             raw[seat as usize] -= match seat == mover {
                 true => hanging * second,
                 false => hanging * largest + hanging_second * second,
