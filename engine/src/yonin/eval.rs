@@ -17,7 +17,8 @@ use crate::tune::Tunable;
 // by `match tune --game yonin --iterations 400 --games 8 --nodes 10000 --seed
 // 9101 --concurrency 2 --max-plies 400 --a 30 --params
 // tools/tune/yonin.params` (3 200 games), verified at 100 ms a move against
-// three untuned engines, seats rotated (160 games, seed 31337): +30.5 ± 36.8 Elo against the field. Then from those, by
+// three untuned engines, seats rotated (160 games, seed 31337): +30.5 ± 36.8
+// Elo against the field. Then from those, by
 // `match tune --game yonin --iterations 300 --games 8 --nodes 20000 --seed 9102
 // --concurrency 2 --max-plies 400 --a 30 --params
 // tools/tune/yonin-round2.params` (2 400 games), verified against three
