@@ -218,7 +218,7 @@ pub(super) fn attack_maps(state: &State, whole: bool) -> [Bitboard; 4] {
         if state.is_alive(seat as Seat) {
             let others = match whole {
                 true => Bitboard::FULL,
-                false => (1..4).fold(Bitboard::EMPTY, |bb, i| bb | reach[(seat + i) & 3]),
+                false => union_of_others(&reach, seat as Seat),
             };
             for sq in state.by_owner[seat] & others {
                 map |= state.attacks_of(state.at(sq), sq);
@@ -228,9 +228,12 @@ pub(super) fn attack_maps(state: &State, whole: bool) -> [Bitboard; 4] {
     })
 }
 
-/// What the live seats other than `seat` attack together (from `maps`).
-pub(super) fn attacked_by_others(maps: &[Bitboard; 4], seat: Seat) -> Bitboard {
-    (1..4).fold(Bitboard::EMPTY, |bb, i| bb | maps[(seat as usize + i) & 3])
+/// The union of the other seats' sets in `per_seat` (what they attack, or
+/// where they could reach a king).
+pub(super) fn union_of_others(per_seat: &[Bitboard; 4], seat: Seat) -> Bitboard {
+    (1..4).fold(Bitboard::EMPTY, |bb, i| {
+        bb | per_seat[(seat as usize + i) & 3]
+    })
 }
 
 /// King safety of a live seat: squares around its king attacked by each
@@ -283,7 +286,7 @@ pub fn evaluate_all(pos: &Yonin) -> [Value; 4] {
             continue;
         }
         let material = values.material(state, seat);
-        let attacked = attacked_by_others(&maps, seat);
+        let attacked = union_of_others(&maps, seat);
         let (safety, heir) = king_safety(state, seat, &maps, attacked);
         raw[seat as usize] += material
             + safety

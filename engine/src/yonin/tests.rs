@@ -1780,14 +1780,14 @@ fn the_moves_are_the_board_moves_then_the_drops_a_quiet_tail() {
 
 #[test]
 fn a_piece_is_hanging_when_unguarded_or_attacked_by_a_cheaper_piece() {
-    use super::eval::{attack_maps, attacked_by_others, hanging_losses, PieceValues};
+    use super::eval::{attack_maps, hanging_losses, union_of_others, PieceValues};
     let values = PieceValues::now();
     let value = |kind: Kind| values.board[kind.index()];
     let losses = |extra: &[(&'static str, &'static str)]| {
         let pos = at(&build(&kings_and(extra), "-/-/-/-", 1, "-", "-"));
         let state = pos.state();
         let maps = attack_maps(state, true);
-        hanging_losses(state, 0, maps[0], attacked_by_others(&maps, 0), &values)
+        hanging_losses(state, 0, maps[0], union_of_others(&maps, 0), &values)
     };
     let silver = value(Kind::Silver);
     // North's dragon down the file takes South's silver for nothing ...
