@@ -3,7 +3,8 @@
 //! pays them; the features alone too), beside the hand-made evaluation. Prints
 //! figures only.
 //!
-//! `cargo bench --bench network`
+//! `cargo bench --bench network [-- WEIGHTS_FILE ...]`: the embedded networks,
+//! and those of any weights files named.
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -30,53 +31,64 @@ fn positions(count: usize) -> Vec<Sugoroku> {
     found
 }
 
-fn main() {
-    let mut positions = positions(100_000);
-    let network = net::embedded();
-    println!(
-        "network: {}-{}-{} (inputs, hidden, outputs)",
-        net::INPUTS,
-        network.hidden,
-        net::OUTPUTS
-    );
-    // The two halves of a network evaluation.
+/// The best of five passes of `each` over the positions, in seconds a position.
+fn time_per_position(positions: &[Sugoroku], mut each: impl FnMut(&Sugoroku) -> f64) -> f64 {
     let mut best = f64::MAX;
     for _ in 0..5 {
         let started = Instant::now();
-        let mut sum = 0usize;
-        for pos in &positions {
-            sum += net::features(black_box(pos)).len;
+        let mut sum = 0.0;
+        for pos in positions {
+            sum += each(black_box(pos));
         }
         black_box(sum);
         best = best.min(started.elapsed().as_secs_f64());
     }
-    println!(
-        "{:>9}: {:.0} ns each",
-        "features",
-        best / positions.len() as f64 * 1e9
-    );
-    for (name, evaluation) in [
-        ("network", Evaluation::Network),
-        ("hand-made", Evaluation::Handmade),
-    ] {
-        for pos in &mut positions {
-            pos.set_evaluation(evaluation);
-        }
-        let mut best = f64::MAX;
-        for _ in 0..5 {
-            let started = Instant::now();
-            let mut sum = 0i64;
-            for pos in &positions {
-                sum += black_box(pos).evaluate() as i64;
-            }
-            black_box(sum);
-            best = best.min(started.elapsed().as_secs_f64());
-        }
+    best / positions.len() as f64
+}
+
+fn main() {
+    let mut positions = positions(100_000);
+    // The embedded networks, and any weights files named after `--`.
+    let mut sets = vec![("embedded".to_string(), net::embedded().clone())];
+    for path in std::env::args().skip(1).filter(|a| !a.starts_with('-')) {
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let read = net::Networks::from_bytes(&bytes).unwrap_or_else(|e| panic!("{path}: {e}"));
+        sets.push((path, read));
+    }
+    for (name, networks) in &sets {
+        let shape = |n: &net::Network| {
+            format!(
+                "{}-{}-{} {:?}",
+                n.inputs,
+                n.hidden,
+                net::OUTPUTS,
+                n.activation
+            )
+        };
         println!(
-            "{name:>9}: {:.2} M evaluations/s on one thread ({:.0} ns each, best of 5 over {} positions)",
-            positions.len() as f64 / best / 1e6,
-            best / positions.len() as f64 * 1e9,
+            "{name}: contact {}, race {}",
+            shape(&networks.contact),
+            networks.race.as_ref().map_or("none".into(), shape)
+        );
+        let inputs = networks.contact.inputs;
+        let features = time_per_position(&positions, |pos| net::features(pos, inputs).len as f64);
+        println!("{:>12}: {:.0} ns each", "features", features * 1e9);
+        let each = time_per_position(&positions, |pos| networks.outcomes(pos).equity() as f64);
+        println!(
+            "{:>12}: {:.2} M evaluations/s on one thread ({:.0} ns each, best of 5 over {} positions)",
+            "network",
+            1e-6 / each,
+            each * 1e9,
             positions.len()
         );
     }
+    for pos in &mut positions {
+        pos.set_evaluation(Evaluation::Handmade);
+    }
+    let each = time_per_position(&positions, |pos| pos.evaluate() as f64);
+    println!(
+        "hand-made: {:.2} M evaluations/s on one thread ({:.0} ns each)",
+        1e-6 / each,
+        each * 1e9
+    );
 }

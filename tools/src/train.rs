@@ -19,7 +19,9 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use yomi_engine::core::{Game, MoveList};
 use yomi_engine::search::ChanceGame;
 use yomi_engine::sugoroku::duel::{best_at_zero_ply, roll};
-use yomi_engine::sugoroku::net::{self, Features, Network, Outcomes, MAX_HIDDEN, OUTPUTS};
+use yomi_engine::sugoroku::net::{
+    self, Activation, Features, Network, Networks, Outcomes, FULL_INPUTS, MAX_HIDDEN, OUTPUTS,
+};
 use yomi_engine::sugoroku::{Closeout, Finish, Sugoroku, SugorokuRules};
 
 /// Turns after which a game is abandoned (it never happens in practice:
@@ -30,7 +32,10 @@ const MAX_TURNS: usize = 1_000;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
     pub seed: u64,
+    /// Hidden units of the contact network.
     pub hidden: usize,
+    /// Hidden units of the race network; 0: the contact network plays races too.
+    pub race_hidden: usize,
     /// The learning rate.
     pub alpha: f32,
     pub lambda: f32,
@@ -65,8 +70,28 @@ pub fn training_rules(rng: &mut impl Rng) -> SugorokuRules {
     }
 }
 
+impl Settings {
+    /// The networks a run starts from: random, of the hand-made inputs and
+    /// rectified-linear units.
+    pub fn initial_networks(&self) -> Networks {
+        let make = |hidden, seed| Network::random(FULL_INPUTS, hidden, Activation::Relu, seed);
+        Networks {
+            contact: make(self.hidden, self.seed),
+            race: (self.race_hidden > 0).then(|| make(self.race_hidden, self.seed ^ 0x5243)),
+        }
+    }
+}
+
+/// The network of `networks` that values `pos`, to learn from it.
+fn network_for<'a>(networks: &'a mut Networks, pos: &Sugoroku) -> &'a mut Network {
+    match &mut networks.race {
+        Some(race) if !net::contact(pos) => race,
+        _ => &mut networks.contact,
+    }
+}
+
 /// The gradient step of one position toward `target`.
-fn learn(network: &mut Network, f: &Features, target: &Outcomes, alpha: f32) {
+pub fn learn(network: &mut Network, f: &Features, target: &Outcomes, alpha: f32) {
     let h = network.hidden;
     let mut hidden = [0.0; MAX_HIDDEN];
     let out = network.forward(f, &mut hidden);
@@ -83,7 +108,7 @@ fn learn(network: &mut Network, f: &Features, target: &Outcomes, alpha: f32) {
         network.b2[o] += alpha * d;
     }
     for j in 0..h {
-        back[j] *= hidden[j] * (1.0 - hidden[j]);
+        back[j] *= network.activation.slope(hidden[j]);
         network.b1[j] += alpha * back[j];
     }
     for k in 0..f.len {
@@ -96,19 +121,19 @@ fn learn(network: &mut Network, f: &Features, target: &Outcomes, alpha: f32) {
 }
 
 /// Plays training game `game` and learns from it; returns the number of turns.
-pub fn train_game(network: &mut Network, settings: &Settings, game: u64) -> usize {
+pub fn train_game(networks: &mut Networks, settings: &Settings, game: u64) -> usize {
     let mut rng = game_rng(settings.seed, game);
     let rules = training_rules(&mut rng);
     let mut pos = Sugoroku::start(&rules);
     let mut moves = MoveList::new();
-    // The positions met by the side to roll, with the network's value then.
-    let mut seen: Vec<(Features, Outcomes)> = Vec::with_capacity(128);
+    // The positions met by the side to roll, with the networks' value then.
+    let mut seen: Vec<(Sugoroku, Outcomes)> = Vec::with_capacity(128);
     while pos.outcome().is_none() && seen.len() < MAX_TURNS {
-        seen.push((net::features(&pos), network.outcomes(&pos)));
+        seen.push((pos, networks.outcomes(&pos)));
         pos.apply_chance(roll(&mut rng));
         moves.clear();
         pos.generate_moves(&mut moves);
-        let mv = best_at_zero_ply(&pos, &moves, |after| -network.outcomes(after).equity());
+        let mv = best_at_zero_ply(&pos, &moves, |after| -networks.outcomes(after).equity());
         pos.make(mv);
     }
     let Some(outcome) = pos.outcome() else {
@@ -118,7 +143,9 @@ pub fn train_game(network: &mut Network, settings: &Settings, game: u64) -> usiz
     let mut target = Outcomes::decided(-outcome.value_for(pos.side_to_move()));
     let lambda = settings.lambda;
     for t in (0..seen.len()).rev() {
-        let (features, value) = seen[t];
+        let (pos, value) = seen[t];
+        let network = network_for(networks, &pos);
+        let features = net::features(&pos, network.inputs);
         learn(network, &features, &target, settings.alpha);
         // The target of the position before, from its roller's view.
         let mixed: [f32; OUTPUTS] = {
@@ -132,10 +159,25 @@ pub fn train_game(network: &mut Network, settings: &Settings, game: u64) -> usiz
 
 /// The mean of networks of one shape: how the shards of a round (each trained
 /// from the same checkpoint on its own games) are merged.
+pub fn average_sets(sets: &[Networks]) -> Result<Networks, String> {
+    let contacts: Vec<Network> = sets.iter().map(|s| s.contact.clone()).collect();
+    let races: Vec<Network> = sets.iter().filter_map(|s| s.race.clone()).collect();
+    if !races.is_empty() && races.len() != sets.len() {
+        return Err("some networks to merge have a race network and some not".into());
+    }
+    Ok(Networks {
+        contact: average(&contacts)?,
+        race: (!races.is_empty()).then(|| average(&races)).transpose()?,
+    })
+}
+
+/// The mean of networks of one shape.
 pub fn average(networks: &[Network]) -> Result<Network, String> {
     let first = networks.first().ok_or("no network to merge")?;
-    if networks.iter().any(|n| n.hidden != first.hidden) {
-        return Err("the networks to merge have different hidden layers".into());
+    if networks.iter().any(|n| {
+        (n.inputs, n.hidden, n.activation) != (first.inputs, first.hidden, first.activation)
+    }) {
+        return Err("the networks to merge have different shapes".into());
     }
     let k = networks.len() as f32;
     let mean = |field: fn(&Network) -> &[f32]| -> Vec<f32> {
@@ -144,7 +186,9 @@ pub fn average(networks: &[Network]) -> Result<Network, String> {
             .collect()
     };
     Ok(Network {
+        inputs: first.inputs,
         hidden: first.hidden,
+        activation: first.activation,
         w1: mean(|n| &n.w1),
         b1: mean(|n| &n.b1),
         w2: mean(|n| &n.w2),
@@ -162,8 +206,8 @@ pub fn shard_games(done: u64, games: u64, index: u64, count: u64) -> std::ops::R
 /// trained, one `key value` per line.
 pub fn state_text(settings: &Settings, games: u64) -> String {
     format!(
-        "games {games}\nseed {}\nhidden {}\nalpha {}\nlambda {}\n",
-        settings.seed, settings.hidden, settings.alpha, settings.lambda
+        "games {games}\nseed {}\nhidden {}\nrace_hidden {}\nalpha {}\nlambda {}\n",
+        settings.seed, settings.hidden, settings.race_hidden, settings.alpha, settings.lambda
     )
 }
 
@@ -186,6 +230,7 @@ pub fn parse_state(text: &str) -> Result<(Settings, u64), String> {
             .parse()
             .map_err(|e| format!("checkpoint 'seed': {e}"))?,
         hidden: number("hidden")? as usize,
+        race_hidden: number("race_hidden")? as usize,
         alpha: number("alpha")? as f32,
         lambda: number("lambda")? as f32,
     };
@@ -204,7 +249,8 @@ mod tests {
         Settings {
             seed: 7,
             hidden: 16,
-            alpha: 0.1,
+            race_hidden: 8,
+            alpha: 0.02,
             lambda: 0.7,
         }
     }
@@ -212,20 +258,22 @@ mod tests {
     #[test]
     fn training_is_deterministic_and_resumes_exactly() {
         let s = settings();
-        let run = |from: u64, to: u64, network: &mut Network| {
+        let run = |from: u64, to: u64, networks: &mut Networks| {
             for game in from..to {
-                train_game(network, &s, game);
+                train_game(networks, &s, game);
             }
         };
-        let mut a = Network::random(s.hidden, s.seed);
+        let mut a = s.initial_networks();
         run(0, 200, &mut a);
-        let mut b = Network::random(s.hidden, s.seed);
+        let mut b = s.initial_networks();
         run(0, 120, &mut b);
         // A checkpoint written and read back, then the rest.
-        let mut b = Network::from_bytes(&b.to_bytes()).expect("a checkpoint reads back");
+        let mut b = Networks::from_bytes(&b.to_bytes()).expect("a checkpoint reads back");
         run(120, 200, &mut b);
         assert_eq!(a.to_bytes(), b.to_bytes());
-        assert_ne!(a, Network::random(s.hidden, s.seed), "it learned something");
+        let start = s.initial_networks();
+        assert_ne!(a.contact, start.contact, "the contact network learned");
+        assert_ne!(a.race, start.race, "the race network learned");
         let (read, games) = parse_state(&state_text(&s, 200)).unwrap();
         assert_eq!((read, games), (s, 200));
     }
@@ -234,26 +282,40 @@ mod tests {
     fn shards_cover_a_round_and_merge_to_the_mean() {
         let ranges: Vec<_> = (0..3).map(|i| shard_games(100, 10, i, 3)).collect();
         assert_eq!(ranges, [100..103, 103..106, 106..110]);
-        let (a, b) = (Network::random(4, 1), Network::random(4, 2));
+        let random = |hidden, seed| Network::random(FULL_INPUTS, hidden, Activation::Relu, seed);
+        let (a, b) = (random(4, 1), random(4, 2));
         let mean = average(&[a.clone(), b.clone()]).unwrap();
         assert!((mean.w1[5] - (a.w1[5] + b.w1[5]) / 2.0).abs() < 1e-7);
         assert_eq!(average(&[a.clone(), a.clone()]).unwrap(), a);
-        assert!(average(&[a, Network::random(5, 1)]).is_err());
+        assert!(average(&[a.clone(), random(5, 1)]).is_err());
         assert!(average(&[]).is_err());
+        let with_race = Networks {
+            contact: a.clone(),
+            race: Some(b.clone()),
+        };
+        let without = Networks {
+            contact: a,
+            race: None,
+        };
+        assert_eq!(
+            average_sets(&[with_race.clone(), with_race.clone()]).unwrap(),
+            with_race
+        );
+        assert!(average_sets(&[with_race, without]).is_err());
     }
 
     #[test]
     fn learning_moves_the_output_toward_the_target() {
         let s = settings();
-        let mut network = Network::random(s.hidden, 1);
+        let mut networks = s.initial_networks();
         let pos = Sugoroku::start(&SugorokuRules::default());
-        let f = net::features(&pos);
+        let f = net::features(&pos, FULL_INPUTS);
         let target = Outcomes::decided(2);
-        let before = network.outcomes(&pos);
+        let before = networks.outcomes(&pos);
         for _ in 0..50 {
-            learn(&mut network, &f, &target, 0.1);
+            learn(&mut networks.contact, &f, &target, 0.02);
         }
-        let after = network.outcomes(&pos);
+        let after = networks.outcomes(&pos);
         assert!(
             after.win > before.win && after.win2 > before.win2,
             "{before:?} -> {after:?}"

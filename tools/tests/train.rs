@@ -111,7 +111,7 @@ fn a_damaged_checkpoint_is_refused_with_its_reason() {
     let out = train(&dir, &["--games", "20", "--resume", "--out", "a.bin"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("bytes where"),
+        String::from_utf8_lossy(&out.stderr).contains("cut short"),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );

@@ -6,7 +6,7 @@
 //! two games, so each plays the dice the other had. Pairs are the independent
 //! units the error bar is computed over.
 
-use super::net::Network;
+use super::net::Networks;
 use super::{Evaluation, Roll, Sugoroku, SugorokuMove, SugorokuRules, ROLLS};
 use crate::core::{Game, GameResult, MoveList, Seat};
 use crate::search::expecti::Expectimax;
@@ -30,7 +30,7 @@ pub enum Player<'a> {
     /// The engine: expectimax to `depth` turns.
     Search { depth: u32 },
     /// The turn a network (one being trained, say) values most, at 0 ply.
-    Network(&'a Network),
+    Network(&'a Networks),
     /// The turn the engine's own static evaluation values most, at 0 ply.
     Static(Evaluation),
 }

@@ -5,6 +5,7 @@
 mod dice;
 pub mod duel;
 mod eval;
+mod features;
 mod movegen;
 pub mod net;
 mod notation;

@@ -1,131 +1,50 @@
 //! A neural-network evaluation, as the strong backgammon programs have
 //! (TD-Gammon, GNU Backgammon, wildbg): the position, seen by the side about to
-//! roll, goes in as a few hundred inputs; out come the probabilities of the
-//! results, from which the equity in points follows.
+//! roll, goes in as a few hundred inputs ([`super::features`]); out come the
+//! probabilities of the results, from which the equity in points follows.
 //!
-//! - **Inputs** ([`INPUTS`]): for each side and each of its points 1–24 four
-//!   units in TD-Gammon's truncated unary code (one stone, two, three, and half
-//!   of the stones beyond three); the bar in the same code (three units); the
-//!   stones home and borne off (/15); the pip count (/100); whether the sides
-//!   can still meet; and the house rules that change values (bear-off finish,
-//!   instant or no closeout).
-//! - **One hidden layer** of sigmoid units, **five sigmoid outputs**: the
-//!   probability of a win, of a win worth 2 or more, of one worth 3, of a loss
-//!   worth 2 or more and of one worth 3 (the closed-home multipliers), for the
-//!   side to roll. Equity = 2·win − 1 + win2 + win3 − lose2 − lose3.
+//! - **Two networks**, as GNU Backgammon and wildbg keep: one for positions
+//!   with contact, one for races (no stone can meet an opposing one again),
+//!   chosen by the position ([`Networks`]). A file may hold one network for
+//!   both.
+//! - **One hidden layer** (rectified-linear units; the first networks had
+//!   sigmoid units), **five sigmoid outputs**: the probability of a win, of a
+//!   win worth 2 or more, of one worth 3, of a loss worth 2 or more and of one
+//!   worth 3 (the closed-home multipliers), for the side to roll. Equity =
+//!   2·win − 1 + win2 + win3 − lose2 − lose3.
 //! - **Inference** allocates nothing: most inputs are 0, so the hidden sums add
 //!   up only the rows of the inputs that are set (the first layer is stored
-//!   input-major), about a tenth of a dense product.
+//!   input-major); the rows are added with AVX2 where the processor has it
+//!   (chosen at run time), with the same arithmetic in the same order as the
+//!   plain code, so both give the same bits.
 //!
-//! The weights ship inside the binary ([`embedded`], `net.bin`, made by
-//! `tools/src/bin/train_sugoroku.rs`; the command and seed are in
+//! The weights ship inside the binary ([`embedded`], `net.bin`, made by the
+//! tools in `tools/src/bin/train_sugoroku.rs`; the commands and seeds are in
 //! docs/rules/sugoroku.md); another file of the same format can be read with
-//! [`Network::from_bytes`].
+//! [`Networks::from_bytes`].
 
-use super::position::{mirror, Sugoroku, BAR, OFF, STONES};
+pub use super::features::{
+    contact, features, Features, FULL_INPUTS, HANDMADE_PER_SIDE, MAX_ACTIVE, RAW_INPUTS,
+};
+use super::position::Sugoroku;
 use super::rules::{Closeout, Finish};
 use crate::core::Game;
 use std::sync::OnceLock;
 
-/// Units per point in the truncated unary code.
-const UNITS: usize = 4;
-const POINT_INPUTS: usize = 2 * 24 * UNITS;
-const BAR_INPUTS: usize = 2 * 3;
-/// Per side: home, off, pips; then contact and three rule flags.
-pub const INPUTS: usize = POINT_INPUTS + BAR_INPUTS + 2 * 3 + 1 + 3;
 /// win, win ≥ 2, win = 3, loss ≥ 2, loss = 3.
 pub const OUTPUTS: usize = 5;
 /// The largest hidden layer a file may have (inference keeps it on the stack).
-pub const MAX_HIDDEN: usize = 512;
-/// Inputs that can be set at once: a point or the bar sets at most as many
-/// units as it holds stones (15 a side), then the six per-side scalars,
-/// contact and the rules.
-pub const MAX_ACTIVE: usize = 2 * 15 + 2 * 3 + 4;
-/// The file format: magic, inputs, hidden, outputs (u32 LE), then the f32 LE
-/// weights (first layer input-major, its biases, second layer output-major,
-/// its biases), then an FNV-1a checksum (u64 LE) of all the bytes before it.
-pub const MAGIC: &[u8; 8] = b"YOMISGN1";
-
-/// The set inputs of a position: (index, value) pairs.
-#[derive(Clone, Copy, Debug)]
-pub struct Features {
-    pub index: [u16; MAX_ACTIVE],
-    pub value: [f32; MAX_ACTIVE],
-    pub len: usize,
-}
-
-impl Features {
-    #[inline]
-    fn set(&mut self, index: usize, value: f32) {
-        if value != 0.0 {
-            self.index[self.len] = index as u16;
-            self.value[self.len] = value;
-            self.len += 1;
-        }
-    }
-
-    /// The inputs as a dense vector (the reference implementation and training).
-    pub fn dense(&self) -> [f32; INPUTS] {
-        let mut x = [0.0; INPUTS];
-        for k in 0..self.len {
-            x[self.index[k] as usize] = self.value[k];
-        }
-        x
-    }
-}
-
-/// The truncated unary code of a count: 1 from one, 1 from two, 1 from three
-/// (only the first `units − 1`), and half of what is beyond.
-#[inline]
-fn unary(out: &mut Features, base: usize, units: usize, count: u8) {
-    let n = count as f32;
-    for u in 0..units - 1 {
-        out.set(base + u, (count as usize > u) as u32 as f32);
-    }
-    out.set(base + units - 1, ((n - (units - 1) as f32) / 2.0).max(0.0));
-}
-
-/// The inputs of `pos` from the side to move's view (the side about to roll).
-pub fn features(pos: &Sugoroku) -> Features {
-    let mut f = Features {
-        index: [0; MAX_ACTIVE],
-        value: [0.0; MAX_ACTIVE],
-        len: 0,
-    };
-    let us = pos.side_to_move();
-    for (k, side) in [us, us ^ 1].into_iter().enumerate() {
-        for point in 1..=24u8 {
-            let base = (k * 24 + point as usize - 1) * UNITS;
-            unary(&mut f, base, UNITS, pos.count(side, point));
-        }
-        unary(&mut f, POINT_INPUTS + k * 3, 3, pos.count(side, BAR));
-        let scalars = POINT_INPUTS + BAR_INPUTS + k * 3;
-        f.set(scalars, pos.home_count(side) as f32 / STONES as f32);
-        f.set(scalars + 1, pos.count(side, OFF) as f32 / STONES as f32);
-        f.set(scalars + 2, pos.pips(side) as f32 / 100.0);
-    }
-    let flags = POINT_INPUTS + BAR_INPUTS + 6;
-    f.set(flags, contact(pos) as u32 as f32);
-    let rules = pos.rules();
-    f.set(flags + 1, (rules.finish == Finish::BearOff) as u32 as f32);
-    f.set(
-        flags + 2,
-        (rules.closeout == Closeout::Instant) as u32 as f32,
-    );
-    f.set(flags + 3, (rules.closeout == Closeout::Off) as u32 as f32);
-    f
-}
-
-/// Whether a stone can still meet an opposing one (a stone on the bar, or the
-/// rearmost stones not yet past each other).
-fn contact(pos: &Sugoroku) -> bool {
-    if pos.count(0, BAR) > 0 || pos.count(1, BAR) > 0 {
-        return true;
-    }
-    let b_back = (1..=24u8).rev().find(|&p| pos.count(0, p) > 0);
-    let w_back = (1..=24u8).find(|&p| pos.count(1, mirror(p)) > 0);
-    matches!((b_back, w_back), (Some(b), Some(w)) if w < b)
-}
+pub const MAX_HIDDEN: usize = 1024;
+/// The file format of the first networks: one sigmoid network of the raw
+/// inputs. Magic, inputs, hidden, outputs (u32 LE), then the f32 LE weights
+/// (first layer input-major, its biases, second layer output-major, its
+/// biases), then an FNV-1a checksum (u64 LE) of all the bytes before it.
+pub const MAGIC_V1: &[u8; 8] = b"YOMISGN1";
+/// The file format now written: magic, the number of networks (u32 LE: 1, or
+/// 2 for contact then race), then per network its inputs, hidden, outputs and
+/// activation (u32 LE: 0 sigmoid, 1 rectified linear) and its weights as in
+/// [`MAGIC_V1`]; then one FNV-1a checksum (u64 LE) of all the bytes before it.
+pub const MAGIC: &[u8; 8] = b"YOMISGN2";
 
 /// The probabilities of the results for the side to roll.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -203,15 +122,62 @@ impl Outcomes {
 }
 
 #[inline]
-fn sigmoid(x: f32) -> f32 {
+pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
+}
+
+/// What the hidden units compute from their sums.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Activation {
+    /// The first networks' units.
+    Sigmoid,
+    /// max(0, x): cheap, and what the larger networks are trained with.
+    Relu,
+}
+
+impl Activation {
+    fn code(self) -> u32 {
+        match self {
+            Activation::Sigmoid => 0,
+            Activation::Relu => 1,
+        }
+    }
+
+    fn from_code(code: u32) -> Option<Self> {
+        match code {
+            0 => Some(Activation::Sigmoid),
+            1 => Some(Activation::Relu),
+            _ => None,
+        }
+    }
+
+    /// The unit's output from its sum.
+    #[inline]
+    pub fn apply(self, sum: f32) -> f32 {
+        match self {
+            Activation::Sigmoid => sigmoid(sum),
+            Activation::Relu => sum.max(0.0),
+        }
+    }
+
+    /// The derivative at a unit whose output is `out`.
+    #[inline]
+    pub fn slope(self, out: f32) -> f32 {
+        match self {
+            Activation::Sigmoid => out * (1.0 - out),
+            Activation::Relu => (out > 0.0) as u32 as f32,
+        }
+    }
 }
 
 /// A network of one hidden layer.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
+    /// [`RAW_INPUTS`] or [`FULL_INPUTS`] (with the hand-made features).
+    pub inputs: usize,
     pub hidden: usize,
-    /// `INPUTS × hidden`, input-major: row `i` holds input `i`'s weights.
+    pub activation: Activation,
+    /// `inputs × hidden`, input-major: row `i` holds input `i`'s weights.
     pub w1: Vec<f32>,
     pub b1: Vec<f32>,
     /// `OUTPUTS × hidden`, output-major.
@@ -225,18 +191,55 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
+/// Reads little-endian words and floats, failing on a short file.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn word(&mut self) -> Result<usize, String> {
+        let end = self.at + 4;
+        let chunk = self
+            .bytes
+            .get(self.at..end)
+            .ok_or("the file is cut short")?;
+        self.at = end;
+        Ok(u32::from_le_bytes(chunk.try_into().expect("4 bytes")) as usize)
+    }
+
+    fn floats(&mut self, n: usize) -> Result<Vec<f32>, String> {
+        let end = self.at + 4 * n;
+        let chunk = self
+            .bytes
+            .get(self.at..end)
+            .ok_or("the file is cut short")?;
+        self.at = end;
+        let values: Vec<f32> = chunk
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .collect();
+        if values.iter().any(|v| !v.is_finite()) {
+            return Err("a weight is not a finite number".into());
+        }
+        Ok(values)
+    }
+}
+
 impl Network {
     /// Small random weights from `seed` (the start of training).
-    pub fn random(hidden: usize, seed: u64) -> Self {
+    pub fn random(inputs: usize, hidden: usize, activation: Activation, seed: u64) -> Self {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
         let mut draw = |n: usize, scale: f32| -> Vec<f32> {
             (0..n).map(|_| rng.gen_range(-scale..scale)).collect()
         };
-        let w1 = draw(INPUTS * hidden, 0.1);
+        let w1 = draw(inputs * hidden, 0.1);
         let w2 = draw(OUTPUTS * hidden, 0.1);
         Network {
+            inputs,
             hidden,
+            activation,
             w1,
             b1: vec![0.0; hidden],
             w2,
@@ -244,65 +247,36 @@ impl Network {
         }
     }
 
-    /// Reads the file format of [`MAGIC`]; a file that is short, long, of other
-    /// sizes or damaged is refused with the reason.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, String> {
-        let header = MAGIC.len() + 12;
-        if bytes.len() < header + 8 || &bytes[..MAGIC.len()] != MAGIC {
-            return Err("not a Yomi Sugoroku network (wrong magic or too short)".into());
-        }
-        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
-        let (inputs, hidden, outputs) = (word(8), word(12), word(16));
-        if inputs != INPUTS || outputs != OUTPUTS || hidden == 0 || hidden > MAX_HIDDEN {
-            return Err(format!(
-                "network of {inputs}-{hidden}-{outputs}; this engine reads {INPUTS}-(1..={MAX_HIDDEN})-{OUTPUTS}"
-            ));
-        }
-        let floats = inputs * hidden + hidden + outputs * hidden + outputs;
-        let expected = header + 4 * floats + 8;
-        if bytes.len() != expected {
-            return Err(format!(
-                "{} bytes where a {inputs}-{hidden}-{outputs} network has {expected}",
-                bytes.len()
-            ));
-        }
-        let body = &bytes[..expected - 8];
-        let stored = u64::from_le_bytes(bytes[expected - 8..].try_into().unwrap());
-        if fnv1a(body) != stored {
-            return Err("checksum mismatch: the file is damaged".into());
-        }
-        let mut values = body[header..]
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes(c.try_into().unwrap()));
-        let mut take = |n: usize| -> Vec<f32> { values.by_ref().take(n).collect() };
-        let w1 = take(inputs * hidden);
-        let b1 = take(hidden);
-        let w2 = take(outputs * hidden);
-        let b2: [f32; OUTPUTS] = take(outputs).try_into().expect("sizes checked");
-        if w1
-            .iter()
-            .chain(&b1)
-            .chain(&w2)
-            .chain(&b2)
-            .any(|v| !v.is_finite())
+    /// One network's sizes and weights, after its header.
+    fn read(
+        r: &mut Reader,
+        inputs: usize,
+        hidden: usize,
+        outputs: usize,
+        activation: Activation,
+    ) -> Result<Self, String> {
+        if ![RAW_INPUTS, FULL_INPUTS].contains(&inputs)
+            || outputs != OUTPUTS
+            || hidden == 0
+            || hidden > MAX_HIDDEN
         {
-            return Err("a weight is not a finite number".into());
+            return Err(format!(
+                "network of {inputs}-{hidden}-{outputs}; this engine reads \
+                 {RAW_INPUTS} or {FULL_INPUTS} inputs, 1..={MAX_HIDDEN} hidden, {OUTPUTS} outputs"
+            ));
         }
         Ok(Network {
+            inputs,
             hidden,
-            w1,
-            b1,
-            w2,
-            b2,
+            activation,
+            w1: r.floats(inputs * hidden)?,
+            b1: r.floats(hidden)?,
+            w2: r.floats(outputs * hidden)?,
+            b2: r.floats(OUTPUTS)?.try_into().expect("five outputs"),
         })
     }
 
-    /// The file format of [`Network::from_bytes`].
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = MAGIC.to_vec();
-        for n in [INPUTS, self.hidden, OUTPUTS] {
-            out.extend((n as u32).to_le_bytes());
-        }
+    fn write(&self, out: &mut Vec<u8>) {
         for v in self
             .w1
             .iter()
@@ -312,39 +286,98 @@ impl Network {
         {
             out.extend(v.to_le_bytes());
         }
-        let sum = fnv1a(&out);
-        out.extend(sum.to_le_bytes());
-        out
     }
 
     /// The hidden activations and the outputs for `f` (`hidden` holds at least
-    /// `self.hidden` values).
+    /// `self.hidden` values; `f` has this network's inputs).
     #[inline]
     pub fn forward(&self, f: &Features, hidden: &mut [f32]) -> [f32; OUTPUTS] {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor has just been found to have AVX2.
+            return unsafe { self.forward_avx2(f, hidden) };
+        }
+        self.forward_plain(f, hidden)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn forward_avx2(&self, f: &Features, hidden: &mut [f32]) -> [f32; OUTPUTS] {
+        self.forward_plain(f, hidden)
+    }
+
+    /// The forward pass as written; inlined into the AVX2 copy, where the
+    /// compiler turns its row loops into 8-wide instructions.
+    #[inline(always)]
+    fn forward_plain(&self, f: &Features, hidden: &mut [f32]) -> [f32; OUTPUTS] {
         let h = self.hidden;
         let hidden = &mut hidden[..h];
         hidden.copy_from_slice(&self.b1);
         for k in 0..f.len {
             let (i, x) = (f.index[k] as usize, f.value[k]);
             let row = &self.w1[i * h..(i + 1) * h];
-            for (a, w) in hidden.iter_mut().zip(row) {
-                *a += w * x;
+            if x == 1.0 {
+                for (a, w) in hidden.iter_mut().zip(row) {
+                    *a += w;
+                }
+            } else {
+                for (a, w) in hidden.iter_mut().zip(row) {
+                    *a += w * x;
+                }
             }
         }
-        for a in hidden.iter_mut() {
-            *a = sigmoid(*a);
+        match self.activation {
+            Activation::Relu => hidden.iter_mut().for_each(|a| *a = a.max(0.0)),
+            Activation::Sigmoid => hidden.iter_mut().for_each(|a| *a = sigmoid(*a)),
         }
         let mut out = self.b2;
         for (o, sum) in out.iter_mut().enumerate() {
-            let row = &self.w2[o * h..(o + 1) * h];
-            *sum += row
-                .iter()
-                .zip(hidden.iter())
-                .map(|(w, a)| w * a)
-                .sum::<f32>();
-            *sum = sigmoid(*sum);
+            *sum = sigmoid(*sum + dot(&self.w2[o * h..(o + 1) * h], hidden));
         }
         out
+    }
+
+    /// The result probabilities for the side to roll in `pos`, undecided.
+    fn raw_outcomes(&self, pos: &Sugoroku) -> Outcomes {
+        let mut hidden = [0.0; MAX_HIDDEN];
+        Outcomes::from_array(self.forward(&features(pos, self.inputs), &mut hidden))
+    }
+}
+
+/// A dot product in eight lanes (the same order with or without AVX2).
+#[inline(always)]
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut lanes = [0.0f32; 8];
+    let (a8, b8) = (a.chunks_exact(8), b.chunks_exact(8));
+    let (ra, rb) = (a8.remainder(), b8.remainder());
+    for (x, y) in a8.zip(b8) {
+        for l in 0..8 {
+            lanes[l] += x[l] * y[l];
+        }
+    }
+    let mut sum = lanes.iter().sum::<f32>();
+    for (x, y) in ra.iter().zip(rb) {
+        sum += x * y;
+    }
+    sum
+}
+
+/// The evaluation's networks: one for positions with contact and one for
+/// races (the same network serves both when a file holds only one).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Networks {
+    pub contact: Network,
+    pub race: Option<Network>,
+}
+
+impl Networks {
+    /// The network that values `pos`.
+    #[inline]
+    pub fn for_position(&self, pos: &Sugoroku) -> &Network {
+        match &self.race {
+            Some(race) if !contact(pos) => race,
+            _ => &self.contact,
+        }
     }
 
     /// The result probabilities for the side to roll in `pos` (a decided
@@ -353,9 +386,89 @@ impl Network {
         if let Some(outcome) = pos.outcome() {
             return Outcomes::decided(outcome.value_for(pos.side_to_move()));
         }
-        let mut hidden = [0.0; MAX_HIDDEN];
-        let raw = Outcomes::from_array(self.forward(&features(pos), &mut hidden));
+        let raw = self.for_position(pos).raw_outcomes(pos);
         raw.sanitized(multipliers_possible(pos))
+    }
+
+    /// Reads the file formats of [`MAGIC`] and [`MAGIC_V1`]; a file that is
+    /// short, long, of other sizes or damaged is refused with the reason.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, String> {
+        let magic = bytes
+            .get(..8)
+            .ok_or("not a Yomi Sugoroku network (too short)")?;
+        if magic != MAGIC && magic != MAGIC_V1 {
+            return Err("not a Yomi Sugoroku network (wrong magic)".into());
+        }
+        if bytes.len() < 8 + 8 {
+            return Err("the file is cut short".into());
+        }
+        let (body, sum) = bytes.split_at(bytes.len() - 8);
+        let mut r = Reader { bytes: body, at: 8 };
+        let mut networks = Vec::new();
+        if magic == MAGIC_V1 {
+            let (inputs, hidden, outputs) = (r.word()?, r.word()?, r.word()?);
+            if inputs != RAW_INPUTS {
+                return Err(format!(
+                    "a first-format network of {inputs} inputs; this engine reads {RAW_INPUTS}"
+                ));
+            }
+            networks.push(Network::read(
+                &mut r,
+                inputs,
+                hidden,
+                outputs,
+                Activation::Sigmoid,
+            )?);
+        } else {
+            let count = r.word()?;
+            if !(1..=2).contains(&count) {
+                return Err(format!("{count} networks; a file holds 1 or 2"));
+            }
+            for _ in 0..count {
+                let (inputs, hidden, outputs) = (r.word()?, r.word()?, r.word()?);
+                let code = r.word()?;
+                let activation = Activation::from_code(code as u32)
+                    .ok_or(format!("unknown activation {code}"))?;
+                networks.push(Network::read(&mut r, inputs, hidden, outputs, activation)?);
+            }
+        }
+        if r.at != body.len() {
+            return Err(format!(
+                "{} bytes where the networks described take {}",
+                bytes.len(),
+                r.at + 8
+            ));
+        }
+        if fnv1a(body) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
+            return Err("checksum mismatch: the file is damaged".into());
+        }
+        let mut networks = networks.into_iter();
+        Ok(Networks {
+            contact: networks.next().expect("one network at least"),
+            race: networks.next(),
+        })
+    }
+
+    /// The file format of [`MAGIC`].
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        let all: Vec<&Network> = std::iter::once(&self.contact).chain(&self.race).collect();
+        out.extend((all.len() as u32).to_le_bytes());
+        for network in all {
+            let header = [
+                network.inputs as u32,
+                network.hidden as u32,
+                OUTPUTS as u32,
+                network.activation.code(),
+            ];
+            for n in header {
+                out.extend(n.to_le_bytes());
+            }
+            network.write(&mut out);
+        }
+        let sum = fnv1a(&out);
+        out.extend(sum.to_le_bytes());
+        out
     }
 }
 
@@ -366,10 +479,10 @@ pub fn multipliers_possible(pos: &Sugoroku) -> bool {
     rules.finish == Finish::AllHome && rules.closeout == Closeout::Multiplier && contact(pos)
 }
 
-/// The network built into the binary.
-pub fn embedded() -> &'static Network {
-    static NETWORK: OnceLock<Network> = OnceLock::new();
-    NETWORK.get_or_init(|| {
-        Network::from_bytes(include_bytes!("net.bin")).expect("the embedded network is valid")
+/// The networks built into the binary.
+pub fn embedded() -> &'static Networks {
+    static NETWORKS: OnceLock<Networks> = OnceLock::new();
+    NETWORKS.get_or_init(|| {
+        Networks::from_bytes(include_bytes!("net.bin")).expect("the embedded network is valid")
     })
 }

@@ -1,7 +1,9 @@
 //! The network: inference against a plain dense reference, the weights file
 //! refused when damaged, decided positions valued by their result.
 
-use super::net::{self, Network, Outcomes, INPUTS, MAX_ACTIVE, OUTPUTS};
+use super::net::{
+    self, Activation, Network, Networks, Outcomes, FULL_INPUTS, MAX_ACTIVE, OUTPUTS, RAW_INPUTS,
+};
 use super::*;
 use crate::core::{Game, HouseRules, MoveList};
 use crate::search::ChanceGame;
@@ -10,14 +12,18 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// The forward pass written the plain way: dense inputs, row by row.
 fn reference(network: &Network, pos: &Sugoroku) -> [f32; OUTPUTS] {
-    let x = net::features(pos).dense();
+    let x = net::features(pos, network.inputs).dense(network.inputs);
     let h = network.hidden;
     let sigmoid = |v: f32| 1.0 / (1.0 + (-v).exp());
+    let unit = |v: f32| match network.activation {
+        Activation::Sigmoid => sigmoid(v),
+        Activation::Relu => v.max(0.0),
+    };
     let hidden: Vec<f32> = (0..h)
         .map(|j| {
-            sigmoid(
+            unit(
                 network.b1[j]
-                    + (0..INPUTS)
+                    + (0..network.inputs)
                         .map(|i| network.w1[i * h + j] * x[i])
                         .sum::<f32>(),
             )
@@ -68,10 +74,15 @@ fn random_positions(count: usize, seed: u64) -> Vec<Sugoroku> {
 
 #[test]
 fn inference_equals_the_dense_reference_on_random_positions() {
-    for network in [Network::random(40, 5), net::embedded().clone()] {
+    let networks = [
+        Network::random(RAW_INPUTS, 40, Activation::Sigmoid, 5),
+        Network::random(FULL_INPUTS, 100, Activation::Relu, 6),
+        net::embedded().contact.clone(),
+    ];
+    for network in networks {
         let mut hidden = [0.0; net::MAX_HIDDEN];
         for pos in random_positions(2_000, 11) {
-            let f = net::features(&pos);
+            let f = net::features(&pos, network.inputs);
             assert!(f.len <= MAX_ACTIVE);
             let fast = network.forward(&f, &mut hidden);
             let slow = reference(&network, &pos);
@@ -89,7 +100,7 @@ fn inference_equals_the_dense_reference_on_random_positions() {
 #[test]
 fn every_input_unit_reads_its_own_fact() {
     let pos = Sugoroku::start(&SugorokuRules::default());
-    let x = net::features(&pos).dense();
+    let x = net::features(&pos, RAW_INPUTS).dense(RAW_INPUTS);
     // Start: 2 on 24, 5 on 13, 3 on 8, 5 on 6 for each side, in its numbering.
     let unary = |side: usize, point: usize| -> [f32; 4] {
         let at = (side * 24 + point - 1) * 4;
@@ -105,19 +116,40 @@ fn every_input_unit_reads_its_own_fact() {
     let scalars = 2 * 24 * 4 + 6;
     assert_eq!(x[scalars..scalars + 3], [5.0 / 15.0, 0.0, 1.67]);
     assert_eq!(x[scalars + 6..], [1.0, 0.0, 0.0, 0.0]);
+    // The hand-made features only for a network that reads them.
+    let full = net::features(&pos, FULL_INPUTS).dense(FULL_INPUTS);
+    assert_eq!(full[..RAW_INPUTS], x[..]);
+    // At the start: no blots, so no shots; one home point made (6), the
+    // rearmost stones on 24, two of them in the opponent's home; quadrants to
+    // cross: 2 for each stone on 13, 1 on 8, 3 on 24.
+    let mine = &full[RAW_INPUTS..RAW_INPUTS + net::HANDMADE_PER_SIDE];
+    assert_eq!(mine[0], 0.0, "no blot to hit");
+    assert_eq!(mine[3], 1.0 / 6.0, "one home point made");
+    assert_eq!(mine[5], 24.0 / 25.0, "rearmost on 24");
+    assert_eq!(mine[6], 2.0 / 15.0, "two stones in the opponent's home");
+    assert_eq!(mine[7], (5.0 * 2.0 + 3.0 * 1.0 + 2.0 * 3.0) / 60.0);
+    assert_eq!(mine[9], 0.0, "no blots");
+    assert_eq!(
+        mine,
+        &full[RAW_INPUTS + net::HANDMADE_PER_SIDE..],
+        "the start is symmetric"
+    );
 }
 
 #[test]
 fn the_weights_file_round_trips_and_damage_is_refused() {
-    let network = Network::random(8, 3);
+    let network = Networks {
+        contact: Network::random(FULL_INPUTS, 8, Activation::Relu, 3),
+        race: Some(Network::random(RAW_INPUTS, 4, Activation::Sigmoid, 4)),
+    };
     let bytes = network.to_bytes();
-    assert_eq!(Network::from_bytes(&bytes).unwrap(), network);
+    assert_eq!(Networks::from_bytes(&bytes).unwrap(), network);
     let refused = |bytes: &[u8], says: &str| {
-        let error = Network::from_bytes(bytes).expect_err(says);
+        let error = Networks::from_bytes(bytes).expect_err(says);
         assert!(error.contains(says), "{error}");
     };
-    refused(&bytes[..bytes.len() - 1], "bytes where");
-    refused(&bytes[..10], "wrong magic or too short");
+    refused(&bytes[..bytes.len() - 1], "cut short");
+    refused(&bytes[..10], "cut short");
     refused(b"", "too short");
     let mut flipped = bytes.clone();
     flipped[40] ^= 1;
@@ -126,14 +158,33 @@ fn the_weights_file_round_trips_and_damage_is_refused() {
     magic[0] = b'X';
     refused(&magic, "magic");
     let mut other = network.clone();
-    other.w1[0] = f32::NAN;
+    other.contact.w1[0] = f32::NAN;
     refused(&other.to_bytes(), "not a finite number");
     let mut inputs = bytes.clone();
-    inputs[8] ^= 1;
+    inputs[12] ^= 1;
     refused(&inputs, "this engine reads");
+    let mut count = bytes.clone();
+    count[8] = 3;
+    refused(&count, "1 or 2");
     let mut longer = bytes;
-    longer.push(0);
+    longer.extend([0; 4]);
     refused(&longer, "bytes where");
+    // The first format (one sigmoid network of the raw inputs, no count, no
+    // activation) still reads, as one network for every position.
+    let old = Network::random(RAW_INPUTS, 6, Activation::Sigmoid, 5);
+    let mut v1 = net::MAGIC_V1.to_vec();
+    for n in [RAW_INPUTS, 6, OUTPUTS] {
+        v1.extend((n as u32).to_le_bytes());
+    }
+    for v in old.w1.iter().chain(&old.b1).chain(&old.w2).chain(&old.b2) {
+        v1.extend(v.to_le_bytes());
+    }
+    let sum = v1.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    v1.extend(sum.to_le_bytes());
+    let read = Networks::from_bytes(&v1).unwrap();
+    assert_eq!((read.contact, read.race), (old, None));
 }
 
 #[test]

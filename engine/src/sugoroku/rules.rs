@@ -1,6 +1,6 @@
 //! Sugoroku house rules: how the game is finished and what closing the home does.
 
-use super::net::Network;
+use super::net::Networks;
 use crate::core::options::OptionValue;
 use crate::core::{HouseRules, OptionSpec};
 
@@ -44,12 +44,12 @@ pub struct SugorokuRules {
     pub closeout: Closeout,
     pub evaluation: Evaluation,
     /// A network read from `SugorokuWeights`; `None`: the embedded one.
-    pub network: Option<&'static Network>,
+    pub network: Option<&'static Networks>,
 }
 
 impl SugorokuRules {
     /// The network the evaluation uses.
-    pub fn network(&self) -> &'static Network {
+    pub fn network(&self) -> &'static Networks {
         self.network.unwrap_or_else(super::net::embedded)
     }
 }
@@ -83,7 +83,7 @@ impl HouseRules for SugorokuRules {
             return Ok(());
         }
         let bytes = std::fs::read(path).map_err(|e| format!("cannot read the file: {e}"))?;
-        let network = Network::from_bytes(&bytes)?;
+        let network = Networks::from_bytes(&bytes)?;
         // Options change seldom: a network read lives as long as the process.
         self.network = Some(Box::leak(Box::new(network)));
         Ok(())

@@ -19,9 +19,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 use yomi_engine::sugoroku::duel::{duel, Player};
-use yomi_engine::sugoroku::net::Network;
+use yomi_engine::sugoroku::net::Networks;
 use yomi_engine::sugoroku::{Evaluation, SugorokuRules};
-use yomi_tools::train::{average, parse_state, shard_games, state_text, train_game, Settings};
+use yomi_tools::train::{average_sets, parse_state, shard_games, state_text, train_game, Settings};
 
 #[derive(Parser)]
 #[command(about = "Trains the Sugoroku network by TD(lambda) self-play")]
@@ -31,9 +31,13 @@ struct Args {
     games: u64,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    #[arg(long, default_value_t = 64)]
+    /// Hidden units of the contact network.
+    #[arg(long, default_value_t = 256)]
     hidden: usize,
-    #[arg(long, default_value_t = 0.1)]
+    /// Hidden units of the race network (0: none; the contact network plays races).
+    #[arg(long, default_value_t = 128)]
+    race_hidden: usize,
+    #[arg(long, default_value_t = 0.01)]
     alpha: f32,
     #[arg(long, default_value_t = 0.7)]
     lambda: f32,
@@ -51,6 +55,9 @@ struct Args {
     /// Pairs of duplicate-dice games per benchmark.
     #[arg(long, default_value_t = 200)]
     bench_pairs: u32,
+    /// Benchmark against this network file at 0 ply (default: the hand-made evaluation).
+    #[arg(long)]
+    opponent: Option<PathBuf>,
     /// The training curve, `games,points_per_game,interval` per benchmark.
     #[arg(long)]
     curve: Option<PathBuf>,
@@ -78,12 +85,12 @@ fn parse_shard(text: &str) -> Result<(u64, u64), String> {
 }
 
 /// A checkpoint: the weights and their `.state`.
-fn read_checkpoint(path: &std::path::Path) -> Result<(Settings, Network, u64), String> {
+fn read_checkpoint(path: &std::path::Path) -> Result<(Settings, Networks, u64), String> {
     let state = std::fs::read_to_string(state_path(path))
         .map_err(|e| format!("{}: {e}", state_path(path).display()))?;
     let (settings, done) = parse_state(&state)?;
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok((settings, Network::from_bytes(&bytes)?, done))
+    Ok((settings, Networks::from_bytes(&bytes)?, done))
 }
 
 fn state_path(out: &std::path::Path) -> PathBuf {
@@ -102,7 +109,7 @@ fn main() {
 
 fn run(args: &Args) -> Result<(), String> {
     if !args.merge.is_empty() {
-        let shards: Vec<(Settings, Network, u64)> = args
+        let shards: Vec<(Settings, Networks, u64)> = args
             .merge
             .iter()
             .map(|p| read_checkpoint(p))
@@ -111,8 +118,8 @@ fn run(args: &Args) -> Result<(), String> {
         if shards.iter().any(|(s, _, d)| *s != settings || *d != done) {
             return Err("the shards to merge come from different runs or rounds".into());
         }
-        let networks: Vec<Network> = shards.into_iter().map(|(_, n, _)| n).collect();
-        let merged = average(&networks)?;
+        let networks: Vec<Networks> = shards.into_iter().map(|(_, n, _)| n).collect();
+        let merged = average_sets(&networks)?;
         std::fs::write(&args.out, merged.to_bytes())
             .map_err(|e| format!("{}: {e}", args.out.display()))?;
         return std::fs::write(state_path(&args.out), state_text(&settings, done))
@@ -126,13 +133,14 @@ fn run(args: &Args) -> Result<(), String> {
         let settings = Settings {
             seed: args.seed,
             hidden: args.hidden,
+            race_hidden: args.race_hidden,
             alpha: args.alpha,
             lambda: args.lambda,
         };
-        let network = Network::random(settings.hidden, settings.seed);
+        let network = settings.initial_networks();
         (settings, network, 0)
     };
-    let save = |network: &Network, done: u64| -> Result<(), String> {
+    let save = |network: &Networks, done: u64| -> Result<(), String> {
         let write = |path: &std::path::Path, bytes: &[u8]| {
             std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
         };
@@ -150,6 +158,15 @@ fn run(args: &Args) -> Result<(), String> {
         }
         return save(&network, done + args.games);
     }
+    let opponent = match &args.opponent {
+        Some(path) => Some(
+            Networks::from_bytes(
+                &std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?,
+            )
+            .map_err(|e| format!("{}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
     let started = Instant::now();
     let first = done;
     let mut turns = 0;
@@ -163,15 +180,19 @@ fn run(args: &Args) -> Result<(), String> {
             let rules = SugorokuRules::default();
             let b = duel(
                 Player::Network(&network),
-                Player::Static(Evaluation::Handmade),
+                match &opponent {
+                    Some(opponent) => Player::Network(opponent),
+                    None => Player::Static(Evaluation::Handmade),
+                },
                 args.bench_pairs,
                 0xBE9C ^ done,
                 &rules,
             );
             let rate = (done - first) as f64 / started.elapsed().as_secs_f64();
             eprintln!(
-                "games {done}  {rate:.0} games/s  {:.1} turns/game  vs hand-made at 0 ply: {:+.3} +/- {:.3} points/game ({} games; won 1/2/3 {:?}, lost 1/2/3 {:?})",
+                "games {done}  {rate:.0} games/s  {:.1} turns/game  vs {} at 0 ply: {:+.3} +/- {:.3} points/game ({} games; won 1/2/3 {:?}, lost 1/2/3 {:?})",
                 turns as f64 / (done - first) as f64,
+                if opponent.is_some() { "the opponent" } else { "hand-made" },
                 b.points,
                 b.error95,
                 b.games,
