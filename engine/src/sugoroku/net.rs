@@ -185,7 +185,9 @@ pub struct Network {
     pub b2: [f32; OUTPUTS],
 }
 
-fn fnv1a(bytes: &[u8]) -> u64 {
+/// The FNV-1a checksum the weights files end with (also names a file in the
+/// training data it labelled).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
     })

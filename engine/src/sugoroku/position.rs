@@ -231,10 +231,38 @@ impl Sugoroku {
         self.rules.closeout == Closeout::Instant && self.home_closed(self.side)
     }
 
-    /// Both sides' stones, each in its own numbering.
+    /// Both sides' stones, each in its own numbering (0 off, 1–24, 25 bar).
     #[inline]
-    pub(super) fn board(&self) -> &[[u8; 26]; 2] {
+    pub fn board(&self) -> &[[u8; 26]; 2] {
         &self.stones
+    }
+
+    /// The position of [`Sugoroku::board`] `board` waiting for `side`'s roll
+    /// (the training data's form); refused unless each side has fifteen
+    /// stones, no point holds both, and at most one side has won.
+    pub fn from_board(
+        board: &[[u8; 26]; 2],
+        side: Seat,
+        rules: &SugorokuRules,
+    ) -> Result<Self, String> {
+        let mut pos = Sugoroku::empty(side & 1, 0, rules);
+        for owner in [0, 1] {
+            let total: u32 = board[owner as usize].iter().map(|&n| n as u32).sum();
+            if total != STONES as u32 {
+                return Err(format!("side {owner} has {total} stones, not 15"));
+            }
+            for point in 0..=BAR {
+                pos.set_count(owner, point, board[owner as usize][point as usize]);
+            }
+        }
+        if (1..=24).any(|p| board[0][p as usize] > 0 && board[1][mirror(p) as usize] > 0) {
+            return Err("both sides have stones on one point".into());
+        }
+        if rules.finish == Finish::AllHome && (board[0][0] > 0 || board[1][0] > 0) {
+            return Err("no stone is borne off under the all-home finish".into());
+        }
+        pos.settle()?;
+        Ok(pos)
     }
 
     /// Plays stone steps of the current turn without finishing it: the steps'
