@@ -73,6 +73,22 @@ fn main() {
         let inputs = networks.contact.inputs;
         let features = time_per_position(&positions, |pos| net::features(pos, inputs).len as f64);
         println!("{:>12}: {:.0} ns each", "features", features * 1e9);
+        let computed: Vec<(usize, net::Features)> = positions
+            .iter()
+            .map(|pos| {
+                let network = networks.for_position(pos);
+                (network.hidden, net::features(pos, network.inputs))
+            })
+            .collect();
+        let mut hidden = [0.0; net::MAX_HIDDEN];
+        let mut at = 0;
+        let forward = time_per_position(&positions, |pos| {
+            at = (at + 1) % computed.len();
+            networks
+                .for_position(pos)
+                .forward(&computed[at].1, &mut hidden)[0] as f64
+        });
+        println!("{:>12}: {:.0} ns each", "forward", forward * 1e9);
         let each = time_per_position(&positions, |pos| networks.outcomes(pos).equity() as f64);
         println!(
             "{:>12}: {:.2} M evaluations/s on one thread ({:.0} ns each, best of 5 over {} positions)",

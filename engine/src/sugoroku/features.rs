@@ -134,6 +134,61 @@ pub fn contact(pos: &Sugoroku) -> bool {
 /// Bits 1–24: the points of the board.
 const BOARD: u32 = 0x01FF_FFFE;
 
+/// The index of a roll in [`ROLLS`].
+const fn roll_index(hi: u8, lo: u8) -> u32 {
+    (hi as u32 * (hi as u32 - 1)) / 2 + lo as u32 - 1
+}
+
+/// Per die 1–6: the rolls (bits by [`roll_index`]) that have it.
+const WITH_DIE: [u32; 7] = {
+    let mut table = [0; 7];
+    let mut hi = 1;
+    while hi <= 6 {
+        let mut lo = 1;
+        while lo <= hi {
+            table[hi as usize] |= 1 << roll_index(hi, lo);
+            table[lo as usize] |= 1 << roll_index(hi, lo);
+            lo += 1;
+        }
+        hi += 1;
+    }
+    table
+};
+
+/// Per distance 2–12: the rolls whose two moves add up to it, as
+/// (index, hi, lo), and how many there are (at most three).
+const SUMS: [([(u32, u8, u8); 3], usize); 13] = {
+    let mut table = [([(0, 0, 0); 3], 0); 13];
+    let mut hi = 1;
+    while hi <= 6 {
+        let mut lo = 1;
+        while lo <= hi {
+            let d = (hi + lo) as usize;
+            table[d].0[table[d].1] = (roll_index(hi, lo), hi, lo);
+            table[d].1 += 1;
+            lo += 1;
+        }
+        hi += 1;
+    }
+    table
+};
+
+/// The rolls that are doubles (weight 1 of 36; the others 2).
+const DOUBLES: u32 = {
+    let mut mask = 0;
+    let mut d = 1;
+    while d <= 6 {
+        mask |= 1 << roll_index(d, d);
+        d += 1;
+    }
+    mask
+};
+
+/// The rolls of 36 in a set of rolls.
+fn rolls_of_36(rolls: u32) -> u32 {
+    2 * rolls.count_ones() - (rolls & DOUBLES).count_ones()
+}
+
 /// One side's stones and the opponent's, as point sets in the side's own
 /// numbering (the opponent's stones move up it, toward 24).
 struct Sides {
@@ -170,6 +225,53 @@ impl Sides {
             s.theirs |= ((m > 0) as u32) << p;
         }
         s
+    }
+
+    /// The rolls (bits by [`roll_index`]) on which the opponent can hit one
+    /// of the blots: [`Sides::hit_by`] for every roll, from the pairs of an
+    /// opposing stone and a blot within twelve points.
+    fn shots(&self) -> u32 {
+        if self.blots == 0 {
+            return 0;
+        }
+        if self.their_bar == 1 {
+            return ROLLS
+                .iter()
+                .filter(|(roll, _)| self.hit_by(roll.hi, roll.lo))
+                .fold(0, |rolls, (roll, _)| {
+                    rolls | 1 << roll_index(roll.hi, roll.lo)
+                });
+        }
+        if self.their_bar >= 2 {
+            // Both dice enter: only a blot on an entering point is hit.
+            return (1..=6)
+                .filter(|&d| (self.blots >> d) & 1 == 1)
+                .fold(0, |rolls, d| rolls | WITH_DIE[d]);
+        }
+        let open = BOARD & !self.made;
+        let mut rolls = 0;
+        let mut blots = self.blots;
+        while blots != 0 {
+            let p = blots.trailing_zeros();
+            blots &= blots - 1;
+            let within = ((1u32 << p) - 1) & !((1u32 << p.saturating_sub(12)) - 1);
+            let mut from = self.theirs & within;
+            while from != 0 {
+                let r = from.trailing_zeros();
+                from &= from - 1;
+                let d = (p - r) as usize;
+                if d <= 6 {
+                    rolls |= WITH_DIE[d];
+                }
+                let (sums, n) = &SUMS[d.min(12)];
+                for &(index, hi, lo) in &sums[..if d <= 12 { *n } else { 0 }] {
+                    if (open >> (r + hi as u32)) & 1 == 1 || (open >> (r + lo as u32)) & 1 == 1 {
+                        rolls |= 1 << index;
+                    }
+                }
+            }
+        }
+        rolls
     }
 
     /// Whether the opponent, rolling `hi`-`lo`, can hit one of the blots.
@@ -215,7 +317,7 @@ impl Sides {
 
 /// One side's hand-made features (see the module's list), each about 0–1.
 fn handmade(s: &Sides) -> [f32; HANDMADE_PER_SIDE] {
-    let mut hit = 0;
+    let hit = rolls_of_36(s.shots());
     let mut escapes = 0;
     let back = s.rearmost();
     let ahead = if back > 1 {
@@ -227,9 +329,6 @@ fn handmade(s: &Sides) -> [f32; HANDMADE_PER_SIDE] {
         None
     };
     for &(roll, weight) in ROLLS.iter() {
-        if s.blots != 0 && s.hit_by(roll.hi, roll.lo) {
-            hit += weight;
-        }
         match ahead {
             None => escapes += weight,
             Some(lowest) if s.escapes_with(back, lowest, roll.hi, roll.lo) => escapes += weight,
