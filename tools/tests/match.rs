@@ -1041,3 +1041,84 @@ fn a_merge_names_the_shards_it_lacks_and_refuses_other_configurations() {
     assert!(stderr.contains("another configuration"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Bad input to the shard tools: one error line, exit status 2, no file
+/// changed.
+#[test]
+fn bad_shard_files_change_nothing() {
+    let dir = scratch("bad-shards");
+    let files = four_shards(&dir, &[]);
+    let out = dir.join("all.jsonl");
+    std::fs::write(&out, "kept\n").unwrap();
+    let out_arg = out.to_string_lossy().into_owned();
+    let kept = |path: &Path, bytes: &[u8]| assert_eq!(std::fs::read(path).unwrap(), bytes);
+
+    // A shard cut inside its header line.
+    let cut = dir.join("cut.jsonl");
+    let header = std::fs::read_to_string(&files[3]).unwrap();
+    std::fs::write(&cut, &header[..40]).unwrap();
+    let cut_arg = cut.to_string_lossy().into_owned();
+    let merge_with = |last: &str| {
+        [
+            strings(&["merge"]),
+            files[..3].to_vec(),
+            strings(&[last, "--out", &out_arg]),
+        ]
+        .concat()
+    };
+    refused(&merge_with(&cut_arg), &["cut.jsonl", "no run header line"]);
+    kept(&out, b"kept\n");
+    // Not JSON at all, and not text.
+    std::fs::write(&cut, [0xff, 0xfe, 0x00, 0x01]).unwrap();
+    refused(&merge_with(&cut_arg), &["cut.jsonl"]);
+    kept(&out, b"kept\n");
+    // A shard of another match: another game, refused even when told to mix.
+    let annan = dir.join("annan.jsonl");
+    let mut args = self_play_args("annan", 8, &dir, &["--shard", "3/4"]);
+    args.extend(strings(&["--out", annan.to_str().unwrap()]));
+    ok(&args);
+    let mut mix = merge_with(annan.to_str().unwrap());
+    mix.push("--mixed".into());
+    refused(&mix, &["not the same match", "game"]);
+    kept(&out, b"kept\n");
+    // A header naming a game no one knows.
+    let unknown = dir.join("unknown.jsonl");
+    std::fs::write(
+        &unknown,
+        std::fs::read_to_string(&files[3])
+            .unwrap()
+            .replace("\"game\":\"hasami\"", "\"game\":\"chess\""),
+    )
+    .unwrap();
+    refused(
+        &[strings(&[
+            "merge",
+            unknown.to_str().unwrap(),
+            "--partial",
+            "--out",
+            &out_arg,
+        ])]
+        .concat(),
+        &["chess"],
+    );
+    kept(&out, b"kept\n");
+    // A run into a damaged results file, or one of another game: refused, the
+    // file as it was.
+    let mut run = self_play_args("hasami", 8, &dir, &["--shard", "3/4"]);
+    run.extend(strings(&["--out", &cut_arg]));
+    refused(&run, &["cut.jsonl", "--force"]);
+    kept(&cut, &[0xff, 0xfe, 0x00, 0x01]);
+    let annan_text = std::fs::read_to_string(&annan).unwrap();
+    let mut run = self_play_args("hasami", 8, &dir, &["--shard", "3/4"]);
+    run.extend(strings(&["--out", annan.to_str().unwrap()]));
+    refused(&run, &["other settings", "game"]);
+    kept(&annan, annan_text.as_bytes());
+    // An unknown game and a shard past the last are refused before any file
+    // is touched.
+    let mut run = self_play_args("chess", 8, &dir, &["--out", &out_arg]);
+    refused(&run, &["chess"]);
+    run = self_play_args("hasami", 8, &dir, &["--shard", "4/4", "--out", &out_arg]);
+    refused(&run, &["--shard", "count from 0", "3/4"]);
+    kept(&out, b"kept\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}

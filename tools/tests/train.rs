@@ -203,3 +203,33 @@ fn a_damaged_checkpoint_is_refused_with_its_reason() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_cut_shard_is_refused_and_nothing_is_written() {
+    let dir = scratch("cut-shard");
+    ok(&dir, &["--games", "0", "--out", "r0.bin"]);
+    for i in 0..2 {
+        let (index, out) = (format!("{i}/2"), format!("s{i}.bin"));
+        ok(
+            &dir,
+            &[
+                "--from", "r0.bin", "--games", "10", "--shard", &index, "--out", &out,
+            ],
+        );
+    }
+    std::fs::write(dir.join("r1.bin"), "kept").unwrap();
+    let merge = ["--merge", "s0.bin", "s1.bin", "--out", "r1.bin"];
+    // Weights cut short.
+    let weights = std::fs::read(dir.join("s1.bin")).unwrap();
+    std::fs::write(dir.join("s1.bin"), &weights[..weights.len() / 2]).unwrap();
+    refused(&dir, &merge, &["s1.bin", "bytes where"]);
+    std::fs::write(dir.join("s1.bin"), &weights).unwrap();
+    // A state cut inside its shard line.
+    let state = std::fs::read_to_string(dir.join("s0.bin.state")).unwrap();
+    let cut = &state[..state.find("from_games").unwrap()];
+    std::fs::write(dir.join("s0.bin.state"), cut).unwrap();
+    refused(&dir, &merge, &["s0.bin.state", "from_games"]);
+    assert_eq!(std::fs::read(dir.join("r1.bin")).unwrap(), b"kept");
+    assert!(!dir.join("r1.bin.state").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
