@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs those of the Debian packages named that are missing, as root or
 # through sudo: how web/build.sh and the suite's tests (tests/clients.rs,
-# tests/web.rs) set themselves up. When it cannot, it exits 1 and says which
-# packages to install.
+# tests/web.rs, tools/tests/slurm.rs under CI) set themselves up. When it
+# cannot, it exits 1 and says which packages to install.
 set -uo pipefail
 missing=()
 for p in "$@"; do
