@@ -1,8 +1,12 @@
 //! The WebAssembly build (docs/web.md): builds `web/dist/yomi.wasm` with
 //! `web/build.sh` when it is missing or older than the sources, then runs the
 //! node tests (the engine: perft of every game, searches within their limits)
-//! and the page tests (headless Chromium). `YOMI_SKIP_WEB=1` skips all of it
-//! on a machine without the toolchain; CI runs it (`.ci/run` installs it).
+//! and the page tests (headless Chromium). It sets itself up: what is missing
+//! of node, npm, Debian's Chromium and the kanji font is apt-installed
+//! (tools/apt-install.sh, as root or through sudo; web/build.sh does the same
+//! for the compiler), and `npm ci --prefix web` fetches playwright-core. Where
+//! that cannot be done it fails saying what to install; `YOMI_SKIP_WEB=1`
+//! skips all of it on a machine without the toolchain.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -33,6 +37,28 @@ fn skipped() -> bool {
     skip
 }
 
+/// Whether `program` is found on `PATH`.
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
+}
+
+/// The Debian packages the tests need that are not there in another form
+/// (a node of its own, Chromium named by `CHROMIUM`).
+fn debian_packages() -> Vec<&'static str> {
+    let mut packages = vec!["fonts-vlgothic"];
+    if !on_path("node") {
+        packages.push("nodejs");
+    }
+    if !on_path("npm") {
+        packages.push("npm");
+    }
+    if std::env::var_os("CHROMIUM").is_none() {
+        packages.push("chromium");
+    }
+    packages
+}
+
 fn run(command: &mut Command, what: &str) {
     let status = command.status().unwrap_or_else(|e| {
         panic!("{what}: cannot start: {e} (YOMI_SKIP_WEB=1 skips the web tests)")
@@ -49,6 +75,10 @@ fn the_wasm_engine_and_the_page_pass_their_tests() {
         return;
     }
     let root = root();
+    run(
+        Command::new(root.join("tools/apt-install.sh")).args(debian_packages()),
+        "tools/apt-install.sh (the Debian packages of the web tests)",
+    );
     let wasm = root.join("web/dist/yomi.wasm");
     let sources = [
         "engine/src",

@@ -5,17 +5,7 @@
 # from source, and optimises with wasm-opt. See docs/web.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(rustc-web cargo-web rust-web-src lld-19 binaryen)
-missing=()
-for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-    sudo=""
-    [ "$(id -u)" = 0 ] || sudo=sudo
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
-fi
+tools/apt-install.sh rustc-web cargo-web rust-web-src lld-19 binaryen
 # Debian's toolchain first: rustup's has no WebAssembly standard library.
 export PATH="/usr/bin:$PATH"
 export RUSTC=/usr/bin/rustc CARGO=/usr/bin/cargo

@@ -85,6 +85,32 @@ pub fn parse_clock(text: &str) -> Result<(u64, u64), String> {
     }
 }
 
+/// Parses a shard `I/N`: shard I (counted from 0, as a Slurm array's
+/// `--array=0-3` and `seq 0 3` count) of N.
+pub fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let (i, n) = text
+        .split_once('/')
+        .ok_or_else(|| format!("shard '{text}': expected I/N such as 0/4"))?;
+    let parse = |part: &str, what: &str| {
+        part.trim()
+            .parse::<u64>()
+            .map_err(|_| format!("shard '{text}': bad {what}"))
+    };
+    let (i, n) = (parse(i, "I")?, parse(n, "N")?);
+    if n == 0 || i >= n {
+        return Err(format!(
+            "shard '{text}': shards count from 0: 0/{n} … {}/{n}",
+            n.saturating_sub(1)
+        ));
+    }
+    Ok((i, n))
+}
+
+/// A shard as [`parse_shard`] reads it.
+pub fn shard_text((index, count): (u64, u64)) -> String {
+    format!("{index}/{count}")
+}
+
 /// Where the openings come from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OpeningSource {
@@ -152,5 +178,17 @@ mod tests {
             byoyomi_ms: 0,
         };
         assert_eq!(clock.describe(), "clock=60000+1000");
+    }
+
+    #[test]
+    fn shards_count_from_zero() {
+        assert_eq!(parse_shard("0/4"), Ok((0, 4)));
+        assert_eq!(parse_shard(" 3 / 4 "), Ok((3, 4)));
+        assert_eq!(shard_text((3, 4)), "3/4");
+        let last = parse_shard("4/4").unwrap_err();
+        assert!(last.contains("count from 0: 0/4 … 3/4"), "{last}");
+        for bad in ["1/0", "4", "a/4", "1/b", "-1/4"] {
+            assert!(parse_shard(bad).is_err(), "{bad}");
+        }
     }
 }

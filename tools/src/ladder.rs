@@ -14,7 +14,9 @@ use crate::json;
 use crate::record::GameRecord;
 use crate::report::Totals;
 use crate::runner::play_rest;
-use crate::runner::{game_list, header_fields as match_fields, header_text, open_results};
+use crate::runner::{
+    commands, game_list, header_fields as match_fields, header_text, open_results,
+};
 use crate::runner::{Merged, RunOptions};
 use std::fmt::Write;
 
@@ -103,11 +105,13 @@ impl LadderConfig {
             .collect();
         let mut fields = Vec::new();
         for (key, value) in match_fields(&self.base) {
-            if key == "engines" {
-                fields.push(("levels", json::str_array(&names)));
-                fields.push(("pairs", format!("[{}]", pairs.join(","))));
-            } else {
-                fields.push((key, value));
+            match key {
+                "engines" => {
+                    fields.push(("levels", json::str_array(&names)));
+                    fields.push(("pairs", format!("[{}]", pairs.join(","))));
+                }
+                "commands" => fields.push((key, commands(&self.levels))),
+                _ => fields.push((key, value)),
             }
         }
         fields

@@ -3,7 +3,8 @@
 //! appended to the JSON lines file as they finish, the SPRT can stop the match
 //! early, and shard outputs merge into one result.
 
-use crate::config::MatchConfig;
+use crate::config::{parse_shard, shard_text, MatchConfig};
+use crate::engine::EngineSpec;
 use crate::game::{play_game, Engines};
 use crate::json::{self, ObjectWriter};
 use crate::record::GameRecord;
@@ -36,7 +37,9 @@ pub struct RunOptions {
 }
 
 /// The fields of the header line that must agree between a run and its resume
-/// (all of them) or between shards (all but `shard`).
+/// (all of them) or between shards (all but `shard`): the whole configuration,
+/// each engine's command and options included, so that shards of two
+/// differently set up matches never pass for one.
 pub(crate) fn header_fields(config: &MatchConfig) -> Vec<(&'static str, String)> {
     let names: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
     let rules: Vec<String> = config
@@ -49,20 +52,49 @@ pub(crate) fn header_fields(config: &MatchConfig) -> Vec<(&'static str, String)>
         config.openings.file.as_deref().unwrap_or("startpos"),
         config.openings.random_plies
     );
+    let mut timeouts = ObjectWriter::new();
+    timeouts
+        .num("handshake_ms", config.handshake_timeout.as_millis())
+        .num("hang_ms", config.hang_timeout.as_millis())
+        .num("margin_ms", config.timeout_margin.as_millis());
     vec![
         ("game", json::quote(config.game.name)),
         ("engines", json::str_array(&names)),
+        ("commands", commands(&config.engines)),
         ("tc", json::quote(&config.tc.describe())),
         ("games", config.games.to_string()),
         ("seed", config.seed.to_string()),
         ("openings", json::quote(&openings)),
         ("max_plies", config.max_plies.to_string()),
         ("rules", json::str_array(&rules)),
-        (
-            "shard",
-            json::quote(&format!("{}/{}", config.shard.0 + 1, config.shard.1)),
-        ),
+        ("timeouts", timeouts.finish()),
+        ("shard", json::quote(&shard_text(config.shard))),
     ]
+}
+
+/// How each engine is started and set up, as a header records it: an object
+/// per engine (keys in the order a reader sorts them, so that the text
+/// compares equal to the file's).
+pub(crate) fn commands(engines: &[EngineSpec]) -> String {
+    let objects: Vec<String> = engines
+        .iter()
+        .map(|engine| {
+            let options: Vec<String> = engine
+                .options
+                .iter()
+                .map(|(n, v)| format!("{n}={v}"))
+                .collect();
+            let dir = engine.dir.as_ref().map(|d| d.to_string_lossy());
+            ObjectWriter::new()
+                .raw("args", &json::str_array(&engine.args))
+                .str("cmd", &engine.cmd)
+                .opt_str("dir", dir.as_deref())
+                .str("name", &engine.name)
+                .raw("options", &json::str_array(&options))
+                .finish()
+        })
+        .collect();
+    format!("[{}]", objects.join(","))
 }
 
 pub fn header_line(config: &MatchConfig) -> String {
@@ -232,11 +264,12 @@ pub fn run(config: &MatchConfig, options: &RunOptions) -> Result<Outcome, String
     play_rest(config, options, games, previous, out)
 }
 
-/// Opens `options.out` for a run: a new file gets `header` as its first line
-/// (an existing non-empty one is refused unless `force`); with `resume` an
-/// existing file must have a header of that `kind` with the `fields`
-/// expected, and its games (each engine pairing's id once) come back to be
-/// skipped, the file open for appending.
+/// Opens `options.out` for a run: a new (or empty) file gets `header` as its
+/// first line. An existing one is carried on when it holds a run of this
+/// `kind` with the `fields` expected (a rerun shard, a requeued job, an
+/// explicit `resume`): its games (each engine pairing's id once) come back to
+/// be skipped, the file open for appending. Any other file is refused, and
+/// left as it is, unless `force` (which starts it afresh).
 pub fn open_results(
     options: &RunOptions,
     kind: &str,
@@ -246,41 +279,52 @@ pub fn open_results(
     let Some(path) = &options.out else {
         return Ok((Vec::new(), None));
     };
-    if options.resume && path.exists() {
-        let file = read_results(path)?;
-        if file.kind != kind {
-            return Err(format!(
-                "{}: the results of a {}, not of a {kind}",
-                path.display(),
-                file.kind
-            ));
-        }
-        let diff = differences(&file.header, fields, &[]);
-        if !diff.is_empty() {
-            return Err(format!(
-                "{}: recorded with other settings: {}",
-                path.display(),
-                diff.join("; ")
-            ));
-        }
-        if file.skipped > 0 {
-            eprintln!(
-                "warning: {}: {} unreadable line(s) skipped",
-                path.display(),
-                file.skipped
-            );
-        }
-        let mut seen = BTreeSet::new();
-        let previous = file
-            .records
-            .into_iter()
-            .filter(|r| seen.insert((r.engines.clone(), r.id)))
-            .collect();
-        let handle = append_results(path, file.ends_with_newline)?;
-        return Ok((previous, Some(handle)));
+    let holds_something = path.metadata().is_ok_and(|m| m.len() > 0);
+    if options.force || !holds_something {
+        return Ok((Vec::new(), Some(create_results(path, true, header)?)));
     }
-    let handle = create_results(path, options.force || options.resume, header)?;
-    Ok((Vec::new(), Some(handle)))
+    let refuse = |why: String| {
+        format!(
+            "{}: {why}; nothing was changed (--force overwrites it, or give another --out)",
+            path.display()
+        )
+    };
+    let file = read_results(path).map_err(|e| refuse(format!("cannot be carried on: {e}")))?;
+    if file.kind != kind {
+        return Err(refuse(format!(
+            "the results of a {}, not of a {kind}",
+            file.kind
+        )));
+    }
+    let diff = differences(&file.header, fields, &[]);
+    if !diff.is_empty() {
+        return Err(refuse(format!(
+            "recorded with other settings: {}",
+            diff.join("; ")
+        )));
+    }
+    if file.skipped > 0 {
+        eprintln!(
+            "warning: {}: {} unreadable line(s) skipped",
+            path.display(),
+            file.skipped
+        );
+    }
+    let mut seen = BTreeSet::new();
+    let previous: Vec<GameRecord> = file
+        .records
+        .into_iter()
+        .filter(|r| seen.insert((r.engines.clone(), r.id)))
+        .collect();
+    if !options.quiet && !options.resume {
+        eprintln!(
+            "{}: the same {kind} ({} games recorded): carried on",
+            path.display(),
+            previous.len()
+        );
+    }
+    let handle = append_results(path, file.ends_with_newline)?;
+    Ok((previous, Some(handle)))
 }
 
 /// Creates a results file with `header` as its first line; an existing
@@ -487,13 +531,51 @@ impl Merged {
     }
 }
 
+/// What a merge may be told to let through.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MergeAllow {
+    /// Shards missing, or unfinished (a warning names them instead).
+    pub partial: bool,
+    /// Shards whose configurations differ but for the game and the engine
+    /// names (a warning names the differences; the first file's header is
+    /// kept).
+    pub mixed: bool,
+}
+
+/// The keys on which two headers differ (both as read), each with both values.
+fn header_differences(first: &[(String, String)], other: &[(String, String)]) -> Vec<String> {
+    let value = |header: &[(String, String)], key: &str| {
+        header
+            .iter()
+            .find(|(k, _)| k == key)
+            .map_or("nothing".to_string(), |(_, v)| v.clone())
+    };
+    let mut keys: Vec<&String> = first.iter().chain(other).map(|(k, _)| k).collect();
+    keys.sort();
+    keys.dedup();
+    keys.into_iter()
+        .filter(|key| value(first, key) != value(other, key))
+        .map(|key| format!("{key}: {} vs {}", value(other, key), value(first, key)))
+        .collect()
+}
+
 /// Reads shard outputs: checks they belong to one match or ladder (headers
-/// equal but for the shard), keeps each game once, and with `out` writes
-/// them under one header (`"shard":"merged"`).
-pub fn merge_files(files: &[PathBuf], out: Option<&Path>) -> Result<Merged, String> {
-    let mut header: Option<(String, Vec<(String, String)>)> = None;
+/// equal but for the shard, unless `allow.mixed`) and that together they
+/// hold every game of it (unless `allow.partial`), keeps each game once,
+/// and with `out` writes them under one header (`"shard":"merged"`).
+/// Nothing is written when a check fails.
+pub fn merge_files(
+    files: &[PathBuf],
+    out: Option<&Path>,
+    allow: MergeAllow,
+) -> Result<Merged, String> {
+    let mut first: Option<(String, Vec<(String, String)>)> = None;
     let mut records: Vec<GameRecord> = Vec::new();
     let mut ids = BTreeSet::new();
+    // The shards the files say they are: (index, count, file).
+    let mut shards: Vec<(u64, u64, &Path)> = Vec::new();
+    // Said only once the merge is done: a refusal is one line.
+    let mut warnings: Vec<String> = Vec::new();
     for path in files {
         let file = read_results(path)?;
         let fields: Vec<(String, String)> = file
@@ -502,62 +584,193 @@ pub fn merge_files(files: &[PathBuf], out: Option<&Path>) -> Result<Merged, Stri
             .filter(|(k, _)| k != "shard")
             .cloned()
             .collect();
-        let this = (file.kind.clone(), fields);
-        match &header {
-            None => header = Some(this),
-            Some(first) if *first != this => {
-                return Err(format!(
-                    "{}: not the same {} as {} (header {:?} vs {:?})",
-                    path.display(),
-                    if first.0 == "run" { "match" } else { &first.0 },
-                    files[0].display(),
-                    this.1,
-                    first.1
-                ))
+        match &first {
+            None => first = Some((file.kind.clone(), fields)),
+            Some((kind, header)) => {
+                let what = if kind == "run" {
+                    "match"
+                } else {
+                    kind.as_str()
+                };
+                if file.kind != *kind {
+                    return Err(format!(
+                        "{}: not the same {what} as {}: the results of a {}",
+                        path.display(),
+                        files[0].display(),
+                        file.kind
+                    ));
+                }
+                let diff = header_differences(header, &fields);
+                let names_differ = diff.iter().any(|d| {
+                    ["game:", "engines:", "levels:", "pairs:"]
+                        .iter()
+                        .any(|key| d.starts_with(key))
+                });
+                if !diff.is_empty() && (names_differ || !allow.mixed) {
+                    return Err(format!(
+                        "{}: not the same {what} as {} ({}){}",
+                        path.display(),
+                        files[0].display(),
+                        diff.join("; "),
+                        if names_differ {
+                            ""
+                        } else {
+                            "; --mixed merges them all the same"
+                        }
+                    ));
+                }
+                if !diff.is_empty() {
+                    warnings.push(format!(
+                        "{}: another configuration than {}, merged as told: {}",
+                        path.display(),
+                        files[0].display(),
+                        diff.join("; ")
+                    ));
+                }
             }
-            Some(_) => {}
+        }
+        let shard = file
+            .header
+            .iter()
+            .find(|(k, _)| k == "shard")
+            .and_then(|(_, v)| json::parse(v).ok())
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        if shard != "merged" {
+            let (index, count) = parse_shard(&shard).map_err(|e| {
+                format!("{}: {e} (a file of an older match runner?)", path.display())
+            })?;
+            shards.push((index, count, path));
         }
         if file.skipped > 0 {
-            eprintln!(
-                "warning: {}: {} unreadable line(s) skipped",
+            warnings.push(format!(
+                "{}: {} unreadable line(s) skipped",
                 path.display(),
                 file.skipped
-            );
+            ));
         }
         for record in file.records {
             if ids.insert((record.engines.clone(), record.id)) {
                 records.push(record);
             } else {
-                eprintln!(
-                    "warning: {}: game {} already merged, skipped",
+                warnings.push(format!(
+                    "{}: game {} already merged, skipped",
                     path.display(),
                     record.id
-                );
+                ));
             }
         }
     }
-    let (kind, header) = header.ok_or("merge: no files")?;
+    let (kind, header) = first.ok_or("merge: no files")?;
     records.sort_by(|a, b| (&a.engines, a.id).cmp(&(&b.engines, b.id)));
+    let merged = Merged {
+        kind,
+        header,
+        records,
+    };
+    let lacking = lacking(&merged, &shards)?;
+    if !lacking.is_empty() {
+        let text = lacking.join("; ");
+        if !allow.partial {
+            return Err(format!(
+                "incomplete: {text}; nothing merged (--partial merges what there is)"
+            ));
+        }
+        warnings.push(format!("incomplete, merged as told: {text}"));
+    }
     if let Some(path) = out {
         let mut w = ObjectWriter::new();
-        w.str("type", &kind).num("version", 1);
-        for (key, value) in &header {
+        w.str("type", &merged.kind).num("version", 1);
+        for (key, value) in &merged.header {
             w.raw(key, value);
         }
         w.str("shard", "merged");
         let mut text = w.finish();
         text.push('\n');
-        for record in &records {
+        for record in &merged.records {
             text.push_str(&record.to_json());
             text.push('\n');
         }
         std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    Ok(Merged {
-        kind,
-        header,
-        records,
-    })
+    for warning in warnings {
+        eprintln!("warning: {warning}");
+    }
+    Ok(merged)
+}
+
+/// What the shards of `merged` lack of the whole match or ladder: each shard
+/// with none of the `shards` files and games missing, and each shard with
+/// a file but not all its games (unfinished, or stopped by the SPRT).
+fn lacking(merged: &Merged, shards: &[(u64, u64, &Path)]) -> Result<Vec<String>, String> {
+    let count = shards.first().map_or(1, |&(_, count, _)| count);
+    if let Some((_, other, path)) = shards.iter().find(|&&(_, n, _)| n != count) {
+        return Err(format!(
+            "{}: one of {other} shards, where {} is one of {count}: merge the shards of one split",
+            path.display(),
+            shards[0].2.display()
+        ));
+    }
+    let game = merged.str_field("game").unwrap_or_default();
+    let seats = yomi_engine::registry::find(&game)?.seats;
+    // The engine names of every match played: one, or a ladder's pairs.
+    let matches: Vec<Vec<String>> = if merged.kind == "ladder" {
+        merged
+            .field("pairs")
+            .and_then(|text| json::parse(text).ok())
+            .and_then(|v| v.as_array().map(<[json::Json]>::to_vec))
+            .unwrap_or_default()
+            .iter()
+            .map(|pair| {
+                pair.as_array()
+                    .unwrap_or(&[])
+                    .iter()
+                    .filter_map(|s| s.as_str().map(str::to_string))
+                    .collect()
+            })
+            .collect()
+    } else {
+        vec![merged.strings("engines")]
+    };
+    let games: u64 = merged
+        .field("games")
+        .and_then(|g| g.parse().ok())
+        .ok_or("the header has no games count")?;
+    let held: BTreeSet<(&[String], u64)> = merged
+        .records
+        .iter()
+        .map(|r| (r.engines.as_slice(), r.id))
+        .collect();
+    // Per shard index: games expected, games missing.
+    let mut tally = vec![(0u64, 0u64); count as usize];
+    for engines in &matches {
+        let per_pair = crate::schedule::seatings(seats, engines.len()).len() as u64;
+        for pair in 0..games.div_ceil(per_pair.max(1)) {
+            let shard = &mut tally[(pair % count) as usize];
+            for k in 0..per_pair {
+                shard.0 += 1;
+                if !held.contains(&(engines.as_slice(), pair * per_pair + k)) {
+                    shard.1 += 1;
+                }
+            }
+        }
+    }
+    Ok(tally
+        .iter()
+        .enumerate()
+        .filter(|(_, &(_, missing))| missing > 0)
+        .map(|(index, &(expected, missing))| {
+            let shard = shard_text((index as u64, count));
+            match shards.iter().find(|&&(i, _, _)| i == index as u64) {
+                None => format!("shard {shard} missing"),
+                Some((_, _, path)) => format!(
+                    "shard {shard} ({}) holds {} of its {expected} games",
+                    path.display(),
+                    expected - missing
+                ),
+            }
+        })
+        .collect())
 }
 
 /// The summary of a merged match (not a ladder: see `ladder::merged_table`).
@@ -578,13 +791,4 @@ pub fn merged_outcome(merged: Merged, sprt: Option<&Sprt>) -> Result<Outcome, St
         stopped_early: false,
         records,
     })
-}
-
-/// Merges shard outputs of one match: [`merge_files`], then the summary.
-pub fn merge(
-    files: &[PathBuf],
-    out: Option<&Path>,
-    sprt: Option<&Sprt>,
-) -> Result<Outcome, String> {
-    merged_outcome(merge_files(files, out)?, sprt)
 }

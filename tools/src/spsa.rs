@@ -468,7 +468,8 @@ impl TuneConfig {
                     ("options", json::str_array(&options)),
                     ("params", json::str_array(&params)),
                 ]),
-                "shard" => {}
+                // The engine's are above; tune files keep their header.
+                "shard" | "commands" | "timeouts" => {}
                 "games" => fields.push((
                     "games_per_iteration",
                     self.games_per_iteration().to_string(),

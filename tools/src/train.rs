@@ -174,9 +174,8 @@ pub fn average_sets(sets: &[Networks]) -> Result<Networks, String> {
 /// The mean of networks of one shape.
 pub fn average(networks: &[Network]) -> Result<Network, String> {
     let first = networks.first().ok_or("no network to merge")?;
-    if networks.iter().any(|n| {
-        (n.inputs, n.hidden, n.activation) != (first.inputs, first.hidden, first.activation)
-    }) {
+    let shape = |n: &Network| (n.inputs, n.hidden, n.activation);
+    if networks.iter().any(|n| shape(n) != shape(first)) {
         return Err("the networks to merge have different shapes".into());
     }
     let k = networks.len() as f32;
@@ -202,43 +201,81 @@ pub fn shard_games(done: u64, games: u64, index: u64, count: u64) -> std::ops::R
     done + games * index / count..done + games * (index + 1) / count
 }
 
-/// What a checkpoint records beside the weights: the settings and the games
-/// trained, one `key value` per line.
-pub fn state_text(settings: &Settings, games: u64) -> String {
-    format!(
-        "games {games}\nseed {}\nhidden {}\nrace_hidden {}\nalpha {}\nlambda {}\n",
-        settings.seed, settings.hidden, settings.race_hidden, settings.alpha, settings.lambda
-    )
+/// Where a shard's checkpoint comes from: shard `index` of `count` of the
+/// round that starts at game `from_games` from the checkpoint `from_id`
+/// ([`checkpoint_id`]). A merge checks that every shard of one round is there.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShardOf {
+    pub index: u64,
+    pub count: u64,
+    pub from_games: u64,
+    pub from_id: String,
 }
 
-/// Reads [`state_text`] back: the settings and the games trained.
-pub fn parse_state(text: &str) -> Result<(Settings, u64), String> {
-    let field = |name: &str| -> Result<&str, String> {
+/// What names a checkpoint's weights: the checksum that ends the file (the
+/// network format's, over every byte before it).
+pub fn checkpoint_id(bytes: &[u8]) -> String {
+    let tail: [u8; 8] = bytes[bytes.len().saturating_sub(8)..]
+        .try_into()
+        .unwrap_or([0; 8]);
+    format!("{:016x}", u64::from_le_bytes(tail))
+}
+
+/// What a checkpoint records beside the weights: the settings, the games
+/// trained and, for a shard, which one of which round; one `key value` per
+/// line.
+pub fn state_text(settings: &Settings, games: u64, shard: Option<&ShardOf>) -> String {
+    let mut text = format!(
+        "games {games}\nseed {}\nhidden {}\nrace_hidden {}\nalpha {}\nlambda {}\n",
+        settings.seed, settings.hidden, settings.race_hidden, settings.alpha, settings.lambda
+    );
+    if let Some(shard) = shard {
+        text.push_str(&format!(
+            "shard {}/{}\nfrom_games {}\nfrom_id {}\n",
+            shard.index, shard.count, shard.from_games, shard.from_id
+        ));
+    }
+    text
+}
+
+/// Reads [`state_text`] back: the settings, the games trained and the shard.
+pub fn parse_state(text: &str) -> Result<(Settings, u64, Option<ShardOf>), String> {
+    let field = |name: &str| -> Option<&str> {
         text.lines()
             .find_map(|l| l.strip_prefix(name).and_then(|v| v.strip_prefix(' ')))
-            .ok_or_else(|| format!("the checkpoint state has no '{name}'"))
+            .map(str::trim)
     };
-    let number = |name: &str| -> Result<f64, String> {
-        field(name)?
-            .trim()
-            .parse::<f64>()
-            .map_err(|e| format!("checkpoint '{name}': {e}"))
-    };
-    let settings = Settings {
-        seed: field("seed")?
-            .trim()
+    let need =
+        |name: &str| field(name).ok_or_else(|| format!("the checkpoint state has no '{name}'"));
+    fn parse<T: std::str::FromStr>(name: &str, value: &str) -> Result<T, String>
+    where
+        T::Err: std::fmt::Display,
+    {
+        value
             .parse()
-            .map_err(|e| format!("checkpoint 'seed': {e}"))?,
-        hidden: number("hidden")? as usize,
-        race_hidden: number("race_hidden")? as usize,
-        alpha: number("alpha")? as f32,
-        lambda: number("lambda")? as f32,
+            .map_err(|e| format!("checkpoint '{name}': {e}"))
+    }
+    let settings = Settings {
+        seed: parse("seed", need("seed")?)?,
+        hidden: parse("hidden", need("hidden")?)?,
+        race_hidden: parse("race_hidden", need("race_hidden")?)?,
+        alpha: parse("alpha", need("alpha")?)?,
+        lambda: parse("lambda", need("lambda")?)?,
     };
-    let games = field("games")?
-        .trim()
-        .parse()
-        .map_err(|e| format!("checkpoint 'games': {e}"))?;
-    Ok((settings, games))
+    let games = parse("games", need("games")?)?;
+    let shard = match field("shard") {
+        None => None,
+        Some(text) => {
+            let (index, count) = crate::config::parse_shard(text)?;
+            Some(ShardOf {
+                index,
+                count,
+                from_games: parse("from_games", need("from_games")?)?,
+                from_id: need("from_id")?.to_string(),
+            })
+        }
+    };
+    Ok((settings, games, shard))
 }
 
 #[cfg(test)]
@@ -274,8 +311,20 @@ mod tests {
         let start = s.initial_networks();
         assert_ne!(a.contact, start.contact, "the contact network learned");
         assert_ne!(a.race, start.race, "the race network learned");
-        let (read, games) = parse_state(&state_text(&s, 200)).unwrap();
-        assert_eq!((read, games), (s, 200));
+        let (read, games, shard) = parse_state(&state_text(&s, 200, None)).unwrap();
+        assert_eq!((read, games, shard), (s.clone(), 200, None));
+        let of = ShardOf {
+            index: 2,
+            count: 4,
+            from_games: 100,
+            from_id: checkpoint_id(&a.to_bytes()),
+        };
+        let (_, games, shard) = parse_state(&state_text(&s, 200, Some(&of))).unwrap();
+        assert_eq!((games, shard), (200, Some(of)));
+        assert_ne!(
+            checkpoint_id(&a.to_bytes()),
+            checkpoint_id(&s.initial_networks().to_bytes())
+        );
     }
 
     #[test]

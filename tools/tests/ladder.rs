@@ -126,7 +126,7 @@ fn shards_merge_to_the_table_of_one_run() {
     // Three pairs: two neighbours and one two apart.
     assert_eq!(game_lines(&dir.join("all.jsonl")).len(), 12);
     assert_eq!(row(&whole, "greedy")[3], "8");
-    for shard in ["1/2", "2/2"] {
+    for shard in ["0/2", "1/2"] {
         let name = format!("s{}.jsonl", &shard[..1]);
         ok(&[
             three.clone(),
@@ -136,7 +136,7 @@ fn shards_merge_to_the_table_of_one_run() {
     }
     let merge = |extra: &[String]| {
         ok(&[
-            vec!["merge".to_string(), path("s1.jsonl"), path("s2.jsonl")],
+            vec!["merge".to_string(), path("s0.jsonl"), path("s1.jsonl")],
             extra.to_vec(),
         ]
         .concat())
@@ -174,6 +174,7 @@ fn shards_merge_to_the_table_of_one_run() {
     refused(
         &[
             "merge".into(),
+            path("s0.jsonl"),
             path("s1.jsonl"),
             "--sprt".into(),
             "elo1=5".into(),

@@ -240,22 +240,40 @@ fn resume_and_shards_give_the_totals_of_one_run() {
     let totals = line_starting(&stdout_full, "Score of").to_string();
     let pentanomial = line_starting(&stdout_full, "Pentanomial").to_string();
 
-    // The same file again is refused without --resume or --force.
-    let refused = run_match(&args);
-    assert!(!refused.status.success());
-    assert!(
-        text(&refused.stderr).contains("--resume"),
-        "{}",
-        text(&refused.stderr)
-    );
+    // The same run into the same file (a rerun shard, a requeued job) carries
+    // it on: nothing left to play, nothing appended.
+    let before = std::fs::read_to_string(&full).unwrap();
+    let (stdout_again, stderr) = ok(&args);
+    assert_eq!(line_starting(&stdout_again, "Score of"), totals, "{stderr}");
+    assert_eq!(std::fs::read_to_string(&full).unwrap(), before);
+
+    // Another configuration into it is refused, the file left as it was: a
+    // seed, or an engine's option under the same name.
+    for (from, to) in [("7", "8"), ("option.Skill=12", "option.Skill=11")] {
+        let other: Vec<String> = args
+            .iter()
+            .map(|a| if a == from { to.to_string() } else { a.clone() })
+            .collect();
+        assert_ne!(other, args);
+        let refused = run_match(&other);
+        let stderr = text(&refused.stderr);
+        assert_eq!(refused.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains("other settings") && stderr.contains("--force"),
+            "{stderr}"
+        );
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert_eq!(std::fs::read_to_string(&full).unwrap(), before);
+    }
 
     // An interrupted run: the header and the first two games (and a torn line).
     let partial = dir.join("partial.jsonl");
     let content = std::fs::read_to_string(&full).unwrap();
     let kept: Vec<&str> = content.lines().take(3).collect();
     std::fs::write(&partial, format!("{}\n{{\"type\":\"ga", kept.join("\n"))).unwrap();
+    // Given as --out, as a scheduler's rerun gives it: carried on.
     let mut resume = self_play_args("hasami", 4, &dir, &[]);
-    resume.extend(strings(&["--resume", partial.to_str().unwrap()]));
+    resume.extend(strings(&["--out", partial.to_str().unwrap()]));
     let (stdout_resumed, stderr) = ok(&resume);
     assert!(stderr.contains("unreadable"), "{stderr}");
     assert_eq!(line_starting(&stdout_resumed, "Score of"), totals);
@@ -279,7 +297,7 @@ fn resume_and_shards_give_the_totals_of_one_run() {
 
     // Two shards, merged: the same totals.
     let mut shard_files = Vec::new();
-    for shard in ["1/2", "2/2"] {
+    for shard in ["0/2", "1/2"] {
         let file = dir.join(format!("shard{}.jsonl", &shard[..1]));
         let mut args = self_play_args("hasami", 4, &dir, &["--shard", shard]);
         args.extend(strings(&["--out", file.to_str().unwrap()]));
@@ -756,7 +774,7 @@ fn yonin_two_engines_sit_as_partners_and_shards_merge() {
     assert_eq!(rows(&stdout).len(), 2, "{stdout}");
     // Two shards merged give the standings of the single run.
     let mut shards = Vec::new();
-    for shard in ["1/2", "2/2"] {
+    for shard in ["0/2", "1/2"] {
         let path = dir.join(format!("shard{}.jsonl", &shard[..1]));
         let mut args = yonin_args(
             4,
@@ -897,4 +915,210 @@ fn sugoroku_duplicate_dice() {
             line_starting(&stdout, prefix)
         );
     }
+}
+
+/// Runs `match`, which must refuse with exit status 2 and one line on stderr
+/// holding every one of `messages`.
+fn refused(args: &[String], messages: &[&str]) {
+    let output = run_match(args);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    for message in messages {
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+}
+
+/// The shards `0/4` … `3/4` of an 8-game match as a scheduler's array runs
+/// them (`--shard $SLURM_ARRAY_TASK_ID/4`), each into its own file.
+fn four_shards(dir: &Path, extra: &[&str]) -> Vec<String> {
+    (0..4)
+        .map(|i| {
+            let file = dir.join(format!("s{i}.jsonl"));
+            let shard = format!("{i}/4");
+            let mut args = self_play_args("hasami", 8, dir, &["--shard", &shard]);
+            args.extend(strings(extra));
+            args.extend(strings(&["--out", file.to_str().unwrap()]));
+            ok(&args);
+            file.to_string_lossy().into_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn a_merge_names_the_shards_it_lacks_and_refuses_other_configurations() {
+    let dir = scratch("merge-checks");
+    let files = four_shards(&dir, &[]);
+    let out = dir.join("all.jsonl");
+    let out_arg = out.to_string_lossy().into_owned();
+    let merge = |inputs: &[String], extra: &[&str]| {
+        [
+            strings(&["merge"]),
+            inputs.to_vec(),
+            strings(&["--out", &out_arg]),
+            strings(extra),
+        ]
+        .concat()
+    };
+    let header = |path: &str| {
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert!(
+        header(&files[2]).contains("\"shard\":\"2/4\""),
+        "{}",
+        header(&files[2])
+    );
+    // The header records how every engine was started.
+    assert!(
+        header(&files[0]).contains("\"options\":[\"Threads=1\",\"Skill=12\"]"),
+        "{}",
+        header(&files[0])
+    );
+
+    // Three shards of four: refused, the missing one named, nothing written.
+    let three = [files[0].clone(), files[1].clone(), files[3].clone()];
+    refused(&merge(&three, &[]), &["shard 2/4 missing", "--partial"]);
+    assert!(!out.exists());
+    // Told, it merges the six games there are and says what is missing.
+    let (stdout, stderr) = ok(&merge(&three, &["--partial"]));
+    assert_eq!(score(&stdout).3, 6, "{stdout}");
+    assert!(stderr.contains("shard 2/4 missing"), "{stderr}");
+    let (stdout, _) = ok(&merge(&files, &[]));
+    assert_eq!(score(&stdout).3, 8, "{stdout}");
+    assert_eq!(games_in(&out).len(), 8);
+
+    // An unfinished shard (a job killed after one game) is named too; its
+    // rerun carries it on, and then the merge goes through.
+    let content = std::fs::read_to_string(&files[1]).unwrap();
+    let cut: Vec<&str> = content.lines().take(2).collect();
+    std::fs::write(&files[1], cut.join("\n") + "\n").unwrap();
+    refused(
+        &merge(&files, &[]),
+        &["shard 1/4", "holds 1 of its 2 games"],
+    );
+    let mut rerun = self_play_args("hasami", 8, &dir, &["--shard", "1/4"]);
+    rerun.extend(strings(&["--out", &files[1]]));
+    let (_, stderr) = ok(&rerun);
+    assert!(stderr.is_empty(), "{stderr}");
+    assert_eq!(games_in(Path::new(&files[1])).len(), 2);
+    let (again, _) = ok(&merge(&files, &[]));
+    for line in ["Score of", "Pentanomial"] {
+        assert_eq!(line_starting(&again, line), line_starting(&stdout, line));
+    }
+
+    // A shard of the same names but another engine option, or another seed:
+    // refused, unless told.
+    let other_dir = dir.join("other");
+    std::fs::create_dir_all(&other_dir).unwrap();
+    let mut other = self_play_args("hasami", 8, &other_dir, &["--shard", "3/4"]);
+    for arg in other.iter_mut() {
+        if arg == "option.Skill=12" {
+            *arg = "option.Skill=11".into();
+        }
+    }
+    let other_file = other_dir.join("s3.jsonl").to_string_lossy().into_owned();
+    other.extend(strings(&["--out", &other_file]));
+    ok(&other);
+    let mixed = [
+        files[0].clone(),
+        files[1].clone(),
+        files[2].clone(),
+        other_file,
+    ];
+    std::fs::remove_file(&out).unwrap();
+    refused(
+        &merge(&mixed, &[]),
+        &["not the same match", "commands", "Skill=11", "--mixed"],
+    );
+    assert!(!out.exists());
+    let (stdout, stderr) = ok(&merge(&mixed, &["--mixed"]));
+    assert_eq!(score(&stdout).3, 8, "{stdout}");
+    assert!(stderr.contains("another configuration"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Bad input to the shard tools: one error line, exit status 2, no file
+/// changed.
+#[test]
+fn bad_shard_files_change_nothing() {
+    let dir = scratch("bad-shards");
+    let files = four_shards(&dir, &[]);
+    let out = dir.join("all.jsonl");
+    std::fs::write(&out, "kept\n").unwrap();
+    let out_arg = out.to_string_lossy().into_owned();
+    let kept = |path: &Path, bytes: &[u8]| assert_eq!(std::fs::read(path).unwrap(), bytes);
+
+    // A shard cut inside its header line.
+    let cut = dir.join("cut.jsonl");
+    let header = std::fs::read_to_string(&files[3]).unwrap();
+    std::fs::write(&cut, &header[..40]).unwrap();
+    let cut_arg = cut.to_string_lossy().into_owned();
+    let merge_with = |last: &str| {
+        [
+            strings(&["merge"]),
+            files[..3].to_vec(),
+            strings(&[last, "--out", &out_arg]),
+        ]
+        .concat()
+    };
+    refused(&merge_with(&cut_arg), &["cut.jsonl", "no run header line"]);
+    kept(&out, b"kept\n");
+    // Not JSON at all, and not text.
+    std::fs::write(&cut, [0xff, 0xfe, 0x00, 0x01]).unwrap();
+    refused(&merge_with(&cut_arg), &["cut.jsonl"]);
+    kept(&out, b"kept\n");
+    // A shard of another match: another game, refused even when told to mix.
+    let annan = dir.join("annan.jsonl");
+    let mut args = self_play_args("annan", 8, &dir, &["--shard", "3/4"]);
+    args.extend(strings(&["--out", annan.to_str().unwrap()]));
+    ok(&args);
+    let mut mix = merge_with(annan.to_str().unwrap());
+    mix.push("--mixed".into());
+    refused(&mix, &["not the same match", "game"]);
+    kept(&out, b"kept\n");
+    // A header naming a game no one knows.
+    let unknown = dir.join("unknown.jsonl");
+    std::fs::write(
+        &unknown,
+        std::fs::read_to_string(&files[3])
+            .unwrap()
+            .replace("\"game\":\"hasami\"", "\"game\":\"chess\""),
+    )
+    .unwrap();
+    refused(
+        &[strings(&[
+            "merge",
+            unknown.to_str().unwrap(),
+            "--partial",
+            "--out",
+            &out_arg,
+        ])]
+        .concat(),
+        &["chess"],
+    );
+    kept(&out, b"kept\n");
+    // A run into a damaged results file, or one of another game: refused, the
+    // file as it was.
+    let mut run = self_play_args("hasami", 8, &dir, &["--shard", "3/4"]);
+    run.extend(strings(&["--out", &cut_arg]));
+    refused(&run, &["cut.jsonl", "--force"]);
+    kept(&cut, &[0xff, 0xfe, 0x00, 0x01]);
+    let annan_text = std::fs::read_to_string(&annan).unwrap();
+    let mut run = self_play_args("hasami", 8, &dir, &["--shard", "3/4"]);
+    run.extend(strings(&["--out", annan.to_str().unwrap()]));
+    refused(&run, &["other settings", "game"]);
+    kept(&annan, annan_text.as_bytes());
+    // An unknown game and a shard past the last are refused before any file
+    // is touched.
+    let mut run = self_play_args("chess", 8, &dir, &["--out", &out_arg]);
+    refused(&run, &["chess"]);
+    run = self_play_args("hasami", 8, &dir, &["--shard", "4/4", "--out", &out_arg]);
+    refused(&run, &["--shard", "count from 0", "3/4"]);
+    kept(&out, b"kept\n");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -13,7 +13,7 @@
 //!     --engine name=brs cmd=./target/release/yomi option.SearchAlgorithm=brs \
 //!     --engine name=brsplus cmd=./target/release/yomi option.SearchAlgorithm=brsplus
 //! match --game sugoroku --games 100 --nodes 5000 --engine … --engine …
-//! match merge shard1.jsonl shard2.jsonl --out all.jsonl
+//! match merge shard0.jsonl shard1.jsonl --out all.jsonl
 //! match ladder --game hasami --games 200 --nodes 2000 --out ladder.jsonl \
 //!     --level name=random cmd=./target/release/baseline arg=random \
 //!     --level name=greedy cmd=./target/release/baseline arg=greedy \
@@ -27,10 +27,12 @@ use clap::{ArgGroup, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
-use yomi_tools::config::{parse_clock, parse_ms, MatchConfig, OpeningSource, TimeControl};
+use yomi_tools::config::{
+    parse_clock, parse_ms, parse_shard, MatchConfig, OpeningSource, TimeControl,
+};
 use yomi_tools::engine::EngineSpec;
 use yomi_tools::ladder::{self, LadderConfig};
-use yomi_tools::runner::{merge_files, merged_outcome, run, RunOptions};
+use yomi_tools::runner::{merge_files, merged_outcome, run, MergeAllow, RunOptions};
 use yomi_tools::spsa::{self, Param, Schedule, TuneConfig};
 use yomi_tools::stats::Sprt;
 
@@ -120,6 +122,13 @@ struct MergeArgs {
     /// Report the SPRT state: elo0=0 elo1=5 alpha=0.05 beta=0.05.
     #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
     sprt: Option<Vec<String>>,
+    /// Merge even when shards are missing or unfinished (named in a warning).
+    #[arg(long)]
+    partial: bool,
+    /// Merge shards whose configurations differ (but for the game and the
+    /// engine names; the differences named in a warning).
+    #[arg(long)]
+    mixed: bool,
 }
 
 #[derive(Args)]
@@ -196,17 +205,21 @@ struct CommonArgs {
     /// Games played at once (each worker thread owns its engine processes).
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
-    /// Run shard I of N (1-based): the pairings p with p mod N = I-1.
+    /// Run shard I of N, counted from 0 (0/4 … 3/4, as Slurm's --array=0-3):
+    /// the pairings p with p mod N = I.
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
     /// Results as JSON lines (a header line, then one line per game; tune:
-    /// per iteration).
+    /// per iteration). A file of the same run is carried on (a rerun shard
+    /// resumes); one of another run is refused.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-    /// Continue the run recorded in FILE (same settings), appending to it.
+    /// Continue the run recorded in FILE (same settings), appending to it
+    /// (what --out FILE does by itself when FILE holds this run).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["out", "force"])]
     resume: Option<PathBuf>,
-    /// Overwrite an existing --out file.
+    /// Overwrite an existing --out file (by default one of the same run is
+    /// carried on, and any other refused).
     #[arg(long)]
     force: bool,
     /// Readable game records (appended).
@@ -215,24 +228,6 @@ struct CommonArgs {
     /// No progress lines on stderr.
     #[arg(long)]
     quiet: bool,
-}
-
-fn parse_shard(text: &str) -> Result<(u64, u64), String> {
-    let (i, n) = text
-        .split_once('/')
-        .ok_or_else(|| format!("--shard '{text}': expected I/N such as 1/4"))?;
-    let (i, n): (u64, u64) = (
-        i.trim()
-            .parse()
-            .map_err(|_| format!("--shard '{text}': bad I"))?,
-        n.trim()
-            .parse()
-            .map_err(|_| format!("--shard '{text}': bad N"))?,
-    );
-    if n == 0 || i == 0 || i > n {
-        return Err(format!("--shard '{text}': need 1 <= I <= N"));
-    }
-    Ok((i - 1, n))
 }
 
 /// The engines (or levels: `what`) of the command line, `--each` keys
@@ -358,7 +353,7 @@ fn config(args: &CommonArgs, engines: Vec<EngineSpec>, sprt: bool) -> Result<Mat
         handshake_timeout: Duration::from_millis(args.handshake_timeout),
         hang_timeout: Duration::from_millis(args.hang_timeout),
         shard: match &args.shard {
-            Some(text) => parse_shard(text)?,
+            Some(text) => parse_shard(text).map_err(|e| format!("--shard: {e}"))?,
             None => (0, 1),
         },
     };
@@ -431,7 +426,11 @@ fn main_result() -> Result<(), String> {
     let cli = Cli::from_arg_matches(&matches).map_err(|e| e.to_string())?;
     match &cli.command {
         Some(Command::Merge(args)) => {
-            let merged = merge_files(&args.files, args.out.as_deref())?;
+            let allow = MergeAllow {
+                partial: args.partial,
+                mixed: args.mixed,
+            };
+            let merged = merge_files(&args.files, args.out.as_deref(), allow)?;
             if merged.kind == "ladder" {
                 if args.sprt.is_some() {
                     return Err("--sprt is for matches, not ladders".into());
