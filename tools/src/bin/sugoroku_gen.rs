@@ -21,6 +21,7 @@ use yomi_tools::generations::{
     encode, fit_epoch, held_out, label_game, loss, read_records, Header, Sample, Sampling,
     HEADER_BYTES, RECORD_BYTES,
 };
+use yomi_tools::config::parse_shard;
 use yomi_tools::train::shard_games;
 
 #[derive(Parser)]
@@ -97,18 +98,6 @@ enum Command {
         #[arg(long)]
         resume: bool,
     },
-}
-
-fn parse_shard(text: &str) -> Result<(u64, u64), String> {
-    let (i, n) = text.split_once('/').ok_or("expected I/N, e.g. 0/8")?;
-    let (i, n): (u64, u64) = (
-        i.parse().map_err(|e| format!("shard index: {e}"))?,
-        n.parse().map_err(|e| format!("shard count: {e}"))?,
-    );
-    if n == 0 || i >= n {
-        return Err(format!("shard {i}/{n}: the index must be below the count"));
-    }
-    Ok((i, n))
 }
 
 fn main() {
