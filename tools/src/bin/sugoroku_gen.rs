@@ -17,11 +17,11 @@ use std::io::{Seek, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use yomi_engine::sugoroku::net::{fnv1a, Networks};
+use yomi_tools::config::parse_shard;
 use yomi_tools::generations::{
     encode, fit_epoch, held_out, label_game, loss, read_records, Header, Sample, Sampling,
     HEADER_BYTES, RECORD_BYTES,
 };
-use yomi_tools::config::parse_shard;
 use yomi_tools::train::shard_games;
 
 #[derive(Parser)]
@@ -73,6 +73,21 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
         shards: Vec<PathBuf>,
+    },
+    /// Plays two networks files at 0 ply on duplicate dice (a generation's
+    /// quick measure; the engine's own strength is measured by matches).
+    Duel {
+        #[arg(long)]
+        networks: PathBuf,
+        #[arg(long)]
+        against: PathBuf,
+        #[arg(long, default_value_t = 1000)]
+        pairs: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// House rules as NAME=VALUE (e.g. SugorokuFinish=bearoff).
+        #[arg(long = "rule")]
+        rules: Vec<String>,
     },
     /// Fits networks to labelled data.
     Fit {
@@ -135,6 +150,13 @@ fn main() {
             pool.install(|| label(&networks, &sampling, games, range, &out, stop_after))
         }
         Command::Join { out, shards } => join(&shards, &out),
+        Command::Duel {
+            networks,
+            against,
+            pairs,
+            seed,
+            rules,
+        } => duel(&networks, &against, pairs, seed, &rules),
         Command::Fit {
             from,
             data,
@@ -355,6 +377,42 @@ fn join(shards: &[PathBuf], out: &Path) -> Result<(), String> {
         joined.first,
         joined.end,
         parts.len()
+    );
+    Ok(())
+}
+
+fn duel(a: &Path, b: &Path, pairs: u32, seed: u64, rules: &[String]) -> Result<(), String> {
+    use yomi_engine::core::HouseRules;
+    use yomi_engine::sugoroku::duel::{duel, Player};
+    let load = |path: &Path| {
+        Networks::from_bytes(&read(path)?).map_err(|e| format!("{}: {e}", path.display()))
+    };
+    let (a_nets, b_nets) = (load(a)?, load(b)?);
+    let mut house = yomi_engine::sugoroku::SugorokuRules::default();
+    for rule in rules {
+        let (name, value) = rule
+            .split_once('=')
+            .ok_or(format!("--rule {rule}: expected NAME=VALUE"))?;
+        house
+            .set(name, value)
+            .map_err(|e| format!("--rule {rule}: {e}"))?;
+    }
+    let r = duel(
+        Player::Network(&a_nets),
+        Player::Network(&b_nets),
+        pairs,
+        seed,
+        &house,
+    );
+    println!(
+        "{} against {} at 0 ply: {:+.3} +/- {:.3} points/game ({} games; won 1/2/3 {:?}, lost 1/2/3 {:?})",
+        a.display(),
+        b.display(),
+        r.points,
+        r.error95,
+        r.games,
+        &r.results[..3],
+        &r.results[3..]
     );
     Ok(())
 }
