@@ -212,7 +212,7 @@ fn another_weights_file_is_read_and_a_bad_one_refused() {
     let bytes = std::fs::read(&embedded).unwrap();
     std::fs::write(&short, &bytes[..bytes.len() / 2]).unwrap();
     for (path, says) in [
-        (short.display().to_string(), "bytes where"),
+        (short.display().to_string(), "cut short"),
         (
             dir.join("missing.bin").display().to_string(),
             "cannot read the file",

@@ -351,8 +351,15 @@ impl Network {
             let (i, x) = (f.index[k] as usize, f.value[k]);
             let at = i * h + start;
             let row: &[f32; N] = self.w1[at..at + N].try_into().expect("a block");
-            for (s, w) in sums.iter_mut().zip(row) {
-                *s += w * x;
+            // Most inputs are 1: their row is added without multiplying (w · 1 is w).
+            if x == 1.0 {
+                for (s, w) in sums.iter_mut().zip(row) {
+                    *s += w;
+                }
+            } else {
+                for (s, w) in sums.iter_mut().zip(row) {
+                    *s += w * x;
+                }
             }
         }
         hidden[start..start + N].copy_from_slice(&sums);
