@@ -284,14 +284,15 @@ fn race_table_figures() {
     }
 }
 
-/// What the tables gain, under each finish rule: the network's error on
-/// races sampled from its own games, and a duplicate-dice duel from them, the
-/// network at 0 ply with exact races against the network alone:
+/// What the tables gain, under each finish rule (default closeout): the
+/// network's error on races sampled from its own games, and duplicate-dice
+/// duels from them and from the start, the network at 0 ply with exact races
+/// against the network alone:
 /// `cargo test -p yomi-engine --release race_table_gain -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn race_table_gain() {
-    use super::duel::{duel_from, race_starts, Player};
+    use super::duel::{duel, duel_from, race_starts, Player};
     let network = net::embedded();
     for finish in [Finish::AllHome, Finish::BearOff] {
         let starts = race_starts(2000, 17, &rules(finish));
@@ -312,8 +313,19 @@ fn race_table_gain() {
             23,
         );
         println!(
-            "{finish:?}: exact races vs the network alone, 0 ply: {} games, {:+.4} ± {:.4} points/game, {} wins",
-            r.games, r.points, r.error95, r.wins
+            "{finish:?}, from races: exact races vs the network alone, 0 ply: {} games, {:+.4} ± {:.4} points/game",
+            r.games, r.points, r.error95
+        );
+        let r = duel(
+            Player::NetworkWithExactRaces(network),
+            Player::Network(network),
+            1000,
+            29,
+            &rules(finish),
+        );
+        println!(
+            "{finish:?}, from the start: exact races vs the network alone, 0 ply: {} games, {:+.4} ± {:.4} points/game",
+            r.games, r.points, r.error95
         );
     }
 }
