@@ -89,6 +89,11 @@ pub trait Playable: Game {
         let _ = mv;
         String::new()
     }
+    /// Starts the evaluation's heavy set-up for `rules` (Sugoroku's race
+    /// tables) at `isready`, so that no search waits for it; nothing by default.
+    fn prepare_evaluation(rules: &Self::Rules) {
+        let _ = rules;
+    }
     /// The tunables the evaluation reads (crate::tune).
     fn eval_tunables() -> &'static [&'static Tunable] {
         &[]
@@ -519,6 +524,7 @@ impl<G: Playable> GameSession for Session<G> {
     }
 
     fn prepare(&mut self) -> Result<(), String> {
+        G::prepare_evaluation(&self.rules);
         let prepared = Searcher::<G>::prepare(&mut self.searcher);
         self.config.hash_mb = Searcher::<G>::tables(&self.searcher).config().hash_mb;
         prepared

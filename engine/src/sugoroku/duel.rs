@@ -31,6 +31,8 @@ pub enum Player<'a> {
     Search { depth: u32 },
     /// The turn a network (one being trained, say) values most, at 0 ply.
     Network(&'a Networks),
+    /// The same, but valuing races the tables hold exactly ([`super::race`]).
+    NetworkWithExactRaces(&'a Networks),
     /// The turn the engine's own static evaluation values most, at 0 ply.
     Static(Evaluation),
 }
@@ -105,6 +107,9 @@ impl<'a> Contestant<'a> {
             (Player::Network(network), _) => {
                 best_at_zero_ply(pos, &moves, |after| -network.outcomes(after).equity())
             }
+            (Player::NetworkWithExactRaces(network), _) => best_at_zero_ply(pos, &moves, |after| {
+                -super::race::outcomes(network, after).equity()
+            }),
             (Player::Static(evaluation), _) => best_at_zero_ply(pos, &moves, |after| {
                 let mut after = *after;
                 after.set_evaluation(evaluation);
@@ -137,11 +142,12 @@ pub fn roll(rng: &mut Xoshiro256PlusPlus) -> Roll {
         .expect("every pair of dice is one of the 21 rolls")
 }
 
-/// Plays one game; the points for `seats[0]`'s player (who sits at seat `first`).
+/// Plays one game from `start`; the points for `seats[0]`'s player (who sits
+/// at seat `first`).
 fn play(
     seats: &mut [Contestant<'_>; 2],
     first: Seat,
-    rules: &SugorokuRules,
+    start: &Sugoroku,
     dice: u64,
     choices: u64,
 ) -> i32 {
@@ -152,7 +158,7 @@ fn play(
             <Expectimax as Searcher<Sugoroku>>::clear(searcher);
         }
     }
-    let mut pos = Sugoroku::start(rules);
+    let mut pos = *start;
     for _ in 0..MAX_TURNS {
         if let Some(outcome) = pos.decided() {
             return match outcome.result {
@@ -168,18 +174,27 @@ fn play(
     0
 }
 
-/// `pairs` duplicate pairs of games between `a` and `b`; the result is `a`'s.
+/// `pairs` duplicate pairs of games between `a` and `b` from the start; the
+/// result is `a`'s.
 pub fn duel(a: Player, b: Player, pairs: u32, seed: u64, rules: &SugorokuRules) -> DuelResult {
+    let starts = vec![Sugoroku::start(rules); pairs as usize];
+    duel_from(a, b, &starts, seed)
+}
+
+/// One duplicate pair of games between `a` and `b` from each of `starts`; the
+/// result is `a`'s.
+pub fn duel_from(a: Player, b: Player, starts: &[Sugoroku], seed: u64) -> DuelResult {
     let mut seats = [Contestant::new(a), Contestant::new(b)];
-    let mut pair_points = Vec::with_capacity(pairs as usize);
+    let pairs = starts.len() as u32;
+    let mut pair_points = Vec::with_capacity(starts.len());
     let mut wins = 0;
     let mut results = [0; 6];
-    for pair in 0..pairs as u64 {
+    for (pair, start) in (0..pairs as u64).zip(starts) {
         let dice = crate::core::zobrist::splitmix64(seed ^ pair.wrapping_mul(0x9E37)).1;
         let mut total = 0;
         for first in [0, 1] {
             let choices = dice ^ (first as u64 + 1);
-            let points = play(&mut seats, first, rules, dice, choices);
+            let points = play(&mut seats, first, start, dice, choices);
             wins += (points > 0) as u32;
             match points {
                 1..=3 => results[points as usize - 1] += 1,
@@ -200,6 +215,38 @@ pub fn duel(a: Player, b: Player, pairs: u32, seed: u64, rules: &SugorokuRules) 
         wins,
         results,
     }
+}
+
+/// `count` races the tables hold ([`super::race::exact`]), the side to
+/// roll waiting: the first such position of games the network plays against
+/// itself at 0 ply from the start, game g on dice seeded by (seed, g); games
+/// won before such a race are skipped.
+pub fn race_starts(count: usize, seed: u64, rules: &SugorokuRules) -> Vec<Sugoroku> {
+    let network = rules.network();
+    let mut starts = Vec::with_capacity(count);
+    let mut moves = MoveList::new();
+    for game in 0u64.. {
+        if starts.len() == count {
+            break;
+        }
+        let mut dice = Xoshiro256PlusPlus::seed_from_u64(seed ^ game.wrapping_mul(0x9E37_79B9));
+        let mut pos = Sugoroku::start(rules);
+        for _ in 0..MAX_TURNS {
+            if pos.decided().is_some() {
+                break;
+            }
+            if super::race::exact(&pos).is_some() {
+                starts.push(pos);
+                break;
+            }
+            pos.apply_chance(roll(&mut dice));
+            pos.generate_moves(&mut moves);
+            pos.make(best_at_zero_ply(&pos, &moves, |after| {
+                -network.outcomes(after).equity()
+            }));
+        }
+    }
+    starts
 }
 
 #[cfg(test)]

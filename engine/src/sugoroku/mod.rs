@@ -11,10 +11,13 @@ pub mod net;
 mod notation;
 mod perft;
 mod position;
+pub mod race;
 mod rules;
 
 #[cfg(test)]
 mod net_tests;
+#[cfg(test)]
+mod race_tests;
 #[cfg(test)]
 mod tests;
 

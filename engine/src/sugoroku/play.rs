@@ -51,6 +51,13 @@ impl Playable for Sugoroku {
     ];
     type Searcher = Expectimax;
 
+    /// The race table of the finish rule in use, built in the background.
+    fn prepare_evaluation(rules: &super::SugorokuRules) {
+        if rules.evaluation == super::Evaluation::Network {
+            super::race::prepare(rules.finish);
+        }
+    }
+
     fn eval_tunables() -> &'static [&'static crate::tune::Tunable] {
         super::eval::TUNABLES
     }
@@ -85,12 +92,14 @@ impl Playable for Sugoroku {
         super::divide(self, depth)
     }
 
-    /// `probs <win> <win2> <win3> <lose2> <lose3>`: the network's result
+    /// `probs <win> <win2> <win3> <lose2> <lose3>`: the evaluation's result
     /// probabilities (permille) for the side to move after `mv`.
     fn info_details(&self, mv: super::SugorokuMove) -> String {
         let mut after = *self;
         after.make(mv);
-        let p = self.rules().network().outcomes(&after).flipped().to_array();
+        let p = super::race::outcomes(self.rules().network(), &after)
+            .flipped()
+            .to_array();
         let permille: Vec<String> = p
             .iter()
             .map(|v| ((v * 1000.0).round() as i32).to_string())

@@ -447,7 +447,7 @@ impl ChanceGame for Sugoroku {
     fn evaluate(&self) -> Value {
         match self.rules.evaluation {
             Evaluation::Network => {
-                let equity = self.rules.network().outcomes(self).equity();
+                let equity = super::race::outcomes(self.rules.network(), self).equity();
                 let (low, high) = self.value_bounds();
                 ((equity * 1000.0).round() as Value).clamp(low, high)
             }

@@ -31,7 +31,8 @@ pub enum Closeout {
 /// with the position as the rules do, so that every leaf sees it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Evaluation {
-    /// The trained network ([`super::net`]).
+    /// The trained network ([`super::net`]); races the tables hold are
+    /// valued exactly ([`super::race`]).
     #[default]
     Network,
     /// The hand-made evaluation, kept for comparison.
