@@ -891,3 +891,67 @@ mod sugoroku_bounds {
         }
     }
 }
+
+/// A search stopped inside an iteration plays the best root move searched to
+/// the end there when it beats the last completed iteration's answer, and
+/// reports it at that depth; otherwise it keeps that answer. Checked against
+/// naive expectimax over node limits that stop the iterations at every point:
+/// an answer taken from the unfinished iteration is worth more there (by naive
+/// values at that depth) than the completed iteration's, the reported value is
+/// exact, and, since the root moves are searched in a fixed order, more nodes
+/// never give an answer worth less at the same depth.
+#[test]
+fn an_interrupted_iteration_keeps_the_best_root_move_it_completed() {
+    let mut improved = 0;
+    for pos in random_positions(11, 10) {
+        // (depth of the unfinished iteration, naive value there of the answer).
+        let mut last: Option<(u32, Value)> = None;
+        let mut limit = 50u64;
+        while limit < 60_000 {
+            let mut searcher = <Expectimax as Searcher<Race>>::new(&config(1));
+            searcher.set_root_filter(false);
+            let mut infos: Vec<(u32, RaceMove, Value)> = Vec::new();
+            let result = searcher.search(
+                &pos,
+                &Limits::nodes(limit),
+                &SearchControl::new(false),
+                &mut |info| infos.push((info.depth, info.pv[0], points(info.score))),
+            );
+            limit += limit / 8;
+            let completed = result.depth;
+            let Some(&(depth, answer, score)) = infos.last() else {
+                panic!("no line at {}", pos.sfen())
+            };
+            assert_eq!(Some(answer), result.best, "the last line is the answer");
+            let unfinished = completed + 1;
+            if completed == 0 {
+                continue;
+            }
+            let completed_best = infos
+                .iter()
+                .rev()
+                .find(|line| line.0 == completed)
+                .expect("the completed iteration's line")
+                .1;
+            let value = |mv| naive_after(&mut pos.clone(), mv, unfinished);
+            if depth == unfinished {
+                assert_ne!(answer, completed_best, "{}", pos.sfen());
+                assert_eq!(score, value(answer), "exact at {}", pos.sfen());
+                assert!(value(answer) > value(completed_best), "{}", pos.sfen());
+                improved += 1;
+            } else {
+                assert_eq!((depth, answer), (completed, completed_best));
+            }
+            let worth = value(answer);
+            if let Some((at, before)) = last.filter(|&(at, _)| at == unfinished) {
+                assert!(
+                    worth >= before,
+                    "depth {at}: {worth} after {before} with more nodes at {}",
+                    pos.sfen()
+                );
+            }
+            last = Some((unfinished, worth));
+        }
+    }
+    assert!(improved > 0, "no stop ever fell after a better move");
+}
