@@ -185,3 +185,29 @@ fn threat_guard_avoids_the_mate(go: &str) {
     assert_eq!(play(&mut engine, go).0, guarded);
     engine.quit_cleanly();
 }
+
+#[test]
+fn a_two_ply_search_sees_a_mate_in_three_ending_at_its_horizon() {
+    let mut engine = annan_at("9/2Sk5/1N7/5s3/9/9/9/9/K8 b GG 1");
+    // Not the probe's mate: the search's own.
+    engine.send("setoption name Tune_MateProbeNodes value 0");
+    engine.send("go depth 2");
+    let lines = engine.read_until(PROMPT, |l| l.starts_with("bestmove"));
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth 2 "))
+        .unwrap();
+    // The third ply, a drop, is no tactical move: only the horizon's mate in
+    // one finds it.
+    assert!(last.contains(" score mate 3 "), "{lines:?}");
+    let first = last
+        .split(" pv ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    assert_eq!(lines.last().unwrap(), &format!("bestmove {first}"));
+    engine.quit_cleanly();
+}
