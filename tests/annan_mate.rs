@@ -155,7 +155,7 @@ fn threat_guard_avoids_the_mate(go: &str) {
     );
     let refutation = mate_after(&mut engine, &unguarded).expect("the search's move is mated");
     // With it (the default), another move, after which no mate is found.
-    engine.send("setoption name Tune_MateThreatNodes value 2000");
+    engine.send("setoption name Tune_MateThreatNodes value 20000");
     let (guarded, lines) = play(&mut engine, go);
     assert_ne!(guarded, unguarded);
     let note = format!("info string mate threat: {unguarded} loses to mate in ");

@@ -128,7 +128,7 @@ pub static MATE_PROBE_NODES: Tunable = Tunable::new("Tune_MateProbeNodes", 5_000
 /// never), whether the opponent mates after the move the search chose; a move
 /// that loses so is replaced by the next root move that does not
 /// ([`Session::threat_guard`]).
-pub static MATE_THREAT_NODES: Tunable = Tunable::new("Tune_MateThreatNodes", 2_000, 0, 10_000_000);
+pub static MATE_THREAT_NODES: Tunable = Tunable::new("Tune_MateThreatNodes", 20_000, 0, 10_000_000);
 
 /// Root moves the threat guard checks at most for one answer.
 pub const THREAT_CANDIDATES: usize = 8;
