@@ -434,10 +434,14 @@ impl<G: Playable> Session<G> {
         let budget =
             (MATE_THREAT_NODES.get() as u64).min(limits.nodes.map_or(u64::MAX, |n| n / 10));
         // A proven result needs no guard: the search's own mate, or its loss
-        // whatever is played. Nor does an answer `stop` asked for.
+        // whatever is played. Nor does an answer `stop` asked for, nor a
+        // timed one without a deadline to keep to (a search held for
+        // `ponderhit` that had finished).
+        let timed = limits.movetime.is_some() || limits.clock.is_some();
         if !G::MATE_SOLVER
             || budget == 0
             || control.stopped()
+            || (timed && control.deadline().is_none())
             || matches!(score, Score::Mate(_))
             || candidates.len() < 2
         {
@@ -746,11 +750,13 @@ impl<G: Playable> GameSession for Session<G> {
                 G::LEVEL_BLIND_PERMILLE,
             )
         });
+        // Stage one: a mate of our own, played at once.
         if level.is_none() {
             if let Some(best) = self.mate_probe(limits, control, report) {
                 return best;
             }
         }
+        // Stage two: the search, a share of its time kept for stage three.
         let guarded = level.is_none() && G::MATE_SOLVER && MATE_THREAT_NODES.get() > 0;
         if guarded {
             control.keep_after_search(THREAT_TIME_SHARE);
