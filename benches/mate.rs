@@ -8,11 +8,19 @@
 //! with a quiet move (or none, if its horizon stops short).
 //!
 //! `cargo bench --bench mate [-- [BUDGET-MS]]` (default: 10 000 ms per search).
+//!
+//! `cargo bench --bench mate -- threats [NODES [GUARD-NODES]]` instead plays
+//! each position of `benches/mate_threats.txt` (a move there lets the
+//! opponent mate, another does not) as in a game at `NODES` a move (default
+//! 20 000), with the threat guard off and on (`Tune_MateThreatNodes`, by
+//! default its default), and prints the share of positions where the move played
+//! lets the opponent mate (the solver within 200 000 nodes finds it).
 
 use std::time::{Duration, Instant};
 use yomi_engine::annan::Annan;
+use yomi_engine::registry::new_session;
 use yomi_engine::search::{Limits, Score, SearchConfig, SearchControl, Searcher};
-use yomi_engine::session::{MateAnswer, Playable};
+use yomi_engine::session::{MateAnswer, Playable, MATE_THREAT_NODES};
 use yomi_engine::Game;
 
 const PROBLEMS: &str = include_str!("mate_problems.txt");
@@ -74,7 +82,74 @@ fn alphabeta<G: Playable>(pos: &G, budget: Duration) -> Option<(i32, u32, u64, D
     found
 }
 
+const THREATS: &str = include_str!("mate_threats.txt");
+/// The solver's nodes for judging a move played.
+const VERIFY_NODES: u64 = 200_000;
+
+/// `sfen | losing move | plies | safe move | note` per line.
+fn threats() -> Vec<&'static str> {
+    THREATS
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(|line| line.split('|').next().expect("an sfen").trim())
+        .collect()
+}
+
+/// The share of the threat positions where the engine, at `nodes` a move with
+/// the guard at `guard_nodes`, plays a move the opponent then mates after.
+fn threat_blunders(nodes: u64, guard_nodes: &str) {
+    let mut session = new_session("annan").expect("annan");
+    session
+        .set_option("Tune_MateThreatNodes", guard_nodes)
+        .expect("the guard's option");
+    let positions = threats();
+    let mut lost = Vec::new();
+    let started = Instant::now();
+    for sfen in &positions {
+        session.new_game();
+        session
+            .set_position(Some(sfen), &[])
+            .expect("a valid position");
+        let control = SearchControl::new(false);
+        let played = session
+            .search(&Limits::nodes(nodes), &control, &mut |_| {})
+            .best
+            .expect("a move");
+        session
+            .set_position(Some(sfen), &[played.as_str()])
+            .expect("legal");
+        let verdict = session.mate(&Limits::nodes(VERIFY_NODES), &SearchControl::new(false));
+        if let MateAnswer::Mate(line) = verdict {
+            lost.push(format!("{played} (mate in {})", line.len()));
+        }
+    }
+    println!(
+        "guard {guard_nodes:>5} nodes: {} of {} positions lost to a mate ({:.0} %) at {nodes} nodes a move, {:.1} s: {}",
+        lost.len(),
+        positions.len(),
+        100.0 * lost.len() as f64 / positions.len().max(1) as f64,
+        started.elapsed().as_secs_f64(),
+        lost.join(", ")
+    );
+}
+
 fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(at) = args.iter().position(|arg| arg == "threats") {
+        let numbers: Vec<u64> = args[at + 1..]
+            .iter()
+            .filter_map(|arg| arg.parse().ok())
+            .collect();
+        let nodes = numbers.first().copied().unwrap_or(20_000);
+        let guard = numbers
+            .get(1)
+            .map_or(MATE_THREAT_NODES.default.to_string(), u64::to_string);
+        for guard in ["0", guard.as_str()] {
+            threat_blunders(nodes, guard);
+        }
+        return;
+    }
     let budget = std::env::args()
         .skip(1)
         .find_map(|arg| arg.parse().ok())

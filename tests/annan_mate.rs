@@ -111,3 +111,103 @@ fn in_play_the_mate_probe_plays_a_mate_the_search_is_too_shallow_to_see() {
     assert!(!lines.iter().any(|l| l.contains("score mate")), "{lines:?}");
     engine.quit_cleanly();
 }
+
+/// Issue 41's game: after `5h6i` the search's choice `S*3i` lets White mate
+/// by checks in 9 plies.
+const THREATENED: &str =
+    "position startpos moves 4i5h 5a6b 3i3h 7a7b 2g2c+ 8c8g+ 2c2b 8g8h 2b3a 8h7i 3a4a 7i6i 5h6i";
+
+/// The move `go` plays from `THREATENED`, and every line said.
+fn play(engine: &mut Engine, go: &str) -> (String, Vec<String>) {
+    assert_eq!(engine.ask(THREATENED), Vec::<String>::new());
+    engine.send(go);
+    let lines = engine.read_until(PROMPT, |l| l.starts_with("bestmove"));
+    let played = lines.last().unwrap().split(' ').nth(1).unwrap().to_string();
+    (played, lines)
+}
+
+/// `go mate` for the opponent after `played`: a mating line, or `None`.
+fn mate_after(engine: &mut Engine, played: &str) -> Option<String> {
+    assert_eq!(
+        engine.ask(&format!("{THREATENED} {played}")),
+        Vec::<String>::new()
+    );
+    let answer = mate(engine, "go mate nodes 1000000");
+    (!["checkmate nomate", "checkmate timeout"].contains(&answer.as_str())).then_some(answer)
+}
+
+#[test]
+fn in_play_the_threat_guard_avoids_a_mate_the_solver_sees() {
+    for go in ["go nodes 20000", "go depth 4"] {
+        threat_guard_avoids_the_mate(go);
+    }
+}
+
+fn threat_guard_avoids_the_mate(go: &str) {
+    let mut engine = Engine::start();
+    engine.ask("setoption name USI_Variant value annan");
+    // Without the guard the search walks into the mate.
+    engine.send("setoption name Tune_MateThreatNodes value 0");
+    let (unguarded, lines) = play(&mut engine, go);
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "{lines:?}"
+    );
+    let refutation = mate_after(&mut engine, &unguarded).expect("the search's move is mated");
+    // With it (the default), another move, after which no mate is found.
+    engine.send("setoption name Tune_MateThreatNodes value 20000");
+    let (guarded, lines) = play(&mut engine, go);
+    assert_ne!(guarded, unguarded);
+    let note = format!("info string mate threat: {unguarded} loses to mate in ");
+    let said = lines
+        .iter()
+        .find(|l| l.starts_with(&note))
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    assert!(said.ends_with(&format!("; playing {guarded}")), "{said}");
+    // The mate it names is the solver's (the same line, or one as long).
+    let plies = refutation.split(' ').count() - 1;
+    assert!(
+        said.contains(&format!("mate in {plies} (")),
+        "{said} / {refutation}"
+    );
+    // The move played is the last info line's.
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(
+        last_info.ends_with(&format!(" pv {guarded}")),
+        "{last_info}"
+    );
+    assert_eq!(mate_after(&mut engine, &guarded), None, "{guarded}");
+    // Limited by nodes or depth, the guard's choice is reproducible.
+    assert_eq!(play(&mut engine, go).0, guarded);
+    engine.quit_cleanly();
+}
+
+#[test]
+fn a_two_ply_search_sees_a_mate_in_three_ending_at_its_horizon() {
+    let mut engine = annan_at("9/2Sk5/1N7/5s3/9/9/9/9/K8 b GG 1");
+    // Not the probe's mate: the search's own.
+    engine.send("setoption name Tune_MateProbeNodes value 0");
+    engine.send("go depth 2");
+    let lines = engine.read_until(PROMPT, |l| l.starts_with("bestmove"));
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth 2 "))
+        .unwrap();
+    // The third ply, a drop, is no tactical move: only the horizon's mate in
+    // one finds it.
+    assert!(last.contains(" score mate 3 "), "{lines:?}");
+    let first = last
+        .split(" pv ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    assert_eq!(lines.last().unwrap(), &format!("bestmove {first}"));
+    engine.quit_cleanly();
+}

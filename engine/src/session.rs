@@ -12,7 +12,7 @@ use crate::core::{
 };
 use crate::perft;
 use crate::search::{
-    DelayEstimate, Limits, Margin, SearchConfig, SearchControl, SearchInfo, Searcher, Value,
+    DelayEstimate, Limits, Margin, Score, SearchConfig, SearchControl, SearchInfo, Searcher, Value,
 };
 use crate::strength::{self, Weak};
 use crate::tune::{self, Tunable};
@@ -108,6 +108,7 @@ pub trait Playable: Game {
         all.extend(strength::TUNABLES);
         if Self::MATE_SOLVER {
             all.push(&MATE_PROBE_NODES);
+            all.push(&MATE_THREAT_NODES);
         }
         all
     }
@@ -127,6 +128,17 @@ pub trait Playable: Game {
 /// at once. Two matches of 100 games (Annan, 100 ms a move, against 0): +42 ± 67 and
 /// +14 ± 55 Elo, +28 ± 48 together.
 pub static MATE_PROBE_NODES: Tunable = Tunable::new("Tune_MateProbeNodes", 5_000, 0, 10_000_000);
+
+/// In play, games with a mate solver ask it, within this many nodes (0:
+/// never), whether the opponent mates after the move the search chose; a move
+/// that loses so is replaced by the next root move that does not
+/// ([`Session::threat_guard`]).
+pub static MATE_THREAT_NODES: Tunable = Tunable::new("Tune_MateThreatNodes", 20_000, 0, 10_000_000);
+
+/// Root moves the threat guard checks at most for one answer.
+pub const THREAT_CANDIDATES: usize = 8;
+/// 1/n of a timed move is kept from the search for the threat guard.
+const THREAT_TIME_SHARE: u32 = 10;
 
 /// What a mate search found (`checkmate …` in the protocol).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -211,11 +223,14 @@ pub struct GameState {
 }
 
 /// What `go` ends with.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BestMove {
     /// `None`: no legal move (the protocol answers `bestmove resign`).
     pub best: Option<String>,
     pub ponder: Option<String>,
+    /// Why the move was chosen where the search alone did not choose it,
+    /// said before it as `info string` lines.
+    pub notes: Vec<String>,
 }
 
 pub struct BenchReport {
@@ -388,7 +403,7 @@ impl<G: Playable> Session<G> {
             depth: line.len() as u32,
             seldepth: line.len() as u32,
             multipv: 1,
-            score: crate::search::Score::Mate(line.len() as i32),
+            score: Score::Mate(line.len() as i32),
             nodes: probe.nodes(),
             time_ms: elapsed,
             hashfull: 0,
@@ -399,7 +414,97 @@ impl<G: Playable> Session<G> {
         Some(BestMove {
             best: pv.first().cloned(),
             ponder: pv.get(1).cloned(),
+            notes: Vec::new(),
         })
+    }
+
+    /// The threat guard: whether the opponent has a forced mate after the
+    /// search's choice, asked of the mate solver within [`MATE_THREAT_NODES`]
+    /// nodes a move (a tenth of a `go nodes` limit at most) and, all moves
+    /// together, a tenth of the search's time, never past its deadline (so
+    /// that under node or depth limits the answer is reproducible). A move
+    /// that loses so is replaced by the first in `candidates` (the root moves,
+    /// best first) that does not, of [`THREAT_CANDIDATES`] checked; if none is
+    /// found, the choice stands. Returns the move to play instead with its
+    /// score where the search had one, and the note that says why; `None`
+    /// when the choice stands unremarked.
+    fn threat_guard(
+        &self,
+        limits: &Limits,
+        control: &SearchControl,
+        choice: G::Move,
+        score: Score,
+        candidates: &[(G::Move, Option<Score>)],
+    ) -> Option<(G::Move, Option<Score>, String)> {
+        let budget =
+            (MATE_THREAT_NODES.get() as u64).min(limits.nodes.map_or(u64::MAX, |n| n / 10));
+        // A proven result needs no guard: the search's own mate, or its loss
+        // whatever is played. Nor does an answer `stop` asked for, nor a
+        // timed one without a deadline to keep to (a search held for
+        // `ponderhit` that had finished).
+        let timed = limits.movetime.is_some() || limits.clock.is_some();
+        if !G::MATE_SOLVER
+            || budget == 0
+            || control.stopped()
+            || (timed && control.deadline().is_none())
+            || matches!(score, Score::Mate(_))
+            || candidates.len() < 2
+        {
+            return None;
+        }
+        // The time kept from the search ([`THREAT_TIME_SHARE`]) follows its
+        // deadline, which moves (for whoever answers in the search's stead).
+        let now = Instant::now();
+        let deadline = control.deadline().map(|deadline| {
+            let searched = deadline.saturating_duration_since(control.started());
+            deadline + searched / (THREAT_TIME_SHARE - 1)
+        });
+        control.publish_deadline(deadline);
+        let time = deadline.map(|deadline| deadline.saturating_duration_since(now));
+        let probe = SearchControl::started_at(false, now);
+        let probe_limits = Limits {
+            nodes: Some(budget),
+            movetime: time,
+            ..Limits::default()
+        };
+        // The opponent's mate after `mv`, if the solver proves one.
+        let mate_after = |mv: G::Move| {
+            let mut after = self.pos.clone();
+            after.make(mv);
+            match after.mate(&probe_limits, &probe) {
+                MateAnswer::Mate(line) => Some(line_notation(&after, &line)),
+                _ => None,
+            }
+        };
+        let refutation = mate_after(choice)?;
+        let mut checked = 1;
+        let mut safe = None;
+        let others = candidates.iter().filter(|(mv, _)| *mv != choice);
+        for &(mv, score) in others.take(THREAT_CANDIDATES - 1) {
+            if probe.stopped() || time.is_some_and(|time| now.elapsed() >= time) {
+                break;
+            }
+            checked += 1;
+            if mate_after(mv).is_none() {
+                safe = Some((mv, score));
+                break;
+            }
+        }
+        let losing = checked - 1 - usize::from(safe.is_some());
+        let also = match (losing, safe) {
+            (0, _) => String::new(),
+            (n, Some(_)) => format!(", and {n} more moves checked"),
+            (n, None) => format!(", and the {n} other moves checked"),
+        };
+        let (played, played_score) = safe.unwrap_or((choice, Some(score)));
+        let note = format!(
+            "mate threat: {} loses to mate in {} ({}){also}; playing {}",
+            self.pos.format_move(choice),
+            refutation.len(),
+            refutation.join(" "),
+            self.pos.format_move(played),
+        );
+        Some((played, played_score, note))
     }
 
     fn set_engine_option(&mut self, spec: &OptionSpec, value: OptionValue) {
@@ -651,10 +756,16 @@ impl<G: Playable> GameSession for Session<G> {
                 G::LEVEL_BLIND_PERMILLE,
             )
         });
+        // Stage one: a mate of our own, played at once.
         if level.is_none() {
             if let Some(best) = self.mate_probe(limits, control, report) {
                 return best;
             }
+        }
+        // Stage two: the search, a share of its time kept for stage three.
+        let guarded = level.is_none() && G::MATE_SOLVER && MATE_THREAT_NODES.get() > 0;
+        if guarded {
+            control.keep_after_search(THREAT_TIME_SHARE);
         }
         // The margin of a loose choice among the best root lines, if any.
         let margin = match level {
@@ -745,7 +856,22 @@ impl<G: Playable> GameSession for Session<G> {
                 score = lines[k].1;
             }
         }
+        // Stage three: no move the opponent mates after, where one is found.
+        let mut notes = Vec::new();
+        if let (true, Some(choice)) = (guarded, best) {
+            if let Some((played, played_score, note)) =
+                self.threat_guard(&limits, control, choice, score, &result.root_moves)
+            {
+                if played != choice {
+                    best = Some(played);
+                    reply = None;
+                    score = played_score.unwrap_or(score);
+                }
+                notes.push(note);
+            }
+        }
         // The move played and the reply expected, in notation.
+        let pos = &self.pos;
         let answer = match best {
             Some(mv) => line_notation(
                 pos,
@@ -776,6 +902,7 @@ impl<G: Playable> GameSession for Session<G> {
         BestMove {
             best: answer.next(),
             ponder: answer.next(),
+            notes,
         }
     }
 
@@ -882,9 +1009,11 @@ mod tests {
             if session.state().awaits_chance {
                 session.set_position(None, &["31"]).unwrap();
             }
-            // 2 s less the 300 ms margin: the machine has not been slow yet.
+            // 2 s less the 300 ms margin: the machine has not been slow yet;
+            // and less the tenth kept for the threat guard where there is one.
+            let kept = if session.has_mate_solver() { 200 } else { 0 };
             let quiet = deadline_after(&mut *session, Duration::from_millis(200));
-            assert_eq!(quiet, Duration::from_millis(1_700), "{game}");
+            assert_eq!(quiet, Duration::from_millis(1_700 - kept), "{game}");
             // The reports stalled the search 200 ms at a time: three times that,
             // decayed by a sixteenth, is kept free now.
             let widened = deadline_after(&mut *session, Duration::ZERO);
@@ -893,8 +1022,8 @@ mod tests {
                 "{game}: {widened:?}"
             );
             assert!(
-                widened >= Duration::from_millis(1_000),
-                "{game}: half at most"
+                widened >= Duration::from_millis(1_000 - kept),
+                "{game}: half at most (and the guard's tenth)"
             );
         }
     }

@@ -451,6 +451,7 @@ impl Protocol {
                     let best = BestMove {
                         best: self.session_ref().legal_moves().into_iter().next(),
                         ponder: None,
+                        ..BestMove::default()
                     };
                     self.out.lines([
                         error_line(&format!("search failed: {}", panic_message(&*payload))),
@@ -551,6 +552,7 @@ impl Protocol {
                         let best = BestMove {
                             best: snapshot.moves.into_iter().next(),
                             ponder: None,
+                            ..BestMove::default()
                         };
                         self.out.line(&bestmove_line(&best, false));
                     }
@@ -602,6 +604,7 @@ impl Protocol {
                                 Some(BestMove {
                                     best: Some(first.clone()),
                                     ponder: info.pv.get(1).cloned(),
+                                    ..BestMove::default()
                                 });
                         }
                     }
@@ -624,6 +627,7 @@ impl Protocol {
                         BestMove {
                             best: first.ok().flatten(),
                             ponder: None,
+                            ..BestMove::default()
                         }
                     }
                 };
@@ -631,8 +635,10 @@ impl Protocol {
                 while control.waiting() && !control.stopped() {
                     thread::park_timeout(HOLD_POLL);
                 }
+                let failed = !lines.is_empty();
+                // Why the move differs from the search's, if it does.
+                lines.extend(best.notes.iter().map(|note| format!("info string {note}")));
                 lines.push(bestmove_line(&best, session.ponder_enabled()));
-                let failed = lines.len() > 1;
                 (lines, failed)
             },
         );
@@ -757,6 +763,7 @@ fn stand_in(
     let Some(answer) = last_shown.or(first_legal.map(|best| BestMove {
         best: Some(best),
         ponder: None,
+        ..BestMove::default()
     })) else {
         return;
     };
@@ -856,6 +863,7 @@ mod tests {
         let shown = Mutex::new(Some(BestMove {
             best: Some("7g7f".to_string()),
             ponder: Some("3c3d".to_string()),
+            ..BestMove::default()
         }));
         control.publish_deadline(Some(Instant::now() + Duration::from_millis(20)));
         let started = Instant::now();

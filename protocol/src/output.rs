@@ -269,6 +269,7 @@ mod tests {
         let best = BestMove {
             best: Some("9i9h".into()),
             ponder: Some("1a1b".into()),
+            ..BestMove::default()
         };
         assert_eq!(bestmove_line(&best, true), "bestmove 9i9h ponder 1a1b");
         assert_eq!(bestmove_line(&best, false), "bestmove 9i9h");
@@ -276,7 +277,8 @@ mod tests {
             bestmove_line(
                 &BestMove {
                     best: None,
-                    ponder: None
+                    ponder: None,
+                    ..BestMove::default()
                 },
                 true
             ),

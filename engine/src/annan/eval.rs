@@ -137,6 +137,10 @@ impl TwoPlayerGame for Annan {
         self.state().in_check(self.side_to_move())
     }
 
+    fn mates_in_one(&self) -> bool {
+        self.mate_in_one().is_some()
+    }
+
     fn gain(&self, mv: AnnanMove) -> Value {
         let captured = if mv.from().is_some() {
             self.state().at(mv.to())

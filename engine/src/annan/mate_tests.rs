@@ -373,3 +373,53 @@ fn random_problem(rng: &mut impl Rng) -> String {
     let hand = hands[rng.gen_range(0..hands.len())];
     format!("{sfen} b {hand} 1")
 }
+
+/// The search's mate in one against the solver's, with a move limit one ply
+/// ahead (so that it looks for a mate in one only), on positions of random
+/// games from the start: the same verdict on every one.
+#[test]
+fn the_mate_in_one_agrees_with_the_solver_on_random_games() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(41);
+    let (mut positions, mut mates) = (0, 0);
+    for _ in 0..GAMES {
+        let mut pos = Annan::start(&AnnanRules::default());
+        for _ in 0..PLIES {
+            if pos.outcome().is_some() {
+                break;
+            }
+            let rules = AnnanRules {
+                move_limit: pos.ply() + 1,
+                ..AnnanRules::default()
+            };
+            let one_ply = Annan::from_parts(*pos.state(), pos.side_to_move(), pos.ply(), &rules);
+            let solver = match solve(&one_ply, 1_000_000).answer {
+                MateAnswer::Mate(line) => Some(line),
+                MateAnswer::NoMate => None,
+                other => panic!("{}: {other:?}", pos.sfen()),
+            };
+            let found = pos.mate_in_one();
+            assert_eq!(found.is_some(), solver.is_some(), "{}", pos.sfen());
+            if let Some(mv) = found {
+                mates += 1;
+                let mut after = pos.clone();
+                after.make(mv);
+                assert!(
+                    after.in_check() && after.count_moves() == 0,
+                    "{}",
+                    pos.sfen()
+                );
+            }
+            positions += 1;
+            let mut moves = MoveList::new();
+            pos.generate_moves(&mut moves);
+            pos.make(moves[rng.gen_range(0..moves.len())]);
+        }
+    }
+    assert!(
+        positions > 10_000 && mates > 500,
+        "{positions} positions, {mates} mates"
+    );
+}
+
+const GAMES: usize = 100;
+const PLIES: usize = 200;

@@ -1,6 +1,7 @@
 //! The Annan position: state, side to move, key, the moves to unmake and the
 //! keys repetition is counted on.
 
+use super::attacks::{attacks, behind};
 use super::movegen::{count_legal, for_each_legal, has_legal_move};
 use super::piece::{Kind, Piece};
 use super::rules::AnnanRules;
@@ -122,6 +123,38 @@ impl Annan {
     /// How often the current position has stood, this time included.
     pub fn occurrences(&self) -> usize {
         self.keys.occurrences(self.key)
+    }
+
+    /// A move that mates at once: a check after which the opponent has no
+    /// legal move (a drop-pawn mate is no legal move, rule 7). What the df-pn
+    /// solver calls a mate in one; `None` if there is none.
+    pub fn mate_in_one(&self) -> Option<AnnanMove> {
+        let us = self.side;
+        let king = self.state.kings[(us ^ 1) as usize]?;
+        // Only a move from or to these squares can give check: those a piece
+        // attacks the king from, up to the first piece of each line (a piece
+        // leaving one discovers a line), and those behind an own piece there
+        // (a piece arriving or leaving changes how it moves).
+        let occupied = self.state.all();
+        let near = attacks(us, Kind::Dragon, king, occupied)
+            | attacks(us, Kind::Horse, king, occupied)
+            | attacks(BLACK, Kind::Knight, king, occupied)
+            | attacks(WHITE, Kind::Knight, king, occupied);
+        let relevant = near | behind(near & self.state.occupied[us as usize], us);
+        let mut found = None;
+        for_each_legal(&self.state, us, &self.rules, &mut |mv| {
+            if !relevant.has(mv.to()) && !mv.from().is_some_and(|from| relevant.has(from)) {
+                return false;
+            }
+            let mut after = self.state;
+            after.apply(mv, us);
+            let mates = after.in_check(us ^ 1) && !has_legal_move(&after, us ^ 1, &self.rules);
+            if mates {
+                found = Some(mv);
+            }
+            mates
+        });
+        found
     }
 }
 

@@ -690,6 +690,10 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         if best >= beta {
             return best;
         }
+        // At the horizon, a mate in one would be missed (drops are not tactical).
+        if qply == 0 && self.pos.mates_in_one() {
+            return MATE - ply as Value - 1;
+        }
         alpha = alpha.max(best);
         if in_check {
             self.pos.generate_moves(&mut self.frames[ply].moves);

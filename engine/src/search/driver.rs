@@ -457,6 +457,7 @@ fn result<'a, W: Iterate<'a>>(worker: &W) -> SearchResult<W::Move> {
             score: W::score(worker.no_move_value()),
             depth: 0,
             nodes,
+            root_moves: Vec::new(),
         };
     };
     let score = if best.score > -INFINITE {
@@ -473,11 +474,27 @@ fn result<'a, W: Iterate<'a>>(worker: &W) -> SearchResult<W::Move> {
     let ponder = (best.pv.first() == Some(&best.mv))
         .then(|| best.pv.get(1).copied())
         .flatten();
+    let root_moves = thread
+        .root_moves
+        .iter()
+        .map(|line| {
+            let value = if line.score > -INFINITE {
+                line.score
+            } else {
+                line.previous_score
+            };
+            (
+                line.mv,
+                (value > -INFINITE).then(|| W::score(worker.reported_value(value))),
+            )
+        })
+        .collect();
     SearchResult {
         best: Some(best.mv),
         ponder,
         score: W::score(value),
         depth: thread.completed_depth,
         nodes,
+        root_moves,
     }
 }

@@ -18,7 +18,7 @@ pub use time::{DelayEstimate, Margin, TimeManager};
 
 use crate::clock::Instant;
 use crate::core::{Game, MoveList, Seat};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -78,6 +78,12 @@ pub trait TwoPlayerGame: Game {
     /// then searches every move instead of standing pat. Games without checks
     /// keep the default.
     fn in_check(&self) -> bool {
+        false
+    }
+    /// Whether the side to move has a move that ends the game in its favour
+    /// at once (a mate in one), looked for where the search would not see it
+    /// otherwise; games that do not look keep the default.
+    fn mates_in_one(&self) -> bool {
         false
     }
     /// The tactical moves only; by default filtered from all legal moves.
@@ -211,6 +217,8 @@ pub struct SearchControl {
     nodes: AtomicU64,
     /// The delay observed in earlier searches, widening this one's margin.
     carried_delay: Mutex<Duration>,
+    /// 1/n of the move's time kept for work after the search (0: none).
+    kept_after_search: AtomicU32,
     /// The longest wall-clock gap between two looks at the clock in this search.
     longest_gap: Mutex<Duration>,
     /// When the search will abort at the latest, as its time manager last said;
@@ -238,6 +246,7 @@ impl SearchControl {
             revised_clock: Mutex::new(None),
             nodes: AtomicU64::new(0),
             carried_delay: Mutex::new(Duration::ZERO),
+            kept_after_search: AtomicU32::new(0),
             longest_gap: Mutex::new(Duration::ZERO),
             deadline: Mutex::new(None),
         }
@@ -282,6 +291,14 @@ impl SearchControl {
     }
     pub fn carried_delay(&self) -> Duration {
         *lock(&self.carried_delay)
+    }
+    /// Before the search: 1/`share` of the move's time is kept from it for
+    /// work after it (0: none), so that the search's deadline comes earlier.
+    pub fn keep_after_search(&self, share: u32) {
+        self.kept_after_search.store(share, Ordering::Relaxed);
+    }
+    pub fn kept_after_search(&self) -> u32 {
+        self.kept_after_search.load(Ordering::Relaxed)
     }
     /// A gap of `gap` between two looks at the clock.
     pub fn note_gap(&self, gap: Duration) {
@@ -341,6 +358,10 @@ pub struct SearchResult<M> {
     pub score: Score,
     pub depth: u32,
     pub nodes: u64,
+    /// Every root move, best first as the search left them, with its score
+    /// where the search valued it (the lines it searched exactly; the others
+    /// failed low and keep the order of the iterations before).
+    pub root_moves: Vec<(M, Option<Score>)>,
 }
 
 /// A searcher for one kind of game; owns its [`tables::SearchTables`] between

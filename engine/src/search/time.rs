@@ -71,11 +71,15 @@ const DELAY_DECAY: u32 = 16;
 
 /// What comes off every hard limit, for the time the answer spends outside the
 /// search: the configured margin, at most a quarter of the allowance, or three
-/// times the delay observed lately, at most half of it, whichever is larger.
+/// times the delay observed lately, at most half of it, whichever is larger;
+/// and the share kept for work after the search, if any.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Margin {
     pub configured: Duration,
     pub observed_delay: Duration,
+    /// 1/n of the allowance kept for work after the search (0: none): Annan's
+    /// threat guard ([`SearchControl::keep_after_search`]).
+    pub kept_share: u32,
 }
 
 impl Margin {
@@ -84,6 +88,7 @@ impl Margin {
         Margin {
             configured: Duration::from_millis(ms),
             observed_delay: Duration::ZERO,
+            kept_share: 0,
         }
     }
 
@@ -92,6 +97,7 @@ impl Margin {
     pub fn for_search(configured_ms: u64, control: &SearchControl) -> Self {
         Margin {
             observed_delay: control.carried_delay(),
+            kept_share: control.kept_after_search(),
             ..Margin::fixed(configured_ms)
         }
     }
@@ -100,7 +106,8 @@ impl Margin {
     pub fn of(&self, allowed: Duration) -> Duration {
         let configured = self.configured.min(allowed / MARGIN_SHARE);
         let observed = (self.observed_delay * DELAY_FACTOR).min(allowed / OBSERVED_MARGIN_SHARE);
-        configured.max(observed)
+        let kept = allowed.checked_div(self.kept_share).unwrap_or_default();
+        configured.max(observed) + kept
     }
 }
 
@@ -297,6 +304,17 @@ mod tests {
         assert_eq!(tm.hard_limit(), Some(ms(30)));
         let tm = TimeManager::new(&clock(Some(0), 1_000), 0, Margin::fixed(300));
         assert_eq!(tm.hard_limit(), Some(ms(750)));
+    }
+
+    #[test]
+    fn a_share_kept_after_the_search_comes_off_the_hard_limit() {
+        let control = SearchControl::new(false);
+        control.keep_after_search(10);
+        let kept = Margin::for_search(MARGIN, &control);
+        let tm = TimeManager::new(&Limits::movetime(ms(2_000)), 0, kept);
+        assert_eq!(tm.hard_limit(), Some(ms(2_000 - 300 - 200)));
+        let plain = TimeManager::new(&Limits::movetime(ms(2_000)), 0, Margin::fixed(MARGIN));
+        assert_eq!(plain.hard_limit(), Some(ms(1_700)));
     }
 
     #[test]

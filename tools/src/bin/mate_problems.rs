@@ -7,6 +7,16 @@
 //!
 //! `cargo run --release -p yomi-tools --bin mate_problems -- --game annan \
 //!    --games 20 --min 3 --max 15 --seed 1`
+//!
+//! With `--threats`, the mates looked for are the opponent's after the move
+//! the self-play chooses (its threat guard off): the first position of each
+//! game where that move lets the opponent mate within `--min`…`--max` plies
+//! while another move is proven to let no mate through is printed as a line
+//! of `benches/mate_threats.txt` (`sfen | losing move | plies | safe move |
+//! note`), the mate replayed to checkmate.
+//!
+//! `cargo run --release -p yomi-tools --bin mate_problems -- --threats \
+//!    --games 200 --min 9 --max 15 --seed 1`
 
 use clap::Parser;
 use rand::{Rng, SeedableRng};
@@ -39,11 +49,18 @@ struct Args {
     max_plies: u32,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Mates the self-play's move lets the opponent give, where a safe move exists.
+    #[arg(long)]
+    threats: bool,
 }
 
-/// Whether `line` played from `sfen` ends the game by checkmate.
-fn mates(session: &mut dyn GameSession, sfen: &str, line: &[String]) -> bool {
-    let moves: Vec<&str> = line.iter().map(String::as_str).collect();
+/// Whether `line` played from `sfen` after `first` ends the game by checkmate.
+fn mates(session: &mut dyn GameSession, sfen: &str, first: &[&str], line: &[String]) -> bool {
+    let moves: Vec<&str> = first
+        .iter()
+        .copied()
+        .chain(line.iter().map(String::as_str))
+        .collect();
     session.set_position(Some(sfen), &moves).is_ok()
         && session
             .state()
@@ -51,11 +68,40 @@ fn mates(session: &mut dyn GameSession, sfen: &str, line: &[String]) -> bool {
             .is_some_and(|outcome| outcome.reason == "checkmate")
 }
 
+/// The mate the side to move has after `first` from `sfen`, as the solver
+/// answers within `nodes`.
+fn mate_after(
+    session: &mut dyn GameSession,
+    sfen: &str,
+    first: &[&str],
+    nodes: u64,
+) -> MateAnswer<String> {
+    if session.set_position(Some(sfen), first).is_err() {
+        return MateAnswer::NoMate;
+    }
+    session.mate(&Limits::nodes(nodes), &SearchControl::new(false))
+}
+
+/// A move from `sfen` after which the solver proves the opponent has no mate.
+fn safe_move(session: &mut dyn GameSession, sfen: &str, nodes: u64) -> Option<String> {
+    session.set_position(Some(sfen), &[]).ok()?;
+    let legal = session.legal_moves();
+    legal
+        .into_iter()
+        .find(|mv| mate_after(session, sfen, &[mv.as_str()], nodes) == MateAnswer::NoMate)
+}
+
 fn main() -> Result<(), String> {
     let args = Args::parse();
     let mut session = new_session(&args.game)?;
     if !session.has_mate_solver() {
         return Err(format!("{} has no mate solver", session.game()));
+    }
+    if args.threats {
+        // The engine as it played before the guard.
+        session
+            .set_option("Tune_MateThreatNodes", "0")
+            .map_err(|e| e.to_string())?;
     }
     let mut referee = new_session(&args.game)?;
     for game in 0..args.games as u64 {
@@ -73,21 +119,24 @@ fn main() -> Result<(), String> {
             if session.state().outcome.is_some() {
                 break;
             }
-            let control = SearchControl::new(false);
-            if let MateAnswer::Mate(line) = session.mate(&Limits::nodes(args.mate_nodes), &control)
-            {
-                if (args.min..=args.max).contains(&line.len()) {
-                    let sfen = session.sfen();
-                    if !mates(&mut *referee, &sfen, &line) {
-                        return Err(format!("{sfen}: {} does not mate", line.join(" ")));
+            let sfen = session.sfen();
+            let note = format!(
+                "self-play seed {} game {game} ply {}",
+                args.seed,
+                moves.len()
+            );
+            if !args.threats {
+                let control = SearchControl::new(false);
+                if let MateAnswer::Mate(line) =
+                    session.mate(&Limits::nodes(args.mate_nodes), &control)
+                {
+                    if (args.min..=args.max).contains(&line.len()) {
+                        if !mates(&mut *referee, &sfen, &[], &line) {
+                            return Err(format!("{sfen}: {} does not mate", line.join(" ")));
+                        }
+                        println!("{sfen} | {} | {note}", line.len());
+                        break;
                     }
-                    println!(
-                        "{sfen} | {} | self-play seed {} game {game} ply {}",
-                        line.len(),
-                        args.seed,
-                        moves.len()
-                    );
-                    break;
                 }
             }
             let next = if (moves.len() as u32) < args.opening_plies {
@@ -103,6 +152,22 @@ fn main() -> Result<(), String> {
                     None => break,
                 }
             };
+            if args.threats {
+                let first = [next.as_str()];
+                if let MateAnswer::Mate(line) =
+                    mate_after(&mut *referee, &sfen, &first, args.mate_nodes)
+                {
+                    if (args.min..=args.max).contains(&line.len()) {
+                        if !mates(&mut *referee, &sfen, &first, &line) {
+                            return Err(format!("{sfen} {next}: {} does not mate", line.join(" ")));
+                        }
+                        if let Some(safe) = safe_move(&mut *referee, &sfen, args.mate_nodes) {
+                            println!("{sfen} | {next} | {} | {safe} | {note}", line.len());
+                            break;
+                        }
+                    }
+                }
+            }
             moves.push(next);
         }
     }
