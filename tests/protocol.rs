@@ -1109,3 +1109,46 @@ fn each_game_announces_its_levels_and_skill_names_the_same_share() {
     assert!(nodes_searched(&mut engine) > 20_000, "full strength");
     engine.quit_cleanly();
 }
+
+/// The `Tune_…` options `usi` announces, with their ranges: (name, min, max).
+fn announced_tunables(engine: &mut Engine) -> Vec<(String, i64, i64)> {
+    engine.ask("setoption name ShowTunables value true");
+    engine.send("usi");
+    let listing = engine.read_until(PROMPT, |l| l == "usiok");
+    listing
+        .iter()
+        .filter_map(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.as_slice() {
+                ["option", "name", name, "type", "spin", "default", _, "min", min, "max", max]
+                    if name.starts_with("Tune_") =>
+                {
+                    Some((name.to_string(), min.parse().ok()?, max.parse().ok()?))
+                }
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn every_tunable_searches_at_both_ends_of_its_range() {
+    for (game, position) in EVERY_GAME {
+        let mut engine = engine_at(game, position);
+        let tunables = announced_tunables(&mut engine);
+        assert!(tunables.len() > 5, "{game}: {tunables:?}");
+        let legal = engine.legal_moves();
+        for end in ["min", "max"] {
+            for (name, min, max) in &tunables {
+                let value = if end == "min" { min } else { max };
+                let lines = engine.ask(&format!("setoption name {name} value {value}"));
+                assert_eq!(lines, Vec::<String>::new(), "{game}: {name} {value}");
+            }
+            for depth in 1..=3 {
+                let lines = engine.go(&format!("go depth {depth}"), PROMPT);
+                assert_legal_search(&lines, &legal);
+            }
+        }
+        engine.quit_cleanly();
+    }
+}

@@ -66,7 +66,8 @@ impl Lmr {
         let r = self.table[(depth as usize).min(63)][searched.min(63)].load(Ordering::Relaxed)
             as i32
             - pv_node as i32;
-        r.clamp(0, depth - 2)
+        // At depth 1 (LmrMinDepth 1) there is no ply to take off.
+        r.clamp(0, (depth - 2).max(0))
     }
 }
 
