@@ -91,6 +91,11 @@ fn bad_sugoroku_input_is_refused_and_the_position_kept() {
         // The dice of an entry must be the dice still to play.
         ("position startpos moves 31 52:13/8", "52:13/8"),
         ("position sfen 2w/0/0 0/0 0/0 b - 1", "invalid position"),
+        // A character of several bytes where the colour letter goes.
+        (
+            "position sfen 0\u{ff19}/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 b - 1",
+            "invalid position",
+        ),
         (
             "setoption name SugorokuFinish value never",
             "SugorokuFinish",

@@ -53,11 +53,13 @@ pub fn parse_position(text: &str, rules: &SugorokuRules) -> Result<Sugoroku, Par
         if *token == "0" {
             continue;
         }
-        let (count, colour) = token.split_at(token.len().saturating_sub(1));
-        let owner = match colour {
-            "b" => 0,
-            "w" => 1,
-            _ => {
+        let parts = [(token.strip_suffix('b'), 0), (token.strip_suffix('w'), 1)];
+        let (count, owner) = match parts
+            .into_iter()
+            .find_map(|(count, owner)| Some((count?, owner)))
+        {
+            Some(found) => found,
+            None => {
                 return Err(err(format!(
                 "points: point {point} is '{token}', expected 0 or a count and b or w such as 5b"
             )))
