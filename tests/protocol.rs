@@ -1152,3 +1152,27 @@ fn every_tunable_searches_at_both_ends_of_its_range() {
         engine.quit_cleanly();
     }
 }
+
+#[test]
+fn the_weakest_level_chooses_among_the_searchmoves() {
+    for (game, position) in EVERY_GAME {
+        let mut engine = engine_at(game, position);
+        let legal = engine.legal_moves();
+        engine.ask("setoption name Level value 0");
+        for seed in 0..10 {
+            engine.ask(&format!("setoption name Seed value {seed}"));
+            for chosen in [&legal[..1], &legal[legal.len() - 2..]] {
+                let lines = engine.go(
+                    &format!("go depth 1 searchmoves {}", chosen.join(" ")),
+                    PROMPT,
+                );
+                let mv = assert_legal_search(&lines, &legal);
+                assert!(
+                    chosen.contains(&mv),
+                    "{game} seed {seed}: {mv} not in {chosen:?}"
+                );
+            }
+        }
+        engine.quit_cleanly();
+    }
+}

@@ -711,7 +711,9 @@ impl<G: Playable> GameSession for Session<G> {
         };
         let result = match level {
             Some(level) => {
-                let weak = Weak::new(pos.clone(), level.weakness(self.rng.gen()));
+                let choices = limits.searchmoves_in(pos).unwrap_or_default();
+                let weak =
+                    Weak::new(pos.clone(), level.weakness(self.rng.gen())).choosing_among(choices);
                 Searcher::<Weak<G>>::search(
                     &mut self.searcher,
                     &weak,
