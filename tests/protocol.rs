@@ -1176,3 +1176,140 @@ fn the_weakest_level_chooses_among_the_searchmoves() {
         engine.quit_cleanly();
     }
 }
+
+/// Every game's start position, with `{}` for its move (Sugoroku: turn) number.
+const START_AT_MOVE: [(&str, &str); 4] = [
+    ("hasami", "ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP b - {}"),
+    ("annan", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - {}"),
+    ("yonin", "2S2G2K2G2S22/3P2R2P23/S13P23S3/G1P15P3G3/K1R1P13P3R3K3/G1P15P3G3/S13P03S3/3P0R0P03/2S0G0K0G0S02 -/-/-/- 0 - - {}"),
+    ("sugoroku", "2w/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 b 31 {}"),
+];
+
+#[test]
+fn the_position_d_prints_reads_back_at_the_last_move_number() {
+    for (game, start) in START_AT_MOVE {
+        let mut engine = engine_at(game, "position startpos");
+        let at = |number: u32| start.replace("{}", &number.to_string());
+        engine.ask(&format!("position sfen {}", at(999_999)));
+        let first = engine.legal_moves()[0].clone();
+        let lines = engine.ask(&format!("position sfen {} moves {first}", at(999_999)));
+        assert_eq!(lines, Vec::<String>::new(), "{game}");
+        let printed = engine.sfen();
+        let lines = engine.ask(&format!("position sfen {printed}"));
+        assert_eq!(lines, Vec::<String>::new(), "{game}: {printed} reads back");
+        assert_eq!(engine.sfen(), printed, "{game}");
+        // One move more would print a number that does not read back.
+        let lines = engine.ask(&format!("position sfen {} moves {first}", at(1_000_000)));
+        let error = assert_one_error(&lines, game);
+        assert!(error.contains("move number"), "{game}: {error}");
+        assert_eq!(engine.sfen(), printed, "{game}: the position kept");
+        engine.quit_cleanly();
+    }
+}
+
+#[test]
+fn errors_about_a_long_position_field_quote_it_cut() {
+    let long = |unit: &str| unit.repeat(100_000);
+    let cases = [
+        (
+            "hasami",
+            format!("ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP {} - 1", long("b")),
+        ),
+        (
+            "hasami",
+            format!("ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP b {} 1", long("P")),
+        ),
+        (
+            "hasami",
+            format!("ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP b - {}", long("1")),
+        ),
+        ("annan", format!("4k4/9/9/9/9/9/9/9/4K4 b P{} 1", long("1"))),
+        ("annan", format!("4k4/9/9/9/9/9/9/9/4K4 b {}1 1", long("P"))),
+        ("annan", format!("4k4/9/9/9/9/9/9/9/4K4 b - {}", long("1"))),
+        (
+            "yonin",
+            format!("4k24/9/9/9/K17k3/9/9/9/4K04 {}/-/-/- 0 - - 1", long("0")),
+        ),
+        (
+            "yonin",
+            format!("4k24/9/9/9/K17k3/9/9/9/4K04 {}/-/-/- 0 - - 1", long("R")),
+        ),
+        (
+            "yonin",
+            format!("4k24/9/9/9/K17k3/9/9/9/4K04 -/-/-/- {} - - 1", long("0")),
+        ),
+        (
+            "yonin",
+            format!("4k24/9/9/9/K17k3/9/9/9/4K04 -/-/-/- 0 {} - 1", long("0:1,")),
+        ),
+        (
+            "yonin",
+            format!("4k24/9/9/9/K17k3/9/9/9/4K04 -/-/-/- 0 - 01{} 1", long("x")),
+        ),
+        (
+            "yonin",
+            format!("4k24/9/9/9/K17k3/9/9/9/4K04 -/-/-/- 0 - 0{} 1", long("0")),
+        ),
+        (
+            "yonin",
+            format!("4k24/9/9/9/K17k3/9/9/9/4K04 -/-/-/- 0 - - {}", long("1")),
+        ),
+    ];
+    let sugoroku_cases = [
+        format!(
+            "{}b/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 b - 1",
+            long("1")
+        ),
+        format!(
+            "2w/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/{} 0/0 b - 1",
+            long("1")
+        ),
+        format!(
+            "2w/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 {}/0 b - 1",
+            long("1")
+        ),
+        format!(
+            "2w/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 {} - 1",
+            long("b")
+        ),
+        format!(
+            "2w/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 b {} 1",
+            long("5")
+        ),
+        format!(
+            "2w/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 b - {}",
+            long("1")
+        ),
+    ];
+    let sugoroku_entries = [
+        format!("52:{}", long("1")),
+        format!("52:13/8({})", long("1")),
+        format!("52:13/{}", long("1")),
+        format!("{}:13/8", long("5")),
+    ];
+    let lines = cases
+        .iter()
+        .map(|(game, sfen)| (*game, format!("position sfen {sfen}")))
+        .chain(
+            sugoroku_cases
+                .iter()
+                .map(|sfen| ("sugoroku", format!("position sfen {sfen}"))),
+        )
+        .chain(
+            sugoroku_entries
+                .iter()
+                .map(|entry| ("sugoroku", format!("position startpos moves {entry}"))),
+        );
+    for (game, line) in lines {
+        let mut engine = engine_at(game, "position startpos");
+        let start = engine.sfen();
+        let error = assert_one_error(&engine.ask(&line), game);
+        assert!(
+            error.len() < 300,
+            "{game}: the error line echoes too much: {}...",
+            &error[..400.min(error.len())]
+        );
+        assert_eq!(engine.sfen(), start, "{game}");
+        engine.quit_cleanly();
+    }
+}

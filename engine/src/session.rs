@@ -6,6 +6,7 @@
 use crate::clock::Instant;
 use crate::core::game::GameResult;
 use crate::core::options::{find_spec, OptionValue, MAX_MOVES_TO_DRAW, MOVE_LIMIT};
+use crate::core::sfen::MAX_MOVE_NUMBER;
 use crate::core::Outcome;
 use crate::core::{
     Game, HouseRules, MoveError, MoveList, OptionError, OptionSpec, ParseError, Seat,
@@ -338,8 +339,15 @@ impl<G: Playable> Session<G> {
             Some(text) => G::from_sfen(text, &self.rules).map_err(PositionError::Parse)?,
         };
         for (index, text) in moves.iter().enumerate() {
-            pos.play_text(text)
-                .map_err(|error| PositionError::Move { index, error })?;
+            let played = pos.play_text(text).and_then(|()| {
+                // What `d` prints must read back: the move number stays readable.
+                if pos.ply() >= MAX_MOVE_NUMBER {
+                    let reason = format!("the move number would pass {MAX_MOVE_NUMBER}");
+                    return Err(MoveError::new(text, reason));
+                }
+                Ok(())
+            });
+            played.map_err(|error| PositionError::Move { index, error })?;
         }
         Ok(pos)
     }
