@@ -4,6 +4,7 @@
 //! game's types; [`Session`] implements it once for every [`Playable`] game.
 
 use crate::clock::Instant;
+use crate::core::error::truncate;
 use crate::core::game::GameResult;
 use crate::core::options::{find_spec, OptionValue, MAX_MOVES_TO_DRAW, MOVE_LIMIT};
 use crate::core::sfen::MAX_MOVE_NUMBER;
@@ -333,10 +334,11 @@ impl<G: Playable> Session<G> {
         &self.pos
     }
 
-    fn build(&self, sfen: Option<&str>, moves: &[&str]) -> Result<G, PositionError> {
+    /// The game set by `sfen` (the start if none) and `moves`, under `rules`.
+    fn build(rules: &G::Rules, sfen: Option<&str>, moves: &[&str]) -> Result<G, PositionError> {
         let mut pos = match sfen {
-            None => G::start(&self.rules),
-            Some(text) => G::from_sfen(text, &self.rules).map_err(PositionError::Parse)?,
+            None => G::start(rules),
+            Some(text) => G::from_sfen(text, rules).map_err(PositionError::Parse)?,
         };
         for (index, text) in moves.iter().enumerate() {
             let played = pos.play_text(text).and_then(|()| {
@@ -482,20 +484,27 @@ impl<G: Playable> GameSession for Session<G> {
         };
         if rules.set(rule_name, value)? {
             if rules != self.rules {
-                // Rules are part of the position: replay the current game under
-                // them; if its moves are no longer legal (a game decided earlier
-                // under the new rules), keep the position without its history.
-                self.rules = rules;
-                let moves: Vec<&str> = self.moves.iter().map(String::as_str).collect();
-                self.pos = match self.build(self.setup.as_deref(), &moves) {
-                    Ok(pos) => pos,
-                    Err(_) => {
-                        let sfen = self.pos.sfen();
-                        self.setup = Some(sfen.clone());
-                        self.moves.clear();
-                        G::from_sfen(&sfen, &self.rules).unwrap_or_else(|_| G::start(&self.rules))
-                    }
+                // Rules are part of the position: the current game is replayed
+                // under them (its history, for repetitions, survives). A change
+                // under which it does not replay to the same position is refused.
+                let refused = |why: String| {
+                    let reason = format!("{why}; the rule and the position are kept");
+                    OptionError::new(name, value, reason)
                 };
+                let moves: Vec<&str> = self.moves.iter().map(String::as_str).collect();
+                let pos = Self::build(&rules, self.setup.as_deref(), &moves).map_err(|error| {
+                    refused(format!(
+                        "the current game does not stand under it ({error})"
+                    ))
+                })?;
+                if pos.sfen() != self.pos.sfen() {
+                    return Err(refused(format!(
+                        "the current game replays to another position under it ({})",
+                        truncate(&pos.sfen())
+                    )));
+                }
+                self.rules = rules;
+                self.pos = pos;
             }
             return Ok(true);
         }
@@ -543,7 +552,7 @@ impl<G: Playable> GameSession for Session<G> {
     }
 
     fn set_position(&mut self, sfen: Option<&str>, moves: &[&str]) -> Result<(), PositionError> {
-        self.pos = self.build(sfen, moves)?;
+        self.pos = Self::build(&self.rules, sfen, moves)?;
         self.setup = sfen.map(str::to_string);
         self.moves = moves.iter().map(|m| m.to_string()).collect();
         Ok(())
