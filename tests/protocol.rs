@@ -1313,3 +1313,25 @@ fn errors_about_a_long_position_field_quote_it_cut() {
         engine.quit_cleanly();
     }
 }
+
+#[test]
+fn a_refused_hash_size_does_not_come_back_with_another_game() {
+    let mut engine = Engine::start();
+    engine.ask("setoption name Hash value 8");
+    engine.send("setoption name USI_Hash value 32768");
+    let error = assert_one_error(&engine.sync(), "the impossible size");
+    assert!(error.contains("keeping 8 MiB"), "{error}");
+    for game in ["annan", "yonin", "hasami"] {
+        assert_eq!(
+            engine.ask(&format!("setoption name USI_Variant value {game}")),
+            [format!("info string variant {game}")],
+            "no error again"
+        );
+        assert_eq!(engine.sync(), Vec::<String>::new(), "{game}");
+    }
+    // The size kept is the one that carried over.
+    engine.send("setoption name USI_Hash value 32768");
+    let error = assert_one_error(&engine.sync(), "the impossible size again");
+    assert!(error.contains("keeping 8 MiB"), "{error}");
+    engine.quit_cleanly();
+}

@@ -237,6 +237,8 @@ pub trait GameSession: Send {
     /// an error (a hash size that cannot be allocated) keeps the previous table
     /// and its size.
     fn prepare(&mut self) -> Result<(), String>;
+    /// The hash size (MiB) in use once prepared: after a refused size, the one kept.
+    fn hash_mb(&self) -> usize;
     /// A new game: tables cleared, the start position set.
     fn new_game(&mut self);
     /// Sets the position (start when `sfen` is `None`) and plays `moves`; on any
@@ -539,6 +541,10 @@ impl<G: Playable> GameSession for Session<G> {
         let prepared = Searcher::<G>::prepare(&mut self.searcher);
         self.config.hash_mb = Searcher::<G>::tables(&self.searcher).config().hash_mb;
         prepared
+    }
+
+    fn hash_mb(&self) -> usize {
+        self.config.hash_mb
     }
 
     fn new_game(&mut self) {
