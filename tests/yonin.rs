@@ -212,3 +212,23 @@ fn pairs_are_refused_on_a_position_they_do_not_allow_and_both_kept() {
     );
     engine.quit_cleanly();
 }
+
+#[test]
+fn the_bench_under_max_n_is_bounded() {
+    let mut engine = yonin();
+    engine.ask("setoption name SearchAlgorithm value maxn");
+    engine.send("bench");
+    // Unbounded, max-n takes minutes to reach the bench depth.
+    let lines = engine.read_until(Duration::from_secs(120), |l| l.starts_with("bench total"));
+    let words: Vec<&str> = lines[0].split_whitespace().collect();
+    let field = |name: &str| -> u64 {
+        let at = words.iter().position(|w| *w == name).unwrap();
+        words[at + 1].parse().unwrap()
+    };
+    let (positions, nodes) = (field("positions"), field("nodes"));
+    assert!(
+        nodes <= positions * 1_001_024,
+        "at most a million nodes a position (and the last check's slack): {lines:?}"
+    );
+    engine.quit_cleanly();
+}

@@ -810,14 +810,12 @@ impl<G: Playable> GameSession for Session<G> {
             let pos = G::from_sfen(sfen, &self.rules).expect("bench positions are valid");
             Searcher::<G>::clear(&mut searcher);
             let control = SearchControl::new(false);
-            nodes += Searcher::<G>::search(
-                &mut searcher,
-                &pos,
-                &Limits::depth(depth),
-                &control,
-                &mut |_| {},
-            )
-            .nodes;
+            let limits = Limits {
+                nodes: Some(BENCH_NODES),
+                ..Limits::depth(depth)
+            };
+            nodes +=
+                Searcher::<G>::search(&mut searcher, &pos, &limits, &control, &mut |_| {}).nodes;
         }
         BenchReport {
             positions: G::BENCH_POSITIONS.len(),
@@ -827,6 +825,11 @@ impl<G: Playable> GameSession for Session<G> {
         }
     }
 }
+
+/// Nodes a bench position is searched at most: far above any game's bench at
+/// its default settings, it ends within seconds a depth that another searcher
+/// (Yonin's max-n) or a depth given would take minutes to reach.
+pub const BENCH_NODES: u64 = 1_000_000;
 
 /// `Level`: the game's own levels, its count full strength.
 fn level_spec<G: Playable>() -> OptionSpec {
