@@ -1335,3 +1335,39 @@ fn a_refused_hash_size_does_not_come_back_with_another_game() {
     assert!(error.contains("keeping 8 MiB"), "{error}");
     engine.quit_cleanly();
 }
+
+#[test]
+fn a_game_drawn_by_repetition_or_the_move_limit_has_no_move_to_play() {
+    let cycle = "9i9h 9a9b 9h9i 9b9a";
+    for (game, limit, position) in [
+        (
+            "hasami",
+            0,
+            format!("position startpos moves {cycle} {cycle} {cycle}"),
+        ),
+        ("hasami", 2, "position startpos moves 9i9h 9a9b".to_string()),
+        ("annan", 2, "position startpos moves 7g7f 3c3d".to_string()),
+        (
+            "yonin",
+            3,
+            "position startpos moves 5g5f 7e6e 5c5d".to_string(),
+        ),
+    ] {
+        let mut engine = engine_at(game, "position startpos");
+        engine.ask(&format!("setoption name MoveLimit value {limit}"));
+        assert_eq!(engine.ask(&position), Vec::<String>::new(), "{game}");
+        let status = engine.status();
+        assert!(status.starts_with("over "), "{game}: {status}");
+        assert_eq!(
+            engine.legal_moves(),
+            Vec::<String>::new(),
+            "{game}: {status}"
+        );
+        assert_eq!(
+            engine.go("go depth 2", PROMPT),
+            ["bestmove resign"],
+            "{game}: {status}"
+        );
+        engine.quit_cleanly();
+    }
+}

@@ -210,7 +210,8 @@ pub struct GameState {
 /// What `go` ends with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BestMove {
-    /// `None`: no legal move (the protocol answers `bestmove resign`).
+    /// `None`: no legal move, or the game is over (the protocol answers
+    /// `bestmove resign`).
     pub best: Option<String>,
     pub ponder: Option<String>,
 }
@@ -251,6 +252,7 @@ pub trait GameSession: Send {
     fn has_chance(&self) -> bool;
     /// How `seat` is written (`b`/`w` for two players, `0`–`3` for four).
     fn seat_name(&self, seat: Seat) -> &'static str;
+    /// The moves the side to move may play: none once the game is over.
     fn legal_moves(&self) -> Vec<String>;
     /// Per-move leaf counts and the total.
     fn perft(&self, depth: u32) -> (Vec<(String, u64)>, u64);
@@ -585,6 +587,11 @@ impl<G: Playable> GameSession for Session<G> {
     }
 
     fn legal_moves(&self) -> Vec<String> {
+        // A game over by repetition or the move limit has moves left to
+        // generate (perft counts them), but none to play.
+        if self.pos.outcome().is_some() {
+            return Vec::new();
+        }
         let mut moves = MoveList::new();
         self.pos.generate_moves(&mut moves);
         moves.iter().map(|&mv| self.pos.format_move(mv)).collect()
@@ -654,6 +661,12 @@ impl<G: Playable> GameSession for Session<G> {
         report: &mut dyn FnMut(&SearchInfo<String>),
     ) -> BestMove {
         control.carry_delay(self.delays.recent());
+        if self.pos.outcome().is_some() {
+            return BestMove {
+                best: None,
+                ponder: None,
+            };
+        }
         let index = if self.limit_strength && !G::LEVEL_ELO.is_empty() {
             strength::level_for_elo(G::LEVEL_ELO, self.elo)
         } else {
@@ -1001,12 +1014,18 @@ mod tests {
         let varied: std::collections::HashSet<_> =
             choices(&mut *session, 8, &limits).0.into_iter().collect();
         assert!(varied.len() > 1, "{varied:?}");
-        // Past the opening the best move is played.
-        let moves: Vec<String> = (0..strength::VARIETY_PLIES / 2)
-            .flat_map(|_| ["9i9h", "9a9b", "9h9i", "9b9a"])
+        // Past the opening (without a repetition, which would end the game)
+        // the best move is played.
+        let moves: Vec<String> = (1..=9)
+            .flat_map(|file| {
+                [
+                    format!("{file}i{file}h"),
+                    format!("{}a{}b", 10 - file, 10 - file),
+                ]
+            })
             .take(strength::VARIETY_PLIES as usize)
-            .map(str::to_string)
             .collect();
+        assert_eq!(moves.len(), strength::VARIETY_PLIES as usize);
         let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
         session.set_position(None, &moves).unwrap();
         let late = choices(&mut *session, 4, &limits).0;
