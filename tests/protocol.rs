@@ -1371,3 +1371,30 @@ fn a_game_drawn_by_repetition_or_the_move_limit_has_no_move_to_play() {
         engine.quit_cleanly();
     }
 }
+
+#[test]
+fn info_shows_only_the_lines_multipv_asks_for() {
+    for (game, position) in EVERY_GAME {
+        let mut engine = engine_at(game, position);
+        let legal = engine.legal_moves();
+        for (options, shown) in [
+            (["Variety value 100", "MultiPV value 1"], 1),
+            (["Level value 0", "Variety value 0"], 1),
+            (["Level value 3", "MultiPV value 2"], 2),
+        ] {
+            for option in options {
+                engine.ask(&format!("setoption name {option}"));
+            }
+            for seed in 0..4 {
+                engine.ask(&format!("setoption name Seed value {seed}"));
+                let lines = engine.go("go depth 3", PROMPT);
+                assert_legal_search(&lines, &legal);
+                for line in &lines[..lines.len() - 1] {
+                    let multipv = info_field(line, "multipv").unwrap_or(1);
+                    assert!(multipv <= shown, "{game} {options:?}: {line}");
+                }
+            }
+        }
+        engine.quit_cleanly();
+    }
+}

@@ -712,6 +712,7 @@ impl<G: Playable> GameSession for Session<G> {
         }
         let started = Instant::now();
         let pos = &self.pos;
+        let shown_lines = self.config.multipv;
         // The root lines of the deepest iteration reported: the choices.
         let mut lines: Vec<(u32, crate::search::Score, Vec<G::Move>)> = Vec::new();
         // The last first line reported: (depth, seldepth, its first move).
@@ -727,6 +728,11 @@ impl<G: Playable> GameSession for Session<G> {
                     lines.clear();
                 }
                 lines.push((info.depth, info.score, info.pv.clone()));
+            }
+            // More lines searched for a loose choice are not shown: a GUI sees
+            // as many as MultiPV asks for.
+            if info.multipv > shown_lines {
+                return;
             }
             let pv = line_notation(pos, &info.pv);
             report(&SearchInfo {
