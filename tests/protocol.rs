@@ -1398,3 +1398,45 @@ fn info_shows_only_the_lines_multipv_asks_for() {
         engine.quit_cleanly();
     }
 }
+
+/// The memory a session may hold beyond its first: the tables and, per
+/// search thread, its stacks (a Yonin worker's are the largest, under 3 MiB).
+fn memory_bound_mib(base: u64, threads: u64) -> u64 {
+    base + 64 + 3 * threads
+}
+
+#[test]
+fn a_long_session_keeps_its_memory_bounded() {
+    for (game, position) in EVERY_GAME {
+        let mut engine = engine_at(game, position);
+        let base = engine.resident_mib();
+        let legal = engine.legal_moves();
+        for threads in [1, 2, 64] {
+            engine.ask(&format!("setoption name Threads value {threads}"));
+            for _ in 0..20 {
+                assert_legal_search(&engine.go("go nodes 2000", PROMPT), &legal);
+            }
+            let resident = engine.resident_mib();
+            assert!(
+                resident <= memory_bound_mib(base, threads),
+                "{game}: {resident} MiB after searches at {threads} threads (from {base} MiB)"
+            );
+        }
+        engine.quit_cleanly();
+    }
+    // The mate solver's table after a change of threads.
+    let mut engine = engine_at("annan", "position sfen 4k4/9/9/9/9/9/9/9/4K4 b RB 1");
+    let base = engine.resident_mib();
+    for round in 0..12 {
+        engine.ask(&format!("setoption name Threads value {}", 1 + round % 3));
+        engine.send("go mate 30");
+        engine.read_until(PROMPT, |l| l.starts_with("checkmate"));
+        engine.go("go nodes 2000", PROMPT);
+    }
+    let resident = engine.resident_mib();
+    assert!(
+        resident <= memory_bound_mib(base, 3),
+        "annan: {resident} MiB after mate searches (from {base} MiB)"
+    );
+    engine.quit_cleanly();
+}

@@ -13,6 +13,7 @@ use crate::core::{
     Game, HouseRules, MoveError, MoveList, OptionError, OptionSpec, ParseError, Seat,
 };
 use crate::perft;
+use crate::search::tables::Scratch;
 use crate::search::{
     DelayEstimate, Limits, Margin, SearchConfig, SearchControl, SearchInfo, Searcher, Value,
 };
@@ -111,10 +112,16 @@ pub trait Playable: Game {
     /// Whether [`Playable::mate`] is implemented.
     const MATE_SOLVER: bool = false;
     /// `go mate`: a mate for the side to move within the `movetime` or
-    /// `nodes` of `limits` (`infinite`: until `control` stops it). Games
-    /// without a mate solver keep the default.
-    fn mate(&self, limits: &Limits, control: &SearchControl) -> MateAnswer<Self::Move> {
-        let _ = (limits, control);
+    /// `nodes` of `limits` (`infinite`: until `control` stops it), its memory
+    /// taken from `scratch` and given back. Games without a mate solver keep
+    /// the default.
+    fn mate(
+        &self,
+        limits: &Limits,
+        control: &SearchControl,
+        scratch: &Scratch,
+    ) -> MateAnswer<Self::Move> {
+        let _ = (limits, control, scratch);
         MateAnswer::NotImplemented
     }
 }
@@ -388,7 +395,8 @@ impl<G: Playable> Session<G> {
             ..Limits::default()
         };
         let probe = SearchControl::new(false);
-        let MateAnswer::Mate(line) = self.pos.mate(&probe_limits, &probe) else {
+        let scratch = Searcher::<G>::tables(&self.searcher).scratch();
+        let MateAnswer::Mate(line) = self.pos.mate(&probe_limits, &probe, scratch) else {
             return None;
         };
         let pv = line_notation(&self.pos, &line);
@@ -646,7 +654,8 @@ impl<G: Playable> GameSession for Session<G> {
     }
 
     fn mate(&mut self, limits: &Limits, control: &SearchControl) -> MateAnswer<String> {
-        match self.pos.mate(limits, control) {
+        let scratch = Searcher::<G>::tables(&self.searcher).scratch();
+        match self.pos.mate(limits, control, scratch) {
             MateAnswer::Mate(line) => MateAnswer::Mate(line_notation(&self.pos, &line)),
             MateAnswer::NoMate => MateAnswer::NoMate,
             MateAnswer::Timeout => MateAnswer::Timeout,
