@@ -19,6 +19,7 @@
 use std::time::{Duration, Instant};
 use yomi_engine::annan::Annan;
 use yomi_engine::registry::new_session;
+use yomi_engine::search::tables::Scratch;
 use yomi_engine::search::{Limits, Score, SearchConfig, SearchControl, Searcher};
 use yomi_engine::session::{MateAnswer, Playable, MATE_THREAT_NODES};
 use yomi_engine::Game;
@@ -44,7 +45,7 @@ fn problems() -> Vec<(Annan, u32, &'static str)> {
 fn dfpn(pos: &Annan, budget: Duration) -> (String, u64, Duration) {
     let control = SearchControl::new(false);
     let started = Instant::now();
-    let answer = pos.mate(&Limits::movetime(budget), &control);
+    let answer = pos.mate(&Limits::movetime(budget), &control, &Scratch::default());
     let elapsed = started.elapsed();
     let found = match answer {
         MateAnswer::Mate(line) => format!("mate {}", line.len()),

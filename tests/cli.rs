@@ -173,6 +173,37 @@ fn bad_arguments_fail_with_a_message() {
 }
 
 #[test]
+fn a_position_with_characters_of_several_bytes_is_refused_in_every_game() {
+    for (game, sfen) in [
+        ("hasami", "ppppppppp/9/9/9/9/9/9/9/PPPPPPPP\u{e9} b - 1"),
+        (
+            "annan",
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSN\u{e9} b \u{e9} 1",
+        ),
+        (
+            "yonin",
+            "4k24/9/9/9/K17k3/9/9/9/4K0\u{e9} \u{e9}/-/-/- 0 - - 1",
+        ),
+        (
+            "sugoroku",
+            "2\u{e9}/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 b - 1",
+        ),
+        (
+            "sugoroku",
+            "0/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/\u{ff10} 0/0 \u{e9} \u{e9} 1",
+        ),
+    ] {
+        let output = cli(&["moves", "--game", game, "--sfen", sfen]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{game} {sfen}: {stderr}");
+        assert!(
+            stderr.starts_with("yomi: error: invalid position") && stderr.lines().count() == 1,
+            "{game} {sfen}: {stderr}"
+        );
+    }
+}
+
+#[test]
 fn every_game_lists_its_first_moves() {
     // Sugoroku's start waits for a roll: no move until the dice are given.
     for (game, dice, count) in [

@@ -1168,3 +1168,334 @@ fn each_game_announces_its_levels_and_skill_names_the_same_share() {
     assert!(nodes_searched(&mut engine) > 20_000, "full strength");
     engine.quit_cleanly();
 }
+
+/// The `Tune_…` options `usi` announces, with their ranges: (name, min, max).
+fn announced_tunables(engine: &mut Engine) -> Vec<(String, i64, i64)> {
+    engine.ask("setoption name ShowTunables value true");
+    engine.send("usi");
+    let listing = engine.read_until(PROMPT, |l| l == "usiok");
+    listing
+        .iter()
+        .filter_map(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.as_slice() {
+                ["option", "name", name, "type", "spin", "default", _, "min", min, "max", max]
+                    if name.starts_with("Tune_") =>
+                {
+                    Some((name.to_string(), min.parse().ok()?, max.parse().ok()?))
+                }
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn every_tunable_searches_at_both_ends_of_its_range() {
+    for (game, position) in EVERY_GAME {
+        let mut engine = engine_at(game, position);
+        let tunables = announced_tunables(&mut engine);
+        assert!(tunables.len() > 5, "{game}: {tunables:?}");
+        let legal = engine.legal_moves();
+        for end in ["min", "max"] {
+            for (name, min, max) in &tunables {
+                let value = if end == "min" { min } else { max };
+                let lines = engine.ask(&format!("setoption name {name} value {value}"));
+                assert_eq!(lines, Vec::<String>::new(), "{game}: {name} {value}");
+            }
+            for depth in 1..=3 {
+                let lines = engine.go(&format!("go depth {depth}"), PROMPT);
+                assert_legal_search(&lines, &legal);
+            }
+        }
+        engine.quit_cleanly();
+    }
+}
+
+#[test]
+fn the_weakest_level_chooses_among_the_searchmoves() {
+    for (game, position) in EVERY_GAME {
+        let mut engine = engine_at(game, position);
+        let legal = engine.legal_moves();
+        engine.ask("setoption name Level value 0");
+        for seed in 0..10 {
+            engine.ask(&format!("setoption name Seed value {seed}"));
+            for chosen in [&legal[..1], &legal[legal.len() - 2..]] {
+                let lines = engine.go(
+                    &format!("go depth 1 searchmoves {}", chosen.join(" ")),
+                    PROMPT,
+                );
+                let mv = assert_legal_search(&lines, &legal);
+                assert!(
+                    chosen.contains(&mv),
+                    "{game} seed {seed}: {mv} not in {chosen:?}"
+                );
+            }
+        }
+        engine.quit_cleanly();
+    }
+}
+
+/// Every game's start position, with `{}` for its move (Sugoroku: turn) number.
+const START_AT_MOVE: [(&str, &str); 4] = [
+    ("hasami", "ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP b - {}"),
+    ("annan", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - {}"),
+    ("yonin", "2S2G2K2G2S22/3P2R2P23/S13P23S3/G1P15P3G3/K1R1P13P3R3K3/G1P15P3G3/S13P03S3/3P0R0P03/2S0G0K0G0S02 -/-/-/- 0 - - {}"),
+    ("sugoroku", "2w/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 b 31 {}"),
+];
+
+#[test]
+fn the_position_d_prints_reads_back_at_the_last_move_number() {
+    for (game, start) in START_AT_MOVE {
+        let mut engine = engine_at(game, "position startpos");
+        let at = |number: u32| start.replace("{}", &number.to_string());
+        engine.ask(&format!("position sfen {}", at(999_999)));
+        let first = engine.legal_moves()[0].clone();
+        let lines = engine.ask(&format!("position sfen {} moves {first}", at(999_999)));
+        assert_eq!(lines, Vec::<String>::new(), "{game}");
+        let printed = engine.sfen();
+        let lines = engine.ask(&format!("position sfen {printed}"));
+        assert_eq!(lines, Vec::<String>::new(), "{game}: {printed} reads back");
+        assert_eq!(engine.sfen(), printed, "{game}");
+        // One move more would print a number that does not read back.
+        let lines = engine.ask(&format!("position sfen {} moves {first}", at(1_000_000)));
+        let error = assert_one_error(&lines, game);
+        assert!(error.contains("move number"), "{game}: {error}");
+        assert_eq!(engine.sfen(), printed, "{game}: the position kept");
+        engine.quit_cleanly();
+    }
+}
+
+#[test]
+fn errors_about_a_long_position_field_quote_it_cut() {
+    let long = |unit: &str| unit.repeat(100_000);
+    let cases = [
+        (
+            "hasami",
+            format!("ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP {} - 1", long("b")),
+        ),
+        (
+            "hasami",
+            format!("ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP b {} 1", long("P")),
+        ),
+        (
+            "hasami",
+            format!("ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP b - {}", long("1")),
+        ),
+        ("annan", format!("4k4/9/9/9/9/9/9/9/4K4 b P{} 1", long("1"))),
+        ("annan", format!("4k4/9/9/9/9/9/9/9/4K4 b {}1 1", long("P"))),
+        ("annan", format!("4k4/9/9/9/9/9/9/9/4K4 b - {}", long("1"))),
+        (
+            "yonin",
+            format!("4k24/9/9/9/K17k3/9/9/9/4K04 {}/-/-/- 0 - - 1", long("0")),
+        ),
+        (
+            "yonin",
+            format!("4k24/9/9/9/K17k3/9/9/9/4K04 {}/-/-/- 0 - - 1", long("R")),
+        ),
+        (
+            "yonin",
+            format!("4k24/9/9/9/K17k3/9/9/9/4K04 -/-/-/- {} - - 1", long("0")),
+        ),
+        (
+            "yonin",
+            format!("4k24/9/9/9/K17k3/9/9/9/4K04 -/-/-/- 0 {} - 1", long("0:1,")),
+        ),
+        (
+            "yonin",
+            format!("4k24/9/9/9/K17k3/9/9/9/4K04 -/-/-/- 0 - 01{} 1", long("x")),
+        ),
+        (
+            "yonin",
+            format!("4k24/9/9/9/K17k3/9/9/9/4K04 -/-/-/- 0 - 0{} 1", long("0")),
+        ),
+        (
+            "yonin",
+            format!("4k24/9/9/9/K17k3/9/9/9/4K04 -/-/-/- 0 - - {}", long("1")),
+        ),
+    ];
+    let sugoroku_cases = [
+        format!(
+            "{}b/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 b - 1",
+            long("1")
+        ),
+        format!(
+            "2w/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/{} 0/0 b - 1",
+            long("1")
+        ),
+        format!(
+            "2w/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 {}/0 b - 1",
+            long("1")
+        ),
+        format!(
+            "2w/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 {} - 1",
+            long("b")
+        ),
+        format!(
+            "2w/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 b {} 1",
+            long("5")
+        ),
+        format!(
+            "2w/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 b - {}",
+            long("1")
+        ),
+    ];
+    let sugoroku_entries = [
+        format!("52:{}", long("1")),
+        format!("52:13/8({})", long("1")),
+        format!("52:13/{}", long("1")),
+        format!("{}:13/8", long("5")),
+    ];
+    let lines = cases
+        .iter()
+        .map(|(game, sfen)| (*game, format!("position sfen {sfen}")))
+        .chain(
+            sugoroku_cases
+                .iter()
+                .map(|sfen| ("sugoroku", format!("position sfen {sfen}"))),
+        )
+        .chain(
+            sugoroku_entries
+                .iter()
+                .map(|entry| ("sugoroku", format!("position startpos moves {entry}"))),
+        );
+    for (game, line) in lines {
+        let mut engine = engine_at(game, "position startpos");
+        let start = engine.sfen();
+        let error = assert_one_error(&engine.ask(&line), game);
+        assert!(
+            error.len() < 300,
+            "{game}: the error line echoes too much: {}...",
+            &error[..400.min(error.len())]
+        );
+        assert_eq!(engine.sfen(), start, "{game}");
+        engine.quit_cleanly();
+    }
+}
+
+#[test]
+fn a_refused_hash_size_does_not_come_back_with_another_game() {
+    let mut engine = Engine::start();
+    engine.ask("setoption name Hash value 8");
+    engine.send("setoption name USI_Hash value 32768");
+    let error = assert_one_error(&engine.sync(), "the impossible size");
+    assert!(error.contains("keeping 8 MiB"), "{error}");
+    for game in ["annan", "yonin", "hasami"] {
+        assert_eq!(
+            engine.ask(&format!("setoption name USI_Variant value {game}")),
+            [format!("info string variant {game}")],
+            "no error again"
+        );
+        assert_eq!(engine.sync(), Vec::<String>::new(), "{game}");
+    }
+    // The size kept is the one that carried over.
+    engine.send("setoption name USI_Hash value 32768");
+    let error = assert_one_error(&engine.sync(), "the impossible size again");
+    assert!(error.contains("keeping 8 MiB"), "{error}");
+    engine.quit_cleanly();
+}
+
+#[test]
+fn a_game_drawn_by_repetition_or_the_move_limit_has_no_move_to_play() {
+    let cycle = "9i9h 9a9b 9h9i 9b9a";
+    for (game, limit, position) in [
+        (
+            "hasami",
+            0,
+            format!("position startpos moves {cycle} {cycle} {cycle}"),
+        ),
+        ("hasami", 2, "position startpos moves 9i9h 9a9b".to_string()),
+        ("annan", 2, "position startpos moves 7g7f 3c3d".to_string()),
+        (
+            "yonin",
+            3,
+            "position startpos moves 5g5f 7e6e 5c5d".to_string(),
+        ),
+    ] {
+        let mut engine = engine_at(game, "position startpos");
+        engine.ask(&format!("setoption name MoveLimit value {limit}"));
+        assert_eq!(engine.ask(&position), Vec::<String>::new(), "{game}");
+        let status = engine.status();
+        assert!(status.starts_with("over "), "{game}: {status}");
+        assert_eq!(
+            engine.legal_moves(),
+            Vec::<String>::new(),
+            "{game}: {status}"
+        );
+        assert_eq!(
+            engine.go("go depth 2", PROMPT),
+            ["bestmove resign"],
+            "{game}: {status}"
+        );
+        engine.quit_cleanly();
+    }
+}
+
+#[test]
+fn info_shows_only_the_lines_multipv_asks_for() {
+    for (game, position) in EVERY_GAME {
+        let mut engine = engine_at(game, position);
+        let legal = engine.legal_moves();
+        for (options, shown) in [
+            (["Variety value 100", "MultiPV value 1"], 1),
+            (["Level value 0", "Variety value 0"], 1),
+            (["Level value 3", "MultiPV value 2"], 2),
+        ] {
+            for option in options {
+                engine.ask(&format!("setoption name {option}"));
+            }
+            for seed in 0..4 {
+                engine.ask(&format!("setoption name Seed value {seed}"));
+                let lines = engine.go("go depth 3", PROMPT);
+                assert_legal_search(&lines, &legal);
+                for line in &lines[..lines.len() - 1] {
+                    let multipv = info_field(line, "multipv").unwrap_or(1);
+                    assert!(multipv <= shown, "{game} {options:?}: {line}");
+                }
+            }
+        }
+        engine.quit_cleanly();
+    }
+}
+
+/// The memory a session may hold beyond its first: the tables and, per
+/// search thread, its stacks (a Yonin worker's are the largest, under 3 MiB).
+fn memory_bound_mib(base: u64, threads: u64) -> u64 {
+    base + 64 + 3 * threads
+}
+
+#[test]
+fn a_long_session_keeps_its_memory_bounded() {
+    for (game, position) in EVERY_GAME {
+        let mut engine = engine_at(game, position);
+        let base = engine.resident_mib();
+        let legal = engine.legal_moves();
+        for threads in [1, 2, 64] {
+            engine.ask(&format!("setoption name Threads value {threads}"));
+            for _ in 0..20 {
+                assert_legal_search(&engine.go("go nodes 2000", PROMPT), &legal);
+            }
+            let resident = engine.resident_mib();
+            assert!(
+                resident <= memory_bound_mib(base, threads),
+                "{game}: {resident} MiB after searches at {threads} threads (from {base} MiB)"
+            );
+        }
+        engine.quit_cleanly();
+    }
+    // The mate solver's table after a change of threads.
+    let mut engine = engine_at("annan", "position sfen 4k4/9/9/9/9/9/9/9/4K4 b RB 1");
+    let base = engine.resident_mib();
+    for round in 0..12 {
+        engine.ask(&format!("setoption name Threads value {}", 1 + round % 3));
+        engine.send("go mate 30");
+        engine.read_until(PROMPT, |l| l.starts_with("checkmate"));
+        engine.go("go nodes 2000", PROMPT);
+    }
+    let resident = engine.resident_mib();
+    assert!(
+        resident <= memory_bound_mib(base, 3),
+        "annan: {resident} MiB after mate searches (from {base} MiB)"
+    );
+    engine.quit_cleanly();
+}

@@ -91,6 +91,11 @@ fn bad_sugoroku_input_is_refused_and_the_position_kept() {
         // The dice of an entry must be the dice still to play.
         ("position startpos moves 31 52:13/8", "52:13/8"),
         ("position sfen 2w/0/0 0/0 0/0 b - 1", "invalid position"),
+        // A character of several bytes where the colour letter goes.
+        (
+            "position sfen 0\u{ff19}/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 b - 1",
+            "invalid position",
+        ),
         (
             "setoption name SugorokuFinish value never",
             "SugorokuFinish",
@@ -239,5 +244,28 @@ fn another_weights_file_is_read_and_a_bad_one_refused() {
     let handmade = engine.go("go depth 1", PROMPT);
     assert!(handmade.iter().any(|l| l.starts_with("bestmove ")));
     let _ = std::fs::remove_dir_all(&dir);
+    engine.quit_cleanly();
+}
+
+#[test]
+fn a_finish_that_would_change_the_position_set_is_refused_and_both_kept() {
+    let mut engine = sugoroku();
+    engine.ask("setoption name SugorokuFinish value bearoff");
+    // b's last stone comes home with the 3 of a 31; the 1 is still to play.
+    let position = "position sfen 5b/5b/4b/0/0/0/1b/0/0/0/0/15w/0/0/0/0/0/0/0/0/0/0/0/0 0/0 0/0 b - 5 moves 31:7/4";
+    engine.ask(position);
+    let (diagram, status) = (engine.ask("d"), engine.status());
+    assert!(status.contains("dice 1 "), "{status}");
+    // Under all-home the 3 would have won: another side, dice and result.
+    let error = assert_one_error(
+        &engine.ask("setoption name SugorokuFinish value allhome"),
+        "allhome",
+    );
+    assert!(error.contains("SugorokuFinish"), "{error}");
+    assert_eq!(engine.ask("d"), diagram, "the position kept");
+    assert_eq!(engine.status(), status);
+    // Bear-off stays: the position set again is the same.
+    engine.ask(position);
+    assert_eq!(engine.status(), status, "the rule kept");
     engine.quit_cleanly();
 }

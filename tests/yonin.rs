@@ -183,3 +183,52 @@ fn perft_from_the_start_through_the_protocol() {
     );
     engine.quit_cleanly();
 }
+
+#[test]
+fn pairs_are_refused_on_a_position_they_do_not_allow_and_both_kept() {
+    let mut engine = yonin();
+    engine.ask(&format!("position sfen {OVER}"));
+    let (diagram, status) = (engine.ask("d"), engine.status());
+    let error = assert_one_error(&engine.ask("setoption name YoninPairs value true"), "pairs");
+    assert!(error.contains("YoninPairs"), "{error}");
+    assert_eq!(engine.ask("d"), diagram, "the position kept");
+    assert_eq!(engine.status(), status);
+    // Pairs stay off: the first mate does not end the game.
+    engine.ask(&format!("position sfen {AFTER_A_MATE}"));
+    assert!(
+        engine.status().starts_with("ongoing"),
+        "{}",
+        engine.status()
+    );
+    // On a position they allow, they apply at once.
+    assert_eq!(
+        engine.ask("setoption name YoninPairs value true"),
+        Vec::<String>::new()
+    );
+    assert!(
+        engine.status().contains("reason pairs-checkmate"),
+        "{}",
+        engine.status()
+    );
+    engine.quit_cleanly();
+}
+
+#[test]
+fn the_bench_under_max_n_is_bounded() {
+    let mut engine = yonin();
+    engine.ask("setoption name SearchAlgorithm value maxn");
+    engine.send("bench");
+    // Unbounded, max-n takes minutes to reach the bench depth.
+    let lines = engine.read_until(Duration::from_secs(120), |l| l.starts_with("bench total"));
+    let words: Vec<&str> = lines[0].split_whitespace().collect();
+    let field = |name: &str| -> u64 {
+        let at = words.iter().position(|w| *w == name).unwrap();
+        words[at + 1].parse().unwrap()
+    };
+    let (positions, nodes) = (field("positions"), field("nodes"));
+    assert!(
+        nodes <= positions * 1_001_024,
+        "at most a million nodes a position (and the last check's slack): {lines:?}"
+    );
+    engine.quit_cleanly();
+}

@@ -4,13 +4,16 @@
 //! game's types; [`Session`] implements it once for every [`Playable`] game.
 
 use crate::clock::Instant;
+use crate::core::error::truncate;
 use crate::core::game::GameResult;
 use crate::core::options::{find_spec, OptionValue, MAX_MOVES_TO_DRAW, MOVE_LIMIT};
+use crate::core::sfen::MAX_MOVE_NUMBER;
 use crate::core::Outcome;
 use crate::core::{
     Game, HouseRules, MoveError, MoveList, OptionError, OptionSpec, ParseError, Seat,
 };
 use crate::perft;
+use crate::search::tables::Scratch;
 use crate::search::{
     DelayEstimate, Limits, Margin, Score, SearchConfig, SearchControl, SearchInfo, Searcher, Value,
 };
@@ -115,10 +118,16 @@ pub trait Playable: Game {
     /// Whether [`Playable::mate`] is implemented.
     const MATE_SOLVER: bool = false;
     /// `go mate`: a mate for the side to move within the `movetime` or
-    /// `nodes` of `limits` (`infinite`: until `control` stops it). Games
-    /// without a mate solver keep the default.
-    fn mate(&self, limits: &Limits, control: &SearchControl) -> MateAnswer<Self::Move> {
-        let _ = (limits, control);
+    /// `nodes` of `limits` (`infinite`: until `control` stops it), its memory
+    /// taken from `scratch` and given back. Games without a mate solver keep
+    /// the default.
+    fn mate(
+        &self,
+        limits: &Limits,
+        control: &SearchControl,
+        scratch: &Scratch,
+    ) -> MateAnswer<Self::Move> {
+        let _ = (limits, control, scratch);
         MateAnswer::NotImplemented
     }
 }
@@ -225,7 +234,8 @@ pub struct GameState {
 /// What `go` ends with.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BestMove {
-    /// `None`: no legal move (the protocol answers `bestmove resign`).
+    /// `None`: no legal move, or the game is over (the protocol answers
+    /// `bestmove resign`).
     pub best: Option<String>,
     pub ponder: Option<String>,
     /// Why the move was chosen where the search alone did not choose it,
@@ -255,6 +265,8 @@ pub trait GameSession: Send {
     /// an error (a hash size that cannot be allocated) keeps the previous table
     /// and its size.
     fn prepare(&mut self) -> Result<(), String>;
+    /// The hash size (MiB) in use once prepared: after a refused size, the one kept.
+    fn hash_mb(&self) -> usize;
     /// A new game: tables cleared, the start position set.
     fn new_game(&mut self);
     /// Sets the position (start when `sfen` is `None`) and plays `moves`; on any
@@ -267,6 +279,7 @@ pub trait GameSession: Send {
     fn has_chance(&self) -> bool;
     /// How `seat` is written (`b`/`w` for two players, `0`–`3` for four).
     fn seat_name(&self, seat: Seat) -> &'static str;
+    /// The moves the side to move may play: none once the game is over.
     fn legal_moves(&self) -> Vec<String>;
     /// Per-move leaf counts and the total.
     fn perft(&self, depth: u32) -> (Vec<(String, u64)>, u64);
@@ -352,14 +365,22 @@ impl<G: Playable> Session<G> {
         &self.pos
     }
 
-    fn build(&self, sfen: Option<&str>, moves: &[&str]) -> Result<G, PositionError> {
+    /// The game set by `sfen` (the start if none) and `moves`, under `rules`.
+    fn build(rules: &G::Rules, sfen: Option<&str>, moves: &[&str]) -> Result<G, PositionError> {
         let mut pos = match sfen {
-            None => G::start(&self.rules),
-            Some(text) => G::from_sfen(text, &self.rules).map_err(PositionError::Parse)?,
+            None => G::start(rules),
+            Some(text) => G::from_sfen(text, rules).map_err(PositionError::Parse)?,
         };
         for (index, text) in moves.iter().enumerate() {
-            pos.play_text(text)
-                .map_err(|error| PositionError::Move { index, error })?;
+            let played = pos.play_text(text).and_then(|()| {
+                // What `d` prints must read back: the move number stays readable.
+                if pos.ply() >= MAX_MOVE_NUMBER {
+                    let reason = format!("the move number would pass {MAX_MOVE_NUMBER}");
+                    return Err(MoveError::new(text, reason));
+                }
+                Ok(())
+            });
+            played.map_err(|error| PositionError::Move { index, error })?;
         }
         Ok(pos)
     }
@@ -394,7 +415,8 @@ impl<G: Playable> Session<G> {
             ..Limits::default()
         };
         let probe = SearchControl::new(false);
-        let MateAnswer::Mate(line) = self.pos.mate(&probe_limits, &probe) else {
+        let scratch = Searcher::<G>::tables(&self.searcher).scratch();
+        let MateAnswer::Mate(line) = self.pos.mate(&probe_limits, &probe, scratch) else {
             return None;
         };
         let pv = line_notation(&self.pos, &line);
@@ -468,10 +490,11 @@ impl<G: Playable> Session<G> {
             ..Limits::default()
         };
         // The opponent's mate after `mv`, if the solver proves one.
+        let scratch = Searcher::<G>::tables(&self.searcher).scratch();
         let mate_after = |mv: G::Move| {
             let mut after = self.pos.clone();
             after.make(mv);
-            match after.mate(&probe_limits, &probe) {
+            match after.mate(&probe_limits, &probe, scratch) {
                 MateAnswer::Mate(line) => Some(line_notation(&after, &line)),
                 _ => None,
             }
@@ -584,20 +607,27 @@ impl<G: Playable> GameSession for Session<G> {
         };
         if rules.set(rule_name, value)? {
             if rules != self.rules {
-                // Rules are part of the position: replay the current game under
-                // them; if its moves are no longer legal (a game decided earlier
-                // under the new rules), keep the position without its history.
-                self.rules = rules;
-                let moves: Vec<&str> = self.moves.iter().map(String::as_str).collect();
-                self.pos = match self.build(self.setup.as_deref(), &moves) {
-                    Ok(pos) => pos,
-                    Err(_) => {
-                        let sfen = self.pos.sfen();
-                        self.setup = Some(sfen.clone());
-                        self.moves.clear();
-                        G::from_sfen(&sfen, &self.rules).unwrap_or_else(|_| G::start(&self.rules))
-                    }
+                // Rules are part of the position: the current game is replayed
+                // under them (its history, for repetitions, survives). A change
+                // under which it does not replay to the same position is refused.
+                let refused = |why: String| {
+                    let reason = format!("{why}; the rule and the position are kept");
+                    OptionError::new(name, value, reason)
                 };
+                let moves: Vec<&str> = self.moves.iter().map(String::as_str).collect();
+                let pos = Self::build(&rules, self.setup.as_deref(), &moves).map_err(|error| {
+                    refused(format!(
+                        "the current game does not stand under it ({error})"
+                    ))
+                })?;
+                if pos.sfen() != self.pos.sfen() {
+                    return Err(refused(format!(
+                        "the current game replays to another position under it ({})",
+                        truncate(&pos.sfen())
+                    )));
+                }
+                self.rules = rules;
+                self.pos = pos;
             }
             return Ok(true);
         }
@@ -635,6 +665,10 @@ impl<G: Playable> GameSession for Session<G> {
         prepared
     }
 
+    fn hash_mb(&self) -> usize {
+        self.config.hash_mb
+    }
+
     fn new_game(&mut self) {
         Searcher::<G>::clear(&mut self.searcher);
         // Each game's choices follow from the seed alone (resumed or sharded
@@ -646,7 +680,7 @@ impl<G: Playable> GameSession for Session<G> {
     }
 
     fn set_position(&mut self, sfen: Option<&str>, moves: &[&str]) -> Result<(), PositionError> {
-        self.pos = self.build(sfen, moves)?;
+        self.pos = Self::build(&self.rules, sfen, moves)?;
         self.setup = sfen.map(str::to_string);
         self.moves = moves.iter().map(|m| m.to_string()).collect();
         Ok(())
@@ -673,6 +707,11 @@ impl<G: Playable> GameSession for Session<G> {
     }
 
     fn legal_moves(&self) -> Vec<String> {
+        // A game over by repetition or the move limit has moves left to
+        // generate (perft counts them), but none to play.
+        if self.pos.outcome().is_some() {
+            return Vec::new();
+        }
         let mut moves = MoveList::new();
         self.pos.generate_moves(&mut moves);
         moves.iter().map(|&mv| self.pos.format_move(mv)).collect()
@@ -727,7 +766,8 @@ impl<G: Playable> GameSession for Session<G> {
     }
 
     fn mate(&mut self, limits: &Limits, control: &SearchControl) -> MateAnswer<String> {
-        match self.pos.mate(limits, control) {
+        let scratch = Searcher::<G>::tables(&self.searcher).scratch();
+        match self.pos.mate(limits, control, scratch) {
             MateAnswer::Mate(line) => MateAnswer::Mate(line_notation(&self.pos, &line)),
             MateAnswer::NoMate => MateAnswer::NoMate,
             MateAnswer::Timeout => MateAnswer::Timeout,
@@ -742,6 +782,13 @@ impl<G: Playable> GameSession for Session<G> {
         report: &mut dyn FnMut(&SearchInfo<String>),
     ) -> BestMove {
         control.carry_delay(self.delays.recent());
+        if self.pos.outcome().is_some() {
+            return BestMove {
+                best: None,
+                ponder: None,
+                notes: Vec::new(),
+            };
+        }
         let index = if self.limit_strength && !G::LEVEL_ELO.is_empty() {
             strength::level_for_elo(G::LEVEL_ELO, self.elo)
         } else {
@@ -793,6 +840,7 @@ impl<G: Playable> GameSession for Session<G> {
         }
         let started = Instant::now();
         let pos = &self.pos;
+        let shown_lines = self.config.multipv;
         // The root lines of the deepest iteration reported: the choices.
         let mut lines: Vec<(u32, crate::search::Score, Vec<G::Move>)> = Vec::new();
         // The last first line reported: (depth, seldepth, its first move).
@@ -808,6 +856,11 @@ impl<G: Playable> GameSession for Session<G> {
                     lines.clear();
                 }
                 lines.push((info.depth, info.score, info.pv.clone()));
+            }
+            // More lines searched for a loose choice are not shown: a GUI sees
+            // as many as MultiPV asks for.
+            if info.multipv > shown_lines {
+                return;
             }
             let pv = line_notation(pos, &info.pv);
             report(&SearchInfo {
@@ -828,7 +881,9 @@ impl<G: Playable> GameSession for Session<G> {
         };
         let result = match level {
             Some(level) => {
-                let weak = Weak::new(pos.clone(), level.weakness(self.rng.gen()));
+                let choices = limits.searchmoves_in(pos).unwrap_or_default();
+                let weak =
+                    Weak::new(pos.clone(), level.weakness(self.rng.gen())).choosing_among(choices);
                 Searcher::<Weak<G>>::search(
                     &mut self.searcher,
                     &weak,
@@ -918,14 +973,12 @@ impl<G: Playable> GameSession for Session<G> {
             let pos = G::from_sfen(sfen, &self.rules).expect("bench positions are valid");
             Searcher::<G>::clear(&mut searcher);
             let control = SearchControl::new(false);
-            nodes += Searcher::<G>::search(
-                &mut searcher,
-                &pos,
-                &Limits::depth(depth),
-                &control,
-                &mut |_| {},
-            )
-            .nodes;
+            let limits = Limits {
+                nodes: Some(BENCH_NODES),
+                ..Limits::depth(depth)
+            };
+            nodes +=
+                Searcher::<G>::search(&mut searcher, &pos, &limits, &control, &mut |_| {}).nodes;
         }
         BenchReport {
             positions: G::BENCH_POSITIONS.len(),
@@ -935,6 +988,11 @@ impl<G: Playable> GameSession for Session<G> {
         }
     }
 }
+
+/// Nodes a bench position is searched at most: far above any game's bench at
+/// its default settings, it ends within seconds a depth that another searcher
+/// (Yonin's max-n) or a depth given would take minutes to reach.
+pub const BENCH_NODES: u64 = 1_000_000;
 
 /// `Level`: the game's own levels, its count full strength.
 fn level_spec<G: Playable>() -> OptionSpec {
@@ -1108,12 +1166,18 @@ mod tests {
         let varied: std::collections::HashSet<_> =
             choices(&mut *session, 8, &limits).0.into_iter().collect();
         assert!(varied.len() > 1, "{varied:?}");
-        // Past the opening the best move is played.
-        let moves: Vec<String> = (0..strength::VARIETY_PLIES / 2)
-            .flat_map(|_| ["9i9h", "9a9b", "9h9i", "9b9a"])
+        // Past the opening (without a repetition, which would end the game)
+        // the best move is played.
+        let moves: Vec<String> = (1..=9)
+            .flat_map(|file| {
+                [
+                    format!("{file}i{file}h"),
+                    format!("{}a{}b", 10 - file, 10 - file),
+                ]
+            })
             .take(strength::VARIETY_PLIES as usize)
-            .map(str::to_string)
             .collect();
+        assert_eq!(moves.len(), strength::VARIETY_PLIES as usize);
         let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
         session.set_position(None, &moves).unwrap();
         let late = choices(&mut *session, 4, &limits).0;

@@ -30,6 +30,8 @@ pub const DEFAULT_GAME: &str = registry::NAMES[0];
 /// The option that chooses the game, and its other accepted name.
 pub const VARIANT_OPTION: &str = "USI_Variant";
 pub const VARIANT_ALIAS: &str = "UCI_Variant";
+/// The hash size option, whose refusal comes at `isready` or `go`.
+const HASH_OPTION: &str = "USI_Hash";
 /// How often a finished search held for `stop`/`ponderhit` looks again (it is
 /// also woken at once).
 const HOLD_POLL: Duration = Duration::from_millis(10);
@@ -325,6 +327,12 @@ impl Protocol {
     fn prepare(&mut self, word: &str) {
         if let Err(e) = self.session_mut().prepare() {
             self.out.error(&format!("{word}: {e}"));
+            // The size kept, not the one refused, carries over to another game.
+            let kept = self.session_ref().hash_mb().to_string();
+            if let Some(spec) = self.specs.iter().find(|spec| spec.name == HASH_OPTION) {
+                self.options.retain(|(name, _)| !spec.answers_to(name));
+                self.options.push((HASH_OPTION.to_string(), kept));
+            }
         }
     }
 

@@ -183,6 +183,18 @@ impl Engine {
         self.read_until(timeout, |l| l.starts_with("bestmove"))
     }
 
+    /// The process's resident memory (VmRSS of /proc/PID/status), in MiB.
+    pub fn resident_mib(&self) -> u64 {
+        let path = format!("/proc/{}/status", self.child.id());
+        let status = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let kib: u64 = status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmRSS:"))
+            .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap_or_else(|| panic!("no VmRSS in {path}"));
+        kib / 1024
+    }
+
     /// Waits for the process to end after `quit` or EOF; returns its status and stderr.
     pub fn wait_exit(mut self, timeout: Duration) -> (ExitStatus, String) {
         let deadline = Instant::now() + timeout;

@@ -211,7 +211,8 @@ impl Playable for Annan {
         &self,
         limits: &crate::search::Limits,
         control: &crate::search::SearchControl,
+        scratch: &crate::search::tables::Scratch,
     ) -> crate::session::MateAnswer<AnnanMove> {
-        super::mate::solve(self, limits, control)
+        super::mate::solve(self, limits, control, scratch)
     }
 }

@@ -23,6 +23,7 @@ use super::position::Annan;
 use super::state::AnnanMove;
 use crate::clock::Instant;
 use crate::core::{Game, MoveList};
+use crate::search::tables::Scratch;
 use crate::search::{Limits, SearchControl};
 use crate::session::MateAnswer;
 
@@ -164,6 +165,19 @@ impl Table {
         }
     }
 
+    /// A table of `2^bits` entries: one an earlier solve gave back (emptied),
+    /// or a new one.
+    fn reused(bits: u32, scratch: &Scratch) -> Table {
+        let size = 1usize << bits.max(2);
+        match scratch.take(|table: &Table| table.entries.len() == size) {
+            Some(mut table) => {
+                table.entries.fill(Entry::default());
+                table
+            }
+            None => Table::new(bits),
+        }
+    }
+
     #[inline]
     fn bucket(&self, key: u64) -> std::ops::Range<usize> {
         let start = ((key >> 32) as usize & self.bucket_mask) * WAYS;
@@ -283,8 +297,13 @@ pub struct MateSolver<'a> {
     frames: Vec<Frame>,
 }
 
-/// `go mate` for Annan.
-pub fn solve(pos: &Annan, limits: &Limits, control: &SearchControl) -> MateAnswer<AnnanMove> {
+/// `go mate` for Annan, its table taken from `scratch` and given back.
+pub fn solve(
+    pos: &Annan,
+    limits: &Limits,
+    control: &SearchControl,
+    scratch: &Scratch,
+) -> MateAnswer<AnnanMove> {
     // A search bounded by nodes gets a table it can fill: the play's short
     // probes would otherwise spend more time clearing it than solving.
     let bits = match limits.nodes {
@@ -293,7 +312,7 @@ pub fn solve(pos: &Annan, limits: &Limits, control: &SearchControl) -> MateAnswe
         }
         _ => DEFAULT_TABLE_BITS,
     };
-    let report = MateSolver::new(pos, limits, control, bits).run();
+    let report = MateSolver::new(pos, limits, control, bits, scratch).run(scratch);
     control.add_nodes(report.nodes);
     report.answer
 }
@@ -304,6 +323,7 @@ impl<'a> MateSolver<'a> {
         limits: &Limits,
         control: &'a SearchControl,
         table_bits: u32,
+        scratch: &Scratch,
     ) -> MateSolver<'a> {
         let deadline = match (limits.infinite, limits.movetime) {
             (false, Some(time)) => Some(control.started() + time),
@@ -311,7 +331,7 @@ impl<'a> MateSolver<'a> {
         };
         MateSolver {
             pos: pos.clone(),
-            table: Table::new(table_bits),
+            table: Table::reused(table_bits, scratch),
             control,
             deadline,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
@@ -324,9 +344,15 @@ impl<'a> MateSolver<'a> {
         }
     }
 
-    /// Solves the root: the shortest mate and its line, no mate, or timeout.
-    pub fn run(mut self) -> MateReport {
+    /// Solves the root: the shortest mate and its line, no mate, or timeout;
+    /// then gives the table back to `scratch`.
+    pub fn run(mut self, scratch: &Scratch) -> MateReport {
         let answer = self.answer();
+        let empty = Table {
+            entries: Vec::new(),
+            bucket_mask: 0,
+        };
+        scratch.give(std::mem::replace(&mut self.table, empty));
         MateReport {
             answer,
             nodes: self.nodes,

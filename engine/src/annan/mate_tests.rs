@@ -14,7 +14,8 @@ fn at(sfen: &str) -> Annan {
 
 fn solve(pos: &Annan, nodes: u64) -> MateReport {
     let control = SearchControl::new(false);
-    MateSolver::new(pos, &Limits::nodes(nodes), &control, 16).run()
+    let scratch = crate::search::tables::Scratch::default();
+    MateSolver::new(pos, &Limits::nodes(nodes), &control, 16, &scratch).run(&scratch)
 }
 
 fn text(pos: &Annan, line: &[AnnanMove]) -> String {
@@ -296,7 +297,8 @@ fn limits_and_stop_end_the_search_with_timeout() {
         infinite: true,
         ..Limits::default()
     };
-    let report = MateSolver::new(&pos, &infinite, &control, 16).run();
+    let scratch = crate::search::tables::Scratch::default();
+    let report = MateSolver::new(&pos, &infinite, &control, 16, &scratch).run(&scratch);
     assert_eq!(report.answer, MateAnswer::Timeout);
     assert!(
         report.nodes <= 2 * 1024,
@@ -310,6 +312,7 @@ fn limits_and_stop_end_the_search_with_timeout() {
     let answer = pos.mate(
         &Limits::movetime(std::time::Duration::from_millis(100)),
         &control,
+        &crate::search::tables::Scratch::default(),
     );
     assert_eq!(answer, MateAnswer::Timeout);
     assert!(

@@ -5,6 +5,7 @@ use super::position::Annan;
 use super::rules::AnnanRules;
 use super::state::{AnnanMove, State, BLACK, WHITE};
 use crate::core::board9::Square;
+use crate::core::error::truncate;
 use crate::core::sfen;
 use crate::core::{Game, MoveError, ParseError, Seat};
 
@@ -50,7 +51,10 @@ pub fn parse_sfen(text: &str, rules: &AnnanRules) -> Result<Annan, ParseError> {
             if let Some(d) = c.to_digit(10) {
                 count = count * 10 + d;
                 if count > 18 {
-                    return Err(err(format!("hand count above 18 in '{}'", fields.hands)));
+                    return Err(err(format!(
+                        "hand count above 18 in '{}'",
+                        truncate(fields.hands)
+                    )));
                 }
                 continue;
             }
@@ -64,7 +68,10 @@ pub fn parse_sfen(text: &str, rules: &AnnanRules) -> Result<Annan, ParseError> {
             count = 0;
         }
         if count != 0 {
-            return Err(err(format!("hands '{}' end with a number", fields.hands)));
+            return Err(err(format!(
+                "hands '{}' end with a number",
+                truncate(fields.hands)
+            )));
         }
     }
     for (i, &total) in totals.iter().enumerate() {

@@ -4,7 +4,7 @@
 //! mean is each game's business.
 
 use super::board9::Square;
-use super::error::ParseError;
+use super::error::{truncate, ParseError};
 use super::game::{Game, Seat};
 
 /// A position's text split into its fields and the board into tokens.
@@ -15,6 +15,21 @@ pub struct Fields<'a> {
     pub hands: &'a str,
     /// Plies before this position: the move number − 1 (1 when it is missing).
     pub ply: u32,
+}
+
+/// The largest move number (Sugoroku: turn number) a position may carry, read
+/// or reached by the moves played from it.
+pub const MAX_MOVE_NUMBER: u32 = 1_000_000;
+
+/// Reads a move number field (`what` names it): 1 to [`MAX_MOVE_NUMBER`].
+pub fn read_move_number(what: &str, field: &str) -> Result<u32, String> {
+    match field.parse::<u32>() {
+        Ok(n) if (1..=MAX_MOVE_NUMBER).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "{what} '{}', expected 1 to {MAX_MOVE_NUMBER}",
+            truncate(field)
+        )),
+    }
 }
 
 /// Splits `text`, checking the shape every game shares: three or four fields,
@@ -69,14 +84,16 @@ pub fn split(text: &str) -> Result<Fields<'_>, ParseError> {
     let side = match fields[1] {
         "b" => 0,
         "w" => 1,
-        other => return Err(err(format!("side to move '{other}', expected b or w"))),
+        other => {
+            return Err(err(format!(
+                "side to move '{}', expected b or w",
+                truncate(other)
+            )))
+        }
     };
     let move_number = match fields.get(3) {
         None => 1,
-        Some(n) => match n.parse::<u32>() {
-            Ok(n) if (1..=1_000_000).contains(&n) => n,
-            _ => return Err(err(format!("move number '{n}', expected 1 to 1000000"))),
-        },
+        Some(n) => read_move_number("move number", n).map_err(err)?,
     };
     Ok(Fields {
         pieces,

@@ -5,6 +5,7 @@ use super::movegen::HasamiMove;
 use super::position::{Hasami, BLACK, WHITE};
 use super::rules::HasamiRules;
 use crate::core::board9::{Bitboard, Square};
+use crate::core::error::truncate;
 use crate::core::sfen;
 use crate::core::{Game, MoveError, ParseError};
 
@@ -27,7 +28,7 @@ pub fn parse_sfen(text: &str, rules: &HasamiRules) -> Result<Hasami, ParseError>
     if fields.hands != "-" {
         return Err(err(format!(
             "hands '{}', expected '-' (hasami has no hands)",
-            fields.hands
+            truncate(fields.hands)
         )));
     }
     Hasami::from_stones(stones[0], stones[1], fields.side, fields.ply, rules)

@@ -166,8 +166,8 @@ impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
         report: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
         let config = self.tables.config().clone();
-        let (tt, pool) = self.tables.for_search();
-        let shared = Shared::new(tt, pos, limits, control, &config);
+        let (tt, pool, scratch) = self.tables.for_search();
+        let shared = Shared::new(tt, scratch, pos, limits, control, &config);
         driver::run(
             &shared,
             pool,
@@ -178,7 +178,7 @@ impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
     }
 }
 
-/// Per-ply scratch space, allocated once per search.
+/// Per-ply scratch space, allocated once and kept between searches.
 struct Frame<M: Copy + Default> {
     moves: MoveList<M>,
     /// Ordering score per move (same index), `TRIED` once searched.
@@ -285,17 +285,62 @@ struct Worker<'a, G: TwoPlayerGame> {
     passed: Vec<bool>,
 }
 
+/// A worker's stacks, kept between searches ([`Scratch`]).
+type Stacks<M> = (
+    Vec<Frame<M>>,
+    Killers<M>,
+    History,
+    Vec<M>,
+    Vec<usize>,
+    Vec<bool>,
+);
+
+impl<G: TwoPlayerGame> Drop for Worker<'_, G> {
+    fn drop(&mut self) {
+        let stacks: Stacks<G::Move> = (
+            std::mem::take(&mut self.frames),
+            std::mem::take(&mut self.killers),
+            std::mem::take(&mut self.history),
+            std::mem::take(&mut self.pv),
+            std::mem::take(&mut self.pv_len),
+            std::mem::take(&mut self.passed),
+        );
+        self.thread.shared.scratch.give(stacks);
+    }
+}
+
 impl<'a, G: TwoPlayerGame> Worker<'a, G> {
     fn new(id: usize, shared: &'a Shared<'a, G::Move>, root: &G) -> Self {
+        let kept: Option<Stacks<G::Move>> = shared.scratch.take(|_| true);
+        let (frames, killers, history, pv, pv_len, passed) = match kept {
+            Some(mut stacks) => {
+                let (frames, killers, history, pv, pv_len, passed) = &mut stacks;
+                frames.iter_mut().for_each(|frame| *frame = Frame::new());
+                killers.clear();
+                history.clear();
+                pv.fill(G::Move::default());
+                pv_len.fill(0);
+                passed.fill(false);
+                stacks
+            }
+            None => (
+                (0..MAX_PLY).map(|_| Frame::new()).collect(),
+                Killers::new(MAX_PLY),
+                History::new(2),
+                vec![G::Move::default(); MAX_PLY * MAX_PLY],
+                vec![0; MAX_PLY + 1],
+                vec![false; MAX_PLY + 1],
+            ),
+        };
         let mut worker = Worker {
             thread: Thread::new(id, shared, false),
             pos: root.clone(),
-            frames: (0..MAX_PLY).map(|_| Frame::new()).collect(),
-            killers: Killers::new(MAX_PLY),
-            history: History::new(2),
-            pv: vec![G::Move::default(); MAX_PLY * MAX_PLY],
-            pv_len: vec![0; MAX_PLY + 1],
-            passed: vec![false; MAX_PLY + 1],
+            frames,
+            killers,
+            history,
+            pv,
+            pv_len,
+            passed,
         };
         worker.order_root_moves();
         worker

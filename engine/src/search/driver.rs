@@ -19,6 +19,7 @@
 
 use super::budget::{Budget, NodeCounter};
 use super::smp::{beside_helpers, helper_lead, BusyMoves};
+use super::tables::Scratch;
 use super::tt::TranspositionTable;
 use super::{
     Game, Limits, MoveList, RootChoice, Score, SearchControl, SearchInfo, SearchResult, Value,
@@ -61,6 +62,8 @@ struct Finished<M> {
 /// What every thread of one search reads.
 pub struct Shared<'a, M> {
     pub tt: &'a TranspositionTable,
+    /// The threads' working memory, kept from one search to the next.
+    pub scratch: &'a Scratch,
     pub budget: Budget<'a>,
     pub max_depth: i32,
     /// The root's ply: positions repeated since are draws.
@@ -80,6 +83,7 @@ pub struct Shared<'a, M> {
 impl<'a, M: Copy + Eq> Shared<'a, M> {
     pub fn new<G: Game<Move = M>>(
         tt: &'a TranspositionTable,
+        scratch: &'a Scratch,
         pos: &G,
         limits: &Limits,
         control: &'a SearchControl,
@@ -87,17 +91,24 @@ impl<'a, M: Copy + Eq> Shared<'a, M> {
     ) -> Self {
         Shared {
             tt,
+            scratch,
             budget: Budget::new(limits, control, pos.side_to_move(), config.time_margin_ms),
             max_depth: limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH) as i32,
             root_ply: pos.ply(),
             main_depth: AtomicU32::new(0),
-            busy: BusyMoves::new(config.threads),
+            busy: BusyMoves::new(config.threads, scratch),
             multipv: config.multipv.max(1),
             root_choice: RootChoice::new(limits, pos),
             clock_only: limits.depth.is_none() && limits.nodes.is_none() && !limits.infinite,
             infinite: limits.infinite,
             finished: Mutex::new(None),
         }
+    }
+}
+
+impl<M> Drop for Shared<'_, M> {
+    fn drop(&mut self) {
+        self.busy.give_back(self.scratch);
     }
 }
 

@@ -214,8 +214,8 @@ impl<G: ChanceGame> Searcher<G> for Expectimax {
         report: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
         let config = self.tables.config().clone();
-        let (tt, pool) = self.tables.for_search();
-        let shared = Shared::new(tt, pos, limits, control, &config);
+        let (tt, pool, scratch) = self.tables.for_search();
+        let shared = Shared::new(tt, scratch, pos, limits, control, &config);
         let split = SplitRoot {
             tt: self.use_tt.then_some(tt),
             algorithm: self.algorithm,
@@ -322,7 +322,7 @@ impl<M: Copy> SplitRoot<'_, M> {
     }
 }
 
-/// Per-ply scratch space, allocated once per search.
+/// Per-ply scratch space, allocated once and kept between searches.
 struct Frame<M: Copy + Default> {
     moves: MoveList<M>,
     /// (ordering score, move index), best first.
@@ -342,6 +342,14 @@ impl<M: Copy + Default> Frame<M> {
             outcome_order: Vec::with_capacity(OUTCOMES_RESERVED),
         }
     }
+
+    /// As new, keeping the memory.
+    fn clear(&mut self) {
+        self.moves.clear();
+        self.order.clear();
+        self.lower.clear();
+        self.outcome_order.clear();
+    }
 }
 
 /// One search thread: its own copy of the position and its stacks.
@@ -352,9 +360,21 @@ struct Worker<'a, G: ChanceGame> {
     helpers: Vec<Worker<'a, G>>,
     pool: Option<&'a rayon::ThreadPool>,
     pos: G,
+    /// Per ply, `plies` of them in use; kept between searches with `history`.
     frames: Vec<Frame<G::Move>>,
+    plies: usize,
     /// Cut-offs per (side, hashed move), for ordering where static values cost too much.
     history: History,
+}
+
+impl<G: ChanceGame> Drop for Worker<'_, G> {
+    fn drop(&mut self) {
+        let stacks = (
+            std::mem::take(&mut self.frames),
+            std::mem::take(&mut self.history),
+        );
+        self.thread.shared.scratch.give(stacks);
+    }
 }
 
 impl<'a, G: ChanceGame> Worker<'a, G> {
@@ -366,6 +386,17 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
     ) -> Self {
         // A turn is at most a decision and a chance ply.
         let plies = 2 * shared.max_depth as usize + 2;
+        let (mut frames, mut history): (Vec<Frame<G::Move>>, History) = shared
+            .scratch
+            .take(|_| true)
+            .unwrap_or_else(|| (Vec::new(), History::new(2)));
+        for frame in &mut frames {
+            frame.clear();
+        }
+        if frames.len() < plies {
+            frames.resize_with(plies, Frame::new);
+        }
+        history.clear();
         Worker {
             // Threads split the root: each enforces the limits.
             thread: Thread::new(id, shared, true),
@@ -373,8 +404,9 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
             helpers: Vec::new(),
             pool: None,
             pos: root.clone(),
-            frames: (0..plies).map(|_| Frame::new()).collect(),
-            history: History::new(2),
+            frames,
+            plies,
+            history,
         }
     }
 
@@ -575,7 +607,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         if let Some(value) = terminal(&self.pos, self.pos.side_to_move()) {
             return value;
         }
-        if depth == 0 || ply + 1 >= self.frames.len() {
+        if depth == 0 || ply + 1 >= self.plies {
             return leaf(&self.pos);
         }
         if self.pos.at_chance() {

@@ -198,10 +198,10 @@ impl<G: MultiPlayerGame> Searcher<G> for MultiSearch {
         report: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
         let config = self.tables.config().clone();
-        let (tt, pool) = self.tables.for_search();
+        let (tt, pool, scratch) = self.tables.for_search();
         let algorithm = Algorithm::from_name(config.algorithm);
         let key_mix = ALGORITHM_MIX[algorithm as usize] ^ ROOT_MIX[pos.side_to_move() as usize & 3];
-        let shared = Shared::new(tt, pos, limits, control, &config);
+        let shared = Shared::new(tt, scratch, pos, limits, control, &config);
         driver::run(
             &shared,
             pool,
@@ -342,6 +342,22 @@ struct Worker<'a, G: MultiPlayerGame> {
     scratch: MoveList<G::Move>,
 }
 
+/// A worker's stacks, kept between searches ([`super::tables::Scratch`]).
+type Stacks<M> = (Vec<Frame<M>>, Killers<M>, History, Vec<M>, Vec<usize>);
+
+impl<G: MultiPlayerGame> Drop for Worker<'_, G> {
+    fn drop(&mut self) {
+        let stacks: Stacks<G::Move> = (
+            std::mem::take(&mut self.frames),
+            std::mem::take(&mut self.killers),
+            std::mem::take(&mut self.history),
+            std::mem::take(&mut self.pv),
+            std::mem::take(&mut self.pv_len),
+        );
+        self.thread.shared.scratch.give(stacks);
+    }
+}
+
 impl<'a, G: MultiPlayerGame> Worker<'a, G> {
     fn new(
         id: usize,
@@ -350,6 +366,25 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         algorithm: Algorithm,
         key_mix: u64,
     ) -> Self {
+        let kept: Option<Stacks<G::Move>> = shared.scratch.take(|_| true);
+        let (frames, killers, history, pv, pv_len) = match kept {
+            Some(mut stacks) => {
+                let (frames, killers, history, pv, pv_len) = &mut stacks;
+                frames.iter_mut().for_each(|frame| *frame = Frame::new());
+                killers.clear();
+                history.clear();
+                pv.fill(G::Move::default());
+                pv_len.fill(0);
+                stacks
+            }
+            None => (
+                (0..MAX_PLY).map(|_| Frame::new()).collect(),
+                Killers::new(MAX_PLY),
+                History::new(4),
+                vec![G::Move::default(); MAX_PLY * MAX_PLY],
+                vec![0; MAX_PLY + 1],
+            ),
+        };
         let mut worker = Worker {
             thread: Thread::new(id, shared, false),
             algorithm,
@@ -358,11 +393,11 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
             root: root.side_to_move(),
             seats: G::SEATS.clamp(1, 4),
             root_next: 0,
-            frames: (0..MAX_PLY).map(|_| Frame::new()).collect(),
-            killers: Killers::new(MAX_PLY),
-            history: History::new(4),
-            pv: vec![G::Move::default(); MAX_PLY * MAX_PLY],
-            pv_len: vec![0; MAX_PLY + 1],
+            frames,
+            killers,
+            history,
+            pv,
+            pv_len,
             scratch: MoveList::new(),
         };
         worker.order_root_moves();

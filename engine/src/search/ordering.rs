@@ -66,7 +66,8 @@ impl Lmr {
         let r = self.table[(depth as usize).min(63)][searched.min(63)].load(Ordering::Relaxed)
             as i32
             - pv_node as i32;
-        r.clamp(0, depth - 2)
+        // At depth 1 (LmrMinDepth 1) there is no ply to take off.
+        r.clamp(0, (depth - 2).max(0))
     }
 }
 
@@ -84,6 +85,7 @@ pub fn order_score<M: PartialEq>(mv: M, gain: Option<Value>, history: i32, kille
 }
 
 /// Two quiet moves per ply that refuted a position there, the latest first.
+#[derive(Default)]
 pub struct Killers<M> {
     plies: Vec<[M; 2]>,
 }
@@ -100,6 +102,11 @@ impl<M: Copy + Default + PartialEq> Killers<M> {
         self.plies[ply]
     }
 
+    /// Forgets every killer (as new).
+    pub fn clear(&mut self) {
+        self.plies.fill([M::default(); 2]);
+    }
+
     pub fn insert(&mut self, ply: usize, mv: M) {
         let killers = &mut self.plies[ply];
         if killers[0] != mv {
@@ -113,6 +120,7 @@ impl<M: Copy + Default + PartialEq> Killers<M> {
 const HISTORY_SLOTS: usize = 1 << 15;
 
 /// History scores per seat and move, the move hashed to `2^bits` slots.
+#[derive(Default)]
 pub struct History {
     scores: Vec<i32>,
     bits: u32,
@@ -126,6 +134,11 @@ impl History {
             scores: vec![0; seats << bits],
             bits,
         }
+    }
+
+    /// Forgets every score (as new).
+    pub fn clear(&mut self) {
+        self.scores.fill(0);
     }
 
     #[inline]

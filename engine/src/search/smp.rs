@@ -5,6 +5,7 @@
 //! helper thread searches next; and how helpers run beside the main thread.
 
 use super::budget::Budget;
+use super::tables::Scratch;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Slots in the table of (position, move) pairs being searched.
@@ -20,10 +21,28 @@ pub struct BusyMoves {
 }
 
 impl BusyMoves {
-    pub fn new(threads: usize) -> Self {
-        let size = if threads > 1 { BUSY_SLOTS } else { 0 };
-        BusyMoves {
-            slots: (0..size).map(|_| AtomicU64::new(0)).collect(),
+    /// The table for `threads` threads, its slots taken from `scratch` (see
+    /// [`BusyMoves::give_back`]).
+    pub fn new(threads: usize, scratch: &Scratch) -> Self {
+        if threads <= 1 {
+            return BusyMoves { slots: Vec::new() };
+        }
+        let slots = match scratch.take(|slots: &Vec<AtomicU64>| slots.len() == BUSY_SLOTS) {
+            Some(slots) => {
+                slots
+                    .iter()
+                    .for_each(|slot| slot.store(0, Ordering::Relaxed));
+                slots
+            }
+            None => (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
+        };
+        BusyMoves { slots }
+    }
+
+    /// Gives the slots back to `scratch` for the next search.
+    pub fn give_back(&mut self, scratch: &Scratch) {
+        if self.enabled() {
+            scratch.give(std::mem::take(&mut self.slots));
         }
     }
 

@@ -5,6 +5,9 @@
 
 use super::tt::TranspositionTable;
 use super::SearchConfig;
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::sync::Mutex;
 
 /// Stack size for helper threads (search recursion is shallow; this is ample).
 const HELPER_STACK: usize = 16 << 20;
@@ -16,8 +19,49 @@ pub struct SearchTables {
     /// `hash_mb` goes back to when a new size cannot be allocated.
     table_mb: usize,
     pool: Option<rayon::ThreadPool>,
+    scratch: Scratch,
     /// Names the helper threads (`yomi-<name>-1`, …).
     name: &'static str,
+}
+
+/// The memory the threads of a search work in (their stacks of moves,
+/// killers, history and lines; the mate solver's table), given back when a
+/// search ends and handed to the next one. Allocated afresh and freed by many
+/// threads at every search, it stayed with the allocator's per-thread arenas
+/// and the process grew search after search (hundreds of MiB a search at 256
+/// threads); kept, a session's memory stays bounded: one set of stacks per
+/// thread of the most threads set, whatever the thread count since, so that
+/// nothing is freed and made again when it changes.
+#[derive(Default)]
+pub struct Scratch {
+    kept: Mutex<HashMap<TypeId, Vec<Box<dyn Any + Send>>>>,
+}
+
+impl Scratch {
+    /// A `T` given back earlier that `fits`, as it was given back (the caller
+    /// resets it); `None` when there is none.
+    pub fn take<T: Any + Send>(&self, fits: impl Fn(&T) -> bool) -> Option<T> {
+        let found = {
+            let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+            kept.get_mut(&TypeId::of::<T>()).and_then(|items| {
+                let at = items
+                    .iter()
+                    .position(|item| item.downcast_ref::<T>().is_some_and(&fits))?;
+                Some(items.swap_remove(at))
+            })
+        };
+        found
+            .and_then(|item| item.downcast::<T>().ok())
+            .map(|item| *item)
+    }
+
+    /// Keeps `item` for a later [`Scratch::take`].
+    pub fn give<T: Any + Send>(&self, item: T) {
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        kept.entry(TypeId::of::<T>())
+            .or_default()
+            .push(Box::new(item));
+    }
 }
 
 impl SearchTables {
@@ -27,6 +71,7 @@ impl SearchTables {
             tt: None,
             table_mb: config.hash_mb,
             pool: build_pool(config.threads, name),
+            scratch: Scratch::default(),
             name,
         }
     }
@@ -78,16 +123,22 @@ impl SearchTables {
         }
     }
 
-    /// The table, ready for a new search, and the helper pool (`None` with one
-    /// thread).
-    pub fn for_search(&mut self) -> (&TranspositionTable, Option<&rayon::ThreadPool>) {
+    /// The memory searches reuse (for the mate solver; the searches get it
+    /// from [`SearchTables::for_search`]).
+    pub fn scratch(&self) -> &Scratch {
+        &self.scratch
+    }
+
+    /// The table, ready for a new search, the helper pool (`None` with one
+    /// thread) and the memory the threads reuse.
+    pub fn for_search(&mut self) -> (&TranspositionTable, Option<&rayon::ThreadPool>, &Scratch) {
         // A size that cannot be had leaves the previous table, and the session
         // has reported that at `isready` or `go`.
         let _ = self.prepare();
         let tt = self.tt.as_ref().expect("prepared above");
         tt.new_search();
         let pool = self.pool.as_ref().filter(|_| self.config.threads > 1);
-        (tt, pool)
+        (tt, pool, &self.scratch)
     }
 
     pub fn hashfull(&self) -> u32 {

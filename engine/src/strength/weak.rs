@@ -22,9 +22,12 @@ pub struct Weakness {
 
 /// `G` as a player with [`Weakness`] sees it.
 #[derive(Clone, Debug)]
-pub struct Weak<G> {
+pub struct Weak<G: Game> {
     pub pos: G,
     pub weakness: Weakness,
+    /// The root's key and the moves the player was asked to choose among
+    /// there (`go searchmoves`): it never overlooks all of those.
+    root_choices: Option<(u64, Vec<G::Move>)>,
 }
 
 /// A well-mixed 64-bit hash of `x` (SplitMix64's finaliser).
@@ -39,7 +42,17 @@ fn mix(mut x: u64) -> u64 {
 
 impl<G: Game> Weak<G> {
     pub fn new(pos: G, weakness: Weakness) -> Self {
-        Weak { pos, weakness }
+        Weak {
+            pos,
+            weakness,
+            root_choices: None,
+        }
+    }
+
+    /// The same player asked to choose among `moves` only, here (all when empty).
+    pub fn choosing_among(mut self, moves: Vec<G::Move>) -> Self {
+        self.root_choices = (!moves.is_empty()).then(|| (self.pos.key(), moves));
+        self
     }
 
     /// Whether the player overlooks `mv` here.
@@ -49,13 +62,22 @@ impl<G: Game> Weak<G> {
         mix(salt) % 1000 < self.weakness.blind_permille as u64
     }
 
-    /// Drops the overlooked moves; when every move would go, none does (a
-    /// player always sees that it has a move).
+    /// Drops the overlooked moves; when every move it may play would go,
+    /// none does (a player always sees that it has a move).
     fn filter(&self, moves: &mut MoveList<G::Move>) {
         if self.weakness.blind_permille == 0 || moves.is_empty() {
             return;
         }
-        if moves.iter().all(|&mv| self.overlooks(mv)) {
+        let choices = match &self.root_choices {
+            Some((key, choices)) if *key == self.pos.key() => Some(choices),
+            _ => None,
+        };
+        let may_play = |mv: &G::Move| choices.is_none_or(|choices| choices.contains(mv));
+        if moves
+            .iter()
+            .filter(|mv| may_play(mv))
+            .all(|&mv| self.overlooks(mv))
+        {
             return;
         }
         moves.retain(|mv| !self.overlooks(mv));

@@ -5,6 +5,8 @@ use super::dice::{Dice, Roll};
 use super::movegen::{Step, SugorokuMove};
 use super::position::{mirror, Sugoroku, BAR, HOME, OFF, STONES};
 use super::rules::{Finish, SugorokuRules};
+use crate::core::error::truncate;
+use crate::core::sfen::read_move_number;
 use crate::core::{Game, MoveError, MoveList, ParseError, Seat};
 use crate::search::ChanceGame;
 
@@ -29,14 +31,11 @@ pub fn parse_position(text: &str, rules: &SugorokuRules) -> Result<Sugoroku, Par
     let side = match fields[3] {
         "b" => 0,
         "w" => 1,
-        other => return Err(err(format!("side '{other}', expected b or w"))),
+        other => return Err(err(format!("side '{}', expected b or w", truncate(other)))),
     };
     let turn = match fields.get(5) {
         None => 1,
-        Some(n) => match n.parse::<u32>() {
-            Ok(n) if (1..=1_000_000).contains(&n) => n,
-            _ => return Err(err(format!("turn '{n}', expected 1 to 1000000"))),
-        },
+        Some(n) => read_move_number("turn", n).map_err(err)?,
     };
     let mut pos = Sugoroku::empty(side, turn - 1, rules);
     let mut totals = [0u32; 2];
@@ -53,21 +52,25 @@ pub fn parse_position(text: &str, rules: &SugorokuRules) -> Result<Sugoroku, Par
         if *token == "0" {
             continue;
         }
-        let (count, colour) = token.split_at(token.len().saturating_sub(1));
-        let owner = match colour {
-            "b" => 0,
-            "w" => 1,
-            _ => {
+        let parts = [(token.strip_suffix('b'), 0), (token.strip_suffix('w'), 1)];
+        let (count, owner) = match parts
+            .into_iter()
+            .find_map(|(count, owner)| Some((count?, owner)))
+        {
+            Some(found) => found,
+            None => {
                 return Err(err(format!(
-                "points: point {point} is '{token}', expected 0 or a count and b or w such as 5b"
-            )))
+                    "points: point {point} is '{}', expected 0 or a count and b or w such as 5b",
+                    truncate(token)
+                )))
             }
         };
         let count = match count.parse::<u8>() {
             Ok(n) if (1..=STONES).contains(&n) => n,
             _ => {
                 return Err(err(format!(
-                    "points: point {point} is '{token}', expected a count of 1 to 15"
+                    "points: point {point} is '{}', expected a count of 1 to 15",
+                    truncate(token)
                 )))
             }
         };
@@ -84,7 +87,8 @@ pub fn parse_position(text: &str, rules: &SugorokuRules) -> Result<Sugoroku, Par
             .collect();
         let [Some(b), Some(w)] = parsed[..] else {
             return Err(err(format!(
-                "{name} '{field}', expected two counts of 0 to 15 such as 1/0"
+                "{name} '{}', expected two counts of 0 to 15 such as 1/0",
+                truncate(field)
             )));
         };
         for (owner, count) in [(0, b), (1, w)] {
@@ -114,7 +118,8 @@ pub fn parse_position(text: &str, rules: &SugorokuRules) -> Result<Sugoroku, Par
                 .filter(|d| !d.is_none())
                 .ok_or_else(|| {
                     err(format!(
-                        "dice '{digits}', expected - or one or two dice 1 to 6 such as 52"
+                        "dice '{}', expected - or one or two dice 1 to 6 such as 52",
+                        truncate(digits)
                     ))
                 })?
         }
@@ -182,14 +187,20 @@ fn parse_steps(text: &str) -> Result<Steps, MoveError> {
         let (chain, times) = match part.strip_suffix(')').and_then(|p| p.split_once('(')) {
             Some((chain, n)) => match n.parse::<usize>() {
                 Ok(n @ 1..=2) => (chain, n),
-                _ => return Err(bad(format!("'{part}': a count must be (1) or (2)"))),
+                _ => {
+                    return Err(bad(format!(
+                        "'{}': a count must be (1) or (2)",
+                        truncate(part)
+                    )))
+                }
             },
             None => (part, 1),
         };
         let points: Vec<&str> = chain.split('/').collect();
         if points.len() < 2 {
             return Err(bad(format!(
-                "'{part}' is not a stone move: expected from/to such as 13/8, or pass"
+                "'{}' is not a stone move: expected from/to such as 13/8, or pass",
+                truncate(part)
             )));
         }
         let mut parsed = Vec::with_capacity(points.len());
@@ -197,7 +208,8 @@ fn parse_steps(text: &str) -> Result<Steps, MoveError> {
             let name = p.trim().trim_end_matches('*');
             let point = parse_point(name).ok_or_else(|| {
                 bad(format!(
-                    "'{p}' is not a point: expected 1 to 24, bar or off"
+                    "'{}' is not a point: expected 1 to 24, bar or off",
+                    truncate(p)
                 ))
             })?;
             parsed.push(point);
@@ -430,12 +442,16 @@ pub fn play_text(pos: &mut Sugoroku, text: &str) -> Result<(), MoveError> {
     if let Some(dice_text) = dice_text {
         let Some(dice) = parse_dice(dice_text) else {
             return fail(format!(
-                "'{dice_text}' is not dice: expected one or two numbers 1 to 6 such as 52"
+                "'{}' is not dice: expected one or two numbers 1 to 6 such as 52",
+                truncate(dice_text)
             ));
         };
         if next.at_chance() {
             if dice.count() != 2 {
-                return fail(format!("'{dice_text}': a roll is two dice such as 52"));
+                return fail(format!(
+                    "'{}': a roll is two dice such as 52",
+                    truncate(dice_text)
+                ));
             }
             next.apply_chance(Roll::new(dice.hi(), dice.lo()));
         } else if turn.is_none() {

@@ -8,6 +8,8 @@ use super::position::{Eliminations, Recency, Yonin};
 use super::rules::YoninRules;
 use super::state::{State, YoninMove};
 use crate::core::board9::Square;
+use crate::core::error::truncate;
+use crate::core::sfen::read_move_number;
 use crate::core::{Game, MoveError, ParseError, Seat};
 
 pub const START_SFEN: &str = "2S2G2K2G2S22/3P2R2P23/S13P23S3/G1P15P3G3/K1R1P13P3R3K3/G1P15P3G3/S13P03S3/3P0R0P03/2S0G0K0G0S02 -/-/-/- 0 - - 1";
@@ -125,26 +127,29 @@ fn parse_hand(text: &str) -> Result<[u8; 4], String> {
         if let Some(d) = c.to_digit(10) {
             let n = count.unwrap_or(0) * 10 + d;
             if n > 16 {
-                return Err(format!("hand '{text}': count too large"));
+                return Err(format!("hand '{}': count too large", truncate(text)));
             }
             count = Some(n);
             continue;
         }
         let kind = Kind::from_letter(c)
             .filter(|&k| k != Kind::King)
-            .ok_or_else(|| format!("hand '{text}': '{c}' is not R, G, S or P"))?;
+            .ok_or_else(|| format!("hand '{}': '{c}' is not R, G, S or P", truncate(text)))?;
         let n = count.take().unwrap_or(1);
         if n < 1 {
-            return Err(format!("hand '{text}': zero count"));
+            return Err(format!("hand '{}': zero count", truncate(text)));
         }
         let slot = &mut hand[kind.hand_index()];
         if *slot != 0 {
-            return Err(format!("hand '{text}': {c} given twice"));
+            return Err(format!("hand '{}': {c} given twice", truncate(text)));
         }
         *slot = n as u8;
     }
     if count.is_some() {
-        return Err(format!("hand '{text}': a count without a piece"));
+        return Err(format!(
+            "hand '{}': a count without a piece",
+            truncate(text)
+        ));
     }
     Ok(hand)
 }
@@ -188,7 +193,7 @@ fn parse(text: &str, rules: &YoninRules) -> Result<Yonin, String> {
         s if s.len() == 1 => seat_digit(s.chars().next()),
         _ => None,
     }
-    .ok_or_else(|| format!("seat to move '{}': expected 0-3", fields[2]))?;
+    .ok_or_else(|| format!("seat to move '{}': expected 0-3", truncate(fields[2])))?;
 
     let mut out = Eliminations::default();
     if fields[3] != "-" {
@@ -200,7 +205,8 @@ fn parse(text: &str, rules: &YoninRules) -> Result<Yonin, String> {
             };
             let (Some(seat), Some(by)) = (seat, by) else {
                 return Err(format!(
-                    "elimination '{entry}': expected seat:by, seats 0-3"
+                    "elimination '{}': expected seat:by, seats 0-3",
+                    truncate(entry)
                 ));
             };
             if seat == by {
@@ -229,21 +235,21 @@ fn parse(text: &str, rules: &YoninRules) -> Result<Yonin, String> {
     let mut recent = Recency::default();
     if fields[4] != "-" {
         for c in fields[4].chars() {
-            let seat = seat_digit(Some(c))
-                .ok_or_else(|| format!("recency '{}': '{c}' is not a seat 0-3", fields[4]))?;
+            let seat = seat_digit(Some(c)).ok_or_else(|| {
+                format!("recency '{}': '{c}' is not a seat 0-3", truncate(fields[4]))
+            })?;
             if recent.as_slice().contains(&seat) {
-                return Err(format!("recency '{}': seat {seat} twice", fields[4]));
+                return Err(format!(
+                    "recency '{}': seat {seat} twice",
+                    truncate(fields[4])
+                ));
             }
             recent.order[recent.len as usize] = seat;
             recent.len += 1;
         }
     }
 
-    let move_number: u32 = fields[5]
-        .parse()
-        .ok()
-        .filter(|n| (1..=1_000_000).contains(n))
-        .ok_or_else(|| format!("move number '{}': expected 1 to 1000000", fields[5]))?;
+    let move_number = read_move_number("move number", fields[5])?;
 
     // The board: kings, owners and the supply.
     let mut kings = [0u8; 4];

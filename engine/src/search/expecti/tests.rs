@@ -4,6 +4,7 @@ use super::*;
 use crate::core::options::OptionValue;
 use crate::core::{HouseRules, MoveError, OptionSpec, Outcome, ParseError};
 use crate::search::budget::CHECK_EVERY;
+use crate::search::tables::Scratch;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::Arc;
@@ -442,6 +443,7 @@ fn nodes_are_fail_soft_with_any_window() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
     let control = SearchControl::new(false);
     let tt = TranspositionTable::new(1);
+    let scratch = Scratch::default();
     let bound = Race::VALUE_BOUND;
     let mut positions = random_positions(9, 60);
     // Half of them before the roll: chance nodes.
@@ -454,7 +456,14 @@ fn nodes_are_fail_soft_with_any_window() {
             for algorithm in [ChanceAlgorithm::Star1, ChanceAlgorithm::Star2] {
                 for use_tt in [false, true] {
                     let limits = Limits::depth(depth);
-                    let shared = Shared::new(&tt, pos, &limits, &control, &SearchConfig::default());
+                    let shared = Shared::new(
+                        &tt,
+                        &scratch,
+                        pos,
+                        &limits,
+                        &control,
+                        &SearchConfig::default(),
+                    );
                     let split = split_for(use_tt.then_some(&tt), algorithm);
                     let mut worker = Worker::new(0, &shared, &split, pos);
                     for round in 0..8 {
