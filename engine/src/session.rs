@@ -935,13 +935,13 @@ impl<G: Playable> GameSession for Session<G> {
             None => Vec::new(),
         };
         // The answer is always the first move of the last `info` line: a search
-        // whose move was not shown last (a weakened choice) shows it once more.
+        // stopped inside an iteration (or a weakened choice) shows its move once more.
         if let Some(mv) = best {
             if shown.map(|(_, _, first)| first) != Some(mv) {
                 let (depth, seldepth) = shown.map_or((result.depth, 0), |(d, sd, _)| (d, sd));
                 report(&SearchInfo {
-                    depth,
-                    seldepth: seldepth.max(depth),
+                    depth: depth.max(1),
+                    seldepth: seldepth.max(depth.max(1)),
                     multipv: 1,
                     score,
                     nodes: result.nodes,

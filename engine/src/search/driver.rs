@@ -12,10 +12,8 @@
 //!   target depth first (with one line asked) ends the search, and the main
 //!   thread adopts its line as the answer.
 //! - **The answer**: the best line of the last completed iteration, or a better
-//!   move already proven in an interrupted one, reported at the depth it was
-//!   searched to; before any, the first root move of the initial order (TT
-//!   move, then the one-ply rating), reported at depth 0 with that rating and
-//!   the nodes searched: a stopped search never shows a line it did not search.
+//!   move already proven in an interrupted one; before any, the first root move
+//!   of the initial order (TT move, then the one-ply rating).
 
 use super::budget::{Budget, NodeCounter};
 use super::smp::{beside_helpers, helper_lead, BusyMoves};
@@ -23,7 +21,7 @@ use super::tables::Scratch;
 use super::tt::TranspositionTable;
 use super::{
     Game, Limits, MoveList, RootChoice, Score, SearchControl, SearchInfo, SearchResult, Value,
-    INFINITE, MATE, MATE_BOUND,
+    DRAW, INFINITE, MATE, MATE_BOUND,
 };
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
@@ -44,9 +42,6 @@ pub struct RootMove<M> {
     /// low (the chance searcher keeps the bound).
     pub score: Value,
     pub previous_score: Value,
-    /// The one-ply rating of the first order, for the root's side: what the
-    /// move is reported with before any iteration proved anything.
-    pub rating: Value,
     /// Max-n: the vector of shares `score` is one component of.
     pub shares: [Value; 4],
     pub pv: Vec<M>,
@@ -198,12 +193,11 @@ pub fn rate_root_moves<M: Copy + Eq + Default>(
     rated.sort_by_key(|&(first, value, _)| std::cmp::Reverse((first, value)));
     rated
         .into_iter()
-        .map(|(_, rating, index)| RootMove {
+        .map(|(_, _, index)| RootMove {
             mv: moves[index],
             index: index as u16,
             score: -INFINITE,
             previous_score: -INFINITE,
-            rating,
             shares: [0; 4],
             pv: Vec::new(),
         })
@@ -283,23 +277,21 @@ fn start_iteration<M>(root_moves: &mut [RootMove<M>]) {
     }
 }
 
-/// Iterative deepening on the main thread, reporting each completed iteration
-/// and, when stopped, what the unfinished one changed ([`report_unfinished`]).
+/// Iterative deepening on the main thread, reporting each completed iteration.
 fn run_main<'a, W: Iterate<'a>>(worker: &mut W, report: &mut dyn FnMut(&SearchInfo<W::Move>)) {
     let shared = worker.thread().shared;
     let lines = worker.thread().lines();
+    let forced = worker.thread().root_moves.len() == 1 && shared.clock_only;
     for depth in 1..=shared.max_depth {
         if worker.thread().should_stop() || (depth > 1 && shared.budget.soft_expired()) {
             break;
         }
         let thread = worker.thread_mut();
         thread.seldepth = 0;
-        let answer = thread.root_moves[0].mv;
         start_iteration(&mut thread.root_moves);
         worker.iterate(depth, lines);
         if worker.thread().stop {
-            report_unfinished(worker, depth as u32, answer, report);
-            return;
+            break;
         }
         worker.thread_mut().completed_depth = depth as u32;
         shared.main_depth.store(depth as u32, Ordering::Relaxed);
@@ -315,50 +307,11 @@ fn run_main<'a, W: Iterate<'a>>(worker: &mut W, report: &mut dyn FnMut(&SearchIn
                 line,
             ));
         }
-        // One move left (forced, or the only one the searcher still weighs):
-        // only the clock limits the search, and more time changes nothing.
-        let forced = thread.root_moves.len() == 1 && shared.clock_only;
         // A mate found within the searched depth is exact: deeper search changes nothing.
         let best = worker.reported_value(thread.root_moves[0].score);
         if forced || (lines == 1 && best.abs() >= MATE_BOUND && MATE - best.abs() <= depth) {
-            return;
+            break;
         }
-    }
-    if worker.thread().completed_depth == 0 {
-        report_unfinished(worker, 0, worker.thread().root_moves[0].mv, report);
-    }
-}
-
-/// The iteration to `depth` was stopped (or none started, `depth` 0) while
-/// `answer` was the answer: a move it proved better, or proved at all before
-/// any iteration completed, is reported at `depth`; with none completed and
-/// nothing proven, the first move of the initial order at depth 0 with its
-/// one-ply rating.
-fn report_unfinished<'a, W: Iterate<'a>>(
-    worker: &mut W,
-    depth: u32,
-    answer: W::Move,
-    report: &mut dyn FnMut(&SearchInfo<W::Move>),
-) {
-    worker.thread_mut().settle_nodes();
-    let thread = worker.thread();
-    let first = &thread.root_moves[0];
-    let proven = first.score > -INFINITE;
-    if proven && (first.mv != answer || thread.completed_depth == 0) {
-        let mut line = info(worker, depth, thread.seldepth as u32, 1, first);
-        if line.pv.first() != Some(&first.mv) {
-            line.pv = vec![first.mv];
-        }
-        report(&line);
-    } else if thread.completed_depth == 0 {
-        report(&SearchInfo {
-            depth: 0,
-            seldepth: 0,
-            score: W::score(first.rating),
-            scores: None,
-            pv: vec![first.mv],
-            ..info(worker, 0, 0, 1, first)
-        });
     }
 }
 
@@ -476,11 +429,10 @@ fn result<'a, W: Iterate<'a>>(worker: &W) -> SearchResult<W::Move> {
     } else {
         best.previous_score
     };
-    // Nothing searched to any depth: the one-ply rating, as reported.
     let value = if score > -INFINITE {
         worker.reported_value(score)
     } else {
-        best.rating
+        DRAW
     };
     let ponder = (best.pv.first() == Some(&best.mv))
         .then(|| best.pv.get(1).copied())

@@ -65,8 +65,7 @@
 //! limit and `stop` are looked at every [`CHECK_EVERY`](super::budget::CHECK_EVERY) nodes (the skeleton
 //! is [`super::driver`]'s, with the threads splitting each iteration's root
 //! instead of running beside it as Lazy SMP helpers). An interrupted
-//! iteration is thrown away unless it already proved a move better than the
-//! first, which is then the answer, reported at that depth.
+//! iteration is thrown away unless it already proved a move better than the first.
 //! `go infinite` and pondering wait for `stop` / `ponderhit` as in alpha-beta.
 
 use super::driver::{self, rate_root_moves, Iterate, RootMove, Shared, Thread};
