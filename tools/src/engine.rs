@@ -270,13 +270,26 @@ impl EngineProcess {
 
     /// Reads lines until one whose first word is `token`.
     pub fn wait_for(&mut self, token: &str, deadline: Instant) -> Result<(), Fault> {
+        self.read_until(token, deadline).map(|_| ())
+    }
+
+    /// Reads lines until one whose first word is `token`; returns the lines
+    /// before it.
+    pub fn read_until(&mut self, token: &str, deadline: Instant) -> Result<Vec<String>, Fault> {
         let limit = deadline.saturating_duration_since(Instant::now());
+        let mut lines = Vec::new();
         loop {
             let (line, _) = self.next_line(deadline, limit, token)?;
             if line.split_whitespace().next() == Some(token) {
-                return Ok(());
+                return Ok(lines);
             }
+            lines.push(line);
         }
+    }
+
+    /// The operating system's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// Reads lines until `bestmove …`; returns the move word (`resign`, …) and

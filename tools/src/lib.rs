@@ -1,7 +1,8 @@
 //! The tools' library: the match runner (engines as processes speaking the
 //! protocol, refereed by the engine library's rules), its statistics, the
 //! ladder that calibrates strength levels with it, and the SPSA tuner that
-//! moves engine parameters by playing the engine against itself.
+//! moves engine parameters by playing the engine against itself, and the seat
+//! pool that serves many games' moves from a few engine processes.
 
 pub mod config;
 pub mod engine;
@@ -10,6 +11,7 @@ pub mod game;
 pub mod generations;
 pub mod json;
 pub mod ladder;
+pub mod pool;
 pub mod record;
 pub mod report;
 pub mod runner;
