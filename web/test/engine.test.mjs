@@ -50,7 +50,9 @@ for (const game of GAMES) {
         assert.match(last, new RegExp(`^perft depth ${depth} nodes ${leaves} `), `${sfen} D${depth}`);
         checked++;
       }
-      // Back to the defaults for the next entry.
+      // Back to the defaults for the next entry, from a position every rule
+      // allows (a rule change that the position does not stand under is refused).
+      assert.deepEqual(engine.send("position startpos"), []);
       for (const [name] of options) assert.deepEqual(engine.send(`setoption name ${name} value ${defaults[name]}`), []);
     }
     assert.ok(checked >= 5, `${checked} perft figures checked`);
