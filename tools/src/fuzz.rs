@@ -127,12 +127,20 @@ fn resident_kib(pid: u32) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// A session of the library under the house rules and options set so far.
-fn library_session(game: &str, options: &[(String, String)]) -> Box<dyn GameSession> {
+/// A `setoption` the engine took, and the position it was taken at.
+type TakenOption = (String, String, String);
+
+/// A session of the library under the house rules and options set so far,
+/// each set at the position the engine had then (a rule that replays the
+/// start to another position, such as Yonin's first seat, is taken only where
+/// a position was given).
+fn library_session(game: &str, options: &[TakenOption]) -> Box<dyn GameSession> {
     let mut session = registry::new_session(game).expect("a registered game");
-    for (name, value) in options {
+    for (name, value, sfen) in options {
+        let _ = session.set_position(Some(sfen), &[]);
         let _ = session.set_option(name, value);
     }
+    session.new_game();
     session
 }
 
@@ -178,7 +186,7 @@ struct Driver<'a> {
     sent: Vec<Vec<u8>>,
     announced: Vec<AnnouncedOption>,
     /// `setoption` pairs the engine took, in order (the library follows them).
-    accepted: Vec<(String, String)>,
+    accepted: Vec<TakenOption>,
     /// The library's view of the engine's rules, rebuilt when they change.
     judge: Box<dyn GameSession>,
     /// The last `d` printed.
@@ -564,7 +572,9 @@ impl Driver<'_> {
             }
             return Err(Stop::Restart);
         }
-        self.accepted.push((name.to_string(), value.to_string()));
+        let sfen = self.sfen();
+        self.accepted
+            .push((name.to_string(), value.to_string(), sfen));
         self.judge = library_session(self.game, &self.accepted);
         Ok(())
     }
