@@ -431,10 +431,15 @@ impl Driver<'_> {
                 format!("go nodes {}", self.rng.gen_range(1..=5000)),
                 Duration::from_secs(10),
             ),
-            1 => (
-                format!("go depth {}", self.rng.gen_range(1..=3)),
-                Duration::from_secs(10),
-            ),
+            // Sugoroku's depth 3 reads three turns of 21 rolls each: with
+            // MultiPV 64 that is millions of nodes, seconds of honest work.
+            1 => {
+                let deepest = if self.judge.has_chance() { 2 } else { 3 };
+                (
+                    format!("go depth {}", self.rng.gen_range(1..=deepest)),
+                    Duration::from_secs(10),
+                )
+            }
             _ => ("go movetime 50".to_string(), Duration::from_millis(50)),
         };
         let status = self.command(b"status")?;
