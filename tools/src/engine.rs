@@ -212,15 +212,64 @@ impl EngineProcess {
     }
 
     pub fn send(&mut self, line: &str) -> Result<(), Fault> {
+        self.send_bytes(line.as_bytes())
+    }
+
+    /// Sends one line given as bytes (which need not be UTF-8), then a newline.
+    pub fn send_bytes(&mut self, line: &[u8]) -> Result<(), Fault> {
         let stdin = self
             .stdin
             .as_mut()
             .ok_or_else(|| Fault::Crash("input closed".into()))?;
         stdin
-            .write_all(line.as_bytes())
+            .write_all(line)
             .and_then(|_| stdin.write_all(b"\n"))
             .and_then(|_| stdin.flush())
-            .map_err(|e| Fault::Crash(format!("cannot write '{}': {e}", clip(line))))
+            .map_err(|e| {
+                let shown = clip(&String::from_utf8_lossy(line));
+                Fault::Crash(format!("cannot write '{shown}': {e}"))
+            })
+    }
+
+    /// The process id, to read its memory use.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The next line as printed (bytes that are not UTF-8 read as U+FFFD), not
+    /// checked for being a protocol reply, or why there is none before `deadline`.
+    pub fn read_line(&mut self, deadline: Instant, waiting_for: &str) -> Result<String, Fault> {
+        let limit = deadline.saturating_duration_since(Instant::now());
+        self.next_raw_line(deadline, limit, waiting_for)
+            .map(|(line, _)| line)
+    }
+
+    fn next_raw_line(
+        &mut self,
+        deadline: Instant,
+        limit: Duration,
+        waiting_for: &str,
+    ) -> Result<(String, Instant), Fault> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.events.recv_timeout(wait) {
+            Ok(Event::Line(line, at)) => {
+                if self.tail.len() >= 8 {
+                    self.tail.remove(0);
+                }
+                self.tail.push(clip(&line));
+                Ok((line, at))
+            }
+            Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
+                self.dead = true;
+                Err(Fault::Crash(format!(
+                    "engine exited (end of output) while waiting for {waiting_for}"
+                )))
+            }
+            Err(RecvTimeoutError::Timeout) => Err(Fault::Hang(format!(
+                "no {waiting_for} within {} ms",
+                (limit.as_secs_f64() * 1000.0).round()
+            ))),
+        }
     }
 
     /// `isready`, then waits for `readyok`.
@@ -237,35 +286,17 @@ impl EngineProcess {
         limit: Duration,
         waiting_for: &str,
     ) -> Result<(String, Instant), Fault> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.events.recv_timeout(wait) {
-            Ok(Event::Line(line, at)) => {
-                if self.tail.len() >= 8 {
-                    self.tail.remove(0);
-                }
-                self.tail.push(clip(&line));
-                if !is_protocol_reply(&line) {
-                    return Err(Fault::Garbage(format!(
-                        "unexpected output '{}' while waiting for {waiting_for}",
-                        clip(&line)
-                    )));
-                }
-                if line.starts_with("info string error") {
-                    self.errors.push(line.clone());
-                }
-                Ok((line, at))
-            }
-            Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
-                self.dead = true;
-                Err(Fault::Crash(format!(
-                    "engine exited (end of output) while waiting for {waiting_for}"
-                )))
-            }
-            Err(RecvTimeoutError::Timeout) => Err(Fault::Hang(format!(
-                "no {waiting_for} within {} ms",
-                (limit.as_secs_f64() * 1000.0).round()
-            ))),
+        let (line, at) = self.next_raw_line(deadline, limit, waiting_for)?;
+        if !is_protocol_reply(&line) {
+            return Err(Fault::Garbage(format!(
+                "unexpected output '{}' while waiting for {waiting_for}",
+                clip(&line)
+            )));
         }
+        if line.starts_with("info string error") {
+            self.errors.push(line.clone());
+        }
+        Ok((line, at))
     }
 
     /// Reads lines until one whose first word is `token`.

@@ -7,6 +7,7 @@
 pub mod config;
 pub mod engine;
 pub mod fit;
+pub mod fuzz;
 pub mod game;
 pub mod generations;
 pub mod json;
