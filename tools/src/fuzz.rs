@@ -433,11 +433,13 @@ impl Driver<'_> {
             ),
             // Sugoroku's depth 3 reads three turns of 21 rolls each: with
             // MultiPV 64 that is millions of nodes, seconds of honest work.
+            // A depth promises no time (hundreds of threads on two cores take
+            // tens of seconds to depth 3): the bound only catches a hang.
             1 => {
                 let deepest = if self.judge.has_chance() { 2 } else { 3 };
                 (
                     format!("go depth {}", self.rng.gen_range(1..=deepest)),
-                    Duration::from_secs(10),
+                    Duration::from_secs(60),
                 )
             }
             _ => ("go movetime 50".to_string(), Duration::from_millis(50)),
