@@ -231,7 +231,7 @@ impl EngineProcess {
             })
     }
 
-    /// The process id, to read its memory use.
+    /// The operating system's process id (to read its memory use, or to kill it).
     pub fn pid(&self) -> u32 {
         self.child.id()
     }
@@ -316,11 +316,6 @@ impl EngineProcess {
             }
             lines.push(line);
         }
-    }
-
-    /// The operating system's process id.
-    pub fn pid(&self) -> u32 {
-        self.child.id()
     }
 
     /// Reads lines until `bestmove …`; returns the move word (`resign`, …) and
