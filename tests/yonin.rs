@@ -232,3 +232,30 @@ fn the_bench_under_max_n_is_bounded() {
     );
     engine.quit_cleanly();
 }
+
+/// Quiescence at its announced deepest, with every line asked for, still
+/// completes a depth-3 search of a middlegame (found by the fuzzer: at 16
+/// plies no iteration ended in 150 s).
+#[test]
+fn quiescence_at_its_deepest_still_reaches_depth_three() {
+    let mut engine = yonin();
+    engine.send("setoption name ShowTunables value true");
+    let options = engine.ask("usi");
+    let deepest = options
+        .iter()
+        .find_map(|l| l.strip_prefix("option name Tune_QsMaxPlies type spin "))
+        .and_then(|rest| rest.split_whitespace().skip_while(|w| *w != "max").nth(1))
+        .expect("Tune_QsMaxPlies is announced")
+        .to_string();
+    assert!(engine
+        .ask(&format!("setoption name Tune_QsMaxPlies value {deepest}"))
+        .is_empty());
+    assert!(engine.ask("setoption name MultiPV value 64").is_empty());
+    assert!(engine.ask("position startpos moves 3i2h 9c8c 4a3b 1c2c 5g5f 7e6e 3b4c 1f2g 2h2g 9d9c 3a2b 2c3d G*8b 8c9d 2b3c 3d4c 5f5e 9g8h 7a7b G*6c 7i8h 9f9g 3c3d 2f3f S*7d 9c9b 4b4c 6c7d 8h9i 9g9f S*3i S*4g 9i9h 9b8a 3i4h+ 5h4h 8a8b P*1a 4g3h 5i5h G*9i 7b8c 7d8c S*3b 9i8h 6a7a S*3i 3b4a 8h7h 3d3e 1d2c 2g3h 8b9b P*9a 2c3d 4h4g 9f9g").is_empty());
+    let lines = engine.go("go depth 3", Duration::from_secs(60));
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 3 ")),
+        "max {deepest}: {:?}",
+        lines.last()
+    );
+}
