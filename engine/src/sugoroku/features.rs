@@ -122,13 +122,9 @@ pub fn features(pos: &Sugoroku, inputs: usize) -> Features {
 
 /// Whether a stone can still meet an opposing one (a stone on the bar, or the
 /// rearmost stones not yet past each other).
+#[inline]
 pub fn contact(pos: &Sugoroku) -> bool {
-    if pos.count(0, BAR) > 0 || pos.count(1, BAR) > 0 {
-        return true;
-    }
-    let b_back = (1..=24u8).rev().find(|&p| pos.count(0, p) > 0);
-    let w_back = (1..=24u8).find(|&p| pos.count(1, mirror(p)) > 0);
-    matches!((b_back, w_back), (Some(b), Some(w)) if w < b)
+    pos.can_hit_again()
 }
 
 /// Bits 1–24: the points of the board.

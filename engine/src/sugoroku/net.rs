@@ -405,8 +405,13 @@ impl Networks {
     /// The network that values `pos`.
     #[inline]
     pub fn for_position(&self, pos: &Sugoroku) -> &Network {
+        self.for_contact(contact(pos))
+    }
+
+    #[inline]
+    fn for_contact(&self, contact: bool) -> &Network {
         match &self.race {
-            Some(race) if !contact(pos) => race,
+            Some(race) if !contact => race,
             _ => &self.contact,
         }
     }
@@ -417,8 +422,10 @@ impl Networks {
         if let Some(outcome) = pos.outcome() {
             return Outcomes::decided(outcome.value_for(pos.side_to_move()));
         }
-        let raw = self.for_position(pos).raw_outcomes(pos);
-        raw.sanitized(multipliers_possible(pos))
+        // Contact is worked out once: it picks the network and the multipliers.
+        let contact = contact(pos);
+        let raw = self.for_contact(contact).raw_outcomes(pos);
+        raw.sanitized(contact && multipliers_by_rules(pos))
     }
 
     /// Reads the file formats of [`MAGIC`] and [`MAGIC_V1`]; a file that is
@@ -506,8 +513,13 @@ impl Networks {
 /// Whether a result worth more than 1 can still happen: the all-home finish
 /// with the closeout multiplier, and stones that can still meet.
 pub fn multipliers_possible(pos: &Sugoroku) -> bool {
+    multipliers_by_rules(pos) && contact(pos)
+}
+
+/// Whether the house rules have results worth more than 1.
+fn multipliers_by_rules(pos: &Sugoroku) -> bool {
     let rules = pos.rules();
-    rules.finish == Finish::AllHome && rules.closeout == Closeout::Multiplier && contact(pos)
+    rules.finish == Finish::AllHome && rules.closeout == Closeout::Multiplier
 }
 
 /// The networks built into the binary.

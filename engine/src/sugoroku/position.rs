@@ -473,7 +473,7 @@ impl ChanceGame for Sugoroku {
 impl Sugoroku {
     /// Whether a stone is on the bar or some stone still has an opposing one
     /// ahead of it: once not, stones only moving forward never meet again.
-    fn can_hit_again(&self) -> bool {
+    pub(super) fn can_hit_again(&self) -> bool {
         if self.count(0, BAR) > 0 || self.count(1, BAR) > 0 {
             return true;
         }
