@@ -29,6 +29,8 @@ pub struct FuzzConfig {
     pub max_rss_mib: u64,
     /// Steps in one engine process before a fresh one is started.
     pub steps_per_session: usize,
+    /// A progress line on stderr every ten seconds or so (between sessions).
+    pub progress: bool,
 }
 
 #[derive(Debug, Default)]
@@ -701,6 +703,7 @@ pub fn run(config: &FuzzConfig) -> Result<FuzzReport, Failure> {
     let started = Instant::now();
     let scratch_dir = std::env::temp_dir().join(format!("yomi-fuzz-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&scratch_dir);
+    let mut last_progress = started;
     let spent = |report: &FuzzReport| {
         config.max_lines.is_some_and(|n| report.lines_sent >= n)
             || config
@@ -758,6 +761,18 @@ pub fn run(config: &FuzzConfig) -> Result<FuzzReport, Failure> {
             });
         }
         driver.engine.quit(Duration::from_secs(5));
+        if config.progress && last_progress.elapsed() >= Duration::from_secs(10) {
+            last_progress = Instant::now();
+            eprintln!(
+                "fuzz: {} lines{} in {:.0} s, {} sessions, {} searches, rss peak {} MiB",
+                report.lines_sent,
+                config.max_lines.map_or(String::new(), |n| format!(" of {n}")),
+                started.elapsed().as_secs_f64(),
+                report.sessions,
+                report.searches,
+                report.peak_rss_kib / 1024
+            );
+        }
     }
     let _ = std::fs::remove_dir_all(&scratch_dir);
     Ok(report)

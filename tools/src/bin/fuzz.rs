@@ -26,6 +26,9 @@ struct Args {
     /// Steps in one engine process before a fresh one is started.
     #[arg(long, default_value_t = 300)]
     steps_per_session: usize,
+    /// No progress lines on stderr.
+    #[arg(long)]
+    quiet: bool,
     /// Where a failure's lines are written as sent (raw bytes, one per line).
     #[arg(long, default_value = "fuzz-failure.txt")]
     failure_file: PathBuf,
@@ -57,6 +60,7 @@ fn main() {
         engine: args.engine.unwrap_or_else(default_engine),
         max_rss_mib: args.max_rss_mib,
         steps_per_session: args.steps_per_session,
+        progress: !args.quiet,
     };
     match fuzz::run(&config) {
         Ok(report) => println!(
