@@ -1405,6 +1405,27 @@ fn memory_bound_mib(base: u64, threads: u64) -> u64 {
     base + 64 + 3 * threads
 }
 
+/// More search threads than the machine runs at once are not started: they
+/// only take turns with the main thread, which then looks at its clock late.
+/// (The process's threads: the reader, the search's main thread, its helpers.)
+#[test]
+fn threads_beyond_the_machines_are_not_started() {
+    let hardware = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+    for (game, position) in EVERY_GAME {
+        let mut engine = engine_at(game, position);
+        let before = engine.os_threads();
+        let legal = engine.legal_moves();
+        engine.ask("setoption name Threads value 256");
+        assert_legal_search(&engine.go("go nodes 2000", PROMPT), &legal);
+        let threads = engine.os_threads();
+        assert!(
+            threads <= before + hardware,
+            "{game}: {threads} threads (from {before}) on a machine that runs {hardware}"
+        );
+        engine.quit_cleanly();
+    }
+}
+
 #[test]
 fn a_long_session_keeps_its_memory_bounded() {
     for (game, position) in EVERY_GAME {

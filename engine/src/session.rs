@@ -15,7 +15,8 @@ use crate::core::{
 use crate::perft;
 use crate::search::tables::Scratch;
 use crate::search::{
-    DelayEstimate, Limits, Margin, Score, SearchConfig, SearchControl, SearchInfo, Searcher, Value,
+    smp, DelayEstimate, Limits, Margin, Score, SearchConfig, SearchControl, SearchInfo, Searcher,
+    Value,
 };
 use crate::strength::{self, Weak};
 use crate::tune::{self, Tunable};
@@ -536,7 +537,7 @@ impl<G: Playable> Session<G> {
             _ => 0,
         };
         match spec.name {
-            "Threads" => self.config.threads = int(&value) as usize,
+            "Threads" => self.config.threads = smp::threads_to_run(int(&value) as usize),
             "USI_Hash" => self.config.hash_mb = int(&value) as usize,
             "MultiPV" => self.config.multipv = int(&value) as usize,
             "TimeMargin" => self.config.time_margin_ms = int(&value) as u64,

@@ -185,14 +185,23 @@ impl Engine {
 
     /// The process's resident memory (VmRSS of /proc/PID/status), in MiB.
     pub fn resident_mib(&self) -> u64 {
+        self.status_field("VmRSS:") / 1024
+    }
+
+    /// The process's threads (Threads of /proc/PID/status).
+    pub fn os_threads(&self) -> u64 {
+        self.status_field("Threads:")
+    }
+
+    /// A number of /proc/PID/status, by its field name (units dropped).
+    fn status_field(&self, field: &str) -> u64 {
         let path = format!("/proc/{}/status", self.child.id());
         let status = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        let kib: u64 = status
+        status
             .lines()
-            .find_map(|line| line.strip_prefix("VmRSS:"))
+            .find_map(|line| line.strip_prefix(field))
             .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
-            .unwrap_or_else(|| panic!("no VmRSS in {path}"));
-        kib / 1024
+            .unwrap_or_else(|| panic!("no {field} in {path}"))
     }
 
     /// Waits for the process to end after `quit` or EOF; returns its status and stderr.
