@@ -303,7 +303,10 @@ fn json_line(review: &PlyReview, scale: &ReviewScale) -> String {
     let text = |t: Option<&str>| t.map_or("null".to_string(), |t| format!("\"{t}\""));
     let number = |v: i32| scale.format(v).trim_start_matches('+').to_string();
     let shares = review.shares.map_or("null".to_string(), |shares| {
-        let shares: Vec<String> = shares.iter().map(|&s| ReviewScale::YONIN.format(s)).collect();
+        let shares: Vec<String> = shares
+            .iter()
+            .map(|&s| ReviewScale::YONIN.format(s))
+            .collect();
         format!("[{}]", shares.join(","))
     });
     format!(
@@ -347,7 +350,9 @@ fn table(reviews: &[PlyReview], scale: &ReviewScale, session: &dyn GameSession) 
             "{:>4} {:<4} {}{:<14} {:<14} {:>9} {:>10} {:>8}  {:<10}{}",
             r.ply,
             r.seat,
-            r.dice.as_deref().map_or(String::new(), |d| format!("{d:<4} ")),
+            r.dice
+                .as_deref()
+                .map_or(String::new(), |d| format!("{d:<4} ")),
             r.played,
             r.best.as_deref().unwrap_or("-"),
             scale.format(r.played_value),
@@ -365,7 +370,10 @@ fn table(reviews: &[PlyReview], scale: &ReviewScale, session: &dyn GameSession) 
         let counts: Vec<String> = [Verdict::Inaccuracy, Verdict::Mistake, Verdict::Blunder]
             .iter()
             .map(|&v| {
-                let n = reviews.iter().filter(|r| r.seat == name && r.verdict == v).count();
+                let n = reviews
+                    .iter()
+                    .filter(|r| r.seat == name && r.verdict == v)
+                    .count();
                 format!("{} {n}", v.name())
             })
             .collect();

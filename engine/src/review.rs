@@ -138,7 +138,8 @@ impl ReviewScale {
     /// A value as the review writes it: centipawns as an integer, points and
     /// place points with three decimals (`+0.042`, `0.667`).
     pub fn format(&self, value: i32) -> String {
-        let decimal = |v: i32| format!("{}.{:03}", v.unsigned_abs() / 1000, v.unsigned_abs() % 1000);
+        let decimal =
+            |v: i32| format!("{}.{:03}", v.unsigned_abs() / 1000, v.unsigned_abs() % 1000);
         match self.unit {
             Unit::Centipawns => value.to_string(),
             Unit::Points => format!("{}{}", if value < 0 { '-' } else { '+' }, decimal(value)),
@@ -246,7 +247,11 @@ fn turns(
                 break;
             }
             let rest = moves[next];
-            parts.push(rest.split_once(':').map_or(rest, |(_, rest)| rest).to_string());
+            parts.push(
+                rest.split_once(':')
+                    .map_or(rest, |(_, rest)| rest)
+                    .to_string(),
+            );
             next += 1;
         }
         turns.push(Turn {
@@ -322,7 +327,10 @@ pub fn review(
         let mut key_after = |mv: &str| {
             let mut line = before.clone();
             line.push(mv);
-            session.set_position(sfen, &line).map(|()| session.key()).ok()
+            session
+                .set_position(sfen, &line)
+                .map(|()| session.key())
+                .ok()
         };
         let same = best
             .as_deref()

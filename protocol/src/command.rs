@@ -840,7 +840,11 @@ mod tests {
                 "review movetime 200 nodes 5000",
             ),
             ("record", Command::Record(RecordCommand::Line), "record"),
-            ("record usi", Command::Record(RecordCommand::Usi), "record usi"),
+            (
+                "record usi",
+                Command::Record(RecordCommand::Usi),
+                "record usi",
+            ),
             (
                 "record text kanji",
                 Command::Record(RecordCommand::Text { kanji: true }),
@@ -936,7 +940,10 @@ mod tests {
             ("bench 1 2", "bench: unexpected '2'"),
             ("review", "review: give a budget"),
             ("review nodes", "review nodes: missing value"),
-            ("review nodes 0", "review nodes: '0' is not a positive number"),
+            (
+                "review nodes 0",
+                "review nodes: '0' is not a positive number",
+            ),
             ("review ply 3", "review: unknown parameter 'ply'"),
             ("record load", "record load: the record is missing"),
             ("record kifu", "record: unexpected 'kifu'"),

@@ -220,10 +220,17 @@ impl Protocol {
         }
     }
 
-    /// End of input: as `quit`, except that a running `go perft` or `bench` is
-    /// waited for (`echo "go perft 5" | yomi` prints its count).
+    /// End of input: as `quit`, except that a running `go perft`, `bench` or
+    /// `review` is waited for (`echo "go perft 5" | yomi` prints its count).
     pub fn finish(&mut self) {
-        self.quit();
+        // A review, like perft and bench, is finished (`echo review … | yomi`).
+        if !self
+            .job
+            .as_ref()
+            .is_some_and(|job| job.kind == JobKind::Review)
+        {
+            self.quit();
+        }
         self.reap(true);
     }
 

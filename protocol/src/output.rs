@@ -141,7 +141,10 @@ pub fn review_line(review: &PlyReview, scale: &ReviewScale) -> String {
         review.verdict.name()
     ));
     if let Some(shares) = review.shares {
-        let shares: Vec<String> = shares.iter().map(|&s| ReviewScale::YONIN.format(s)).collect();
+        let shares: Vec<String> = shares
+            .iter()
+            .map(|&s| ReviewScale::YONIN.format(s))
+            .collect();
         line.push_str(&format!(" shares {}", shares.join(",")));
     }
     line

@@ -267,12 +267,24 @@ mod tests {
             ("", "empty record"),
             ("annan startpos", "expected '<game>"),
             ("chess position startpos", "USI_Variant: "),
-            ("annan Nope=1 position startpos", "'Nope' is not a house rule of annan"),
-            ("annan Threads=2 position startpos", "'Threads' is not a house rule"),
-            ("annan AnnanDeadPiece=never position startpos", "option AnnanDeadPiece"),
+            (
+                "annan Nope=1 position startpos",
+                "'Nope' is not a house rule of annan",
+            ),
+            (
+                "annan Threads=2 position startpos",
+                "'Threads' is not a house rule",
+            ),
+            (
+                "annan AnnanDeadPiece=never position startpos",
+                "option AnnanDeadPiece",
+            ),
             ("annan position startpos moves 7g7f 7g7f", "position: "),
             ("hasami position sfen xyz", "position: "),
-            ("setoption name MoveLimit value 9\ngo depth 3", "'go depth 3': a record"),
+            (
+                "setoption name MoveLimit value 9\ngo depth 3",
+                "'go depth 3': a record",
+            ),
             ("setoption name MoveLimit value 9", "no position line"),
         ] {
             let got = Record::parse(text).and_then(|record| record.session(&[]).map(|_| ()));

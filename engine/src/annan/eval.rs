@@ -178,7 +178,11 @@ impl Playable for Annan {
             "P", "L", "N", "S", "G", "B", "R", "K", "+P", "+L", "+N", "+S", "+B", "+R",
         ];
         let state = self.state();
-        let on = |sq| Some(state.at(sq)).filter(|p| !p.is_none()).map(|p| p.kind());
+        let on = |sq| {
+            Some(state.at(sq))
+                .filter(|p| !p.is_none())
+                .map(|p| p.kind())
+        };
         crate::core::readable::ReadableMove::shogi(mv, on, |k| LETTERS[k.index()], kanji)
     }
     // Level 0 must lose to a one-ply greedy player (docs/cpu-seats.md).

@@ -2,8 +2,8 @@
 
 use super::Yonin;
 use crate::core::{OptionSpec, Seat};
-use crate::search::multi::{self, MultiSearch};
 use crate::review::ReviewScale;
+use crate::search::multi::{self, MultiSearch};
 use crate::session::{Playable, SEARCH_ALGORITHM};
 
 const SEARCH_OPTIONS: &[OptionSpec] = &[OptionSpec::combo(
@@ -20,7 +20,11 @@ impl Playable for Yonin {
     fn readable_move(&self, mv: Self::Move, kanji: bool) -> String {
         const LETTERS: [&str; 8] = ["K", "R", "G", "S", "P", "+R", "+S", "+P"];
         let state = self.state();
-        let on = |sq| Some(state.at(sq)).filter(|p| !p.is_none()).map(|p| p.kind());
+        let on = |sq| {
+            Some(state.at(sq))
+                .filter(|p| !p.is_none())
+                .map(|p| p.kind())
+        };
         crate::core::readable::ReadableMove::shogi(mv, on, |k| LETTERS[k.index()], kanji)
     }
     /// A finished game: its place points (ties share theirs). Otherwise the
