@@ -236,6 +236,12 @@ fn turns(
                 }
                 None => parts.push(entry.to_string()),
             }
+            // A position set with its dice rolled: the dice its status gives.
+            if roll.is_none() && !state.awaits_chance {
+                let details = session.status_details();
+                let mut words = details.split(' ').skip_while(|w| *w != "dice").skip(1);
+                roll = words.next().filter(|d| is_roll(d)).map(str::to_string);
+            }
         } else {
             parts.push(entry.to_string());
         }
