@@ -308,12 +308,26 @@ pub fn review(
 ) -> Result<Vec<PlyReview>, PositionError> {
     session.set_position(sfen, moves)?;
     let turns = turns(session, sfen, moves)?;
-    let scale = session.review_scale();
     let limits = Limits {
         searchmoves: Vec::new(),
         ..limits.clone()
     };
     session.set_analysis(true);
+    let reviewed = judge(session, sfen, &turns, &limits, each);
+    session.set_analysis(false);
+    session.set_position(sfen, moves)?;
+    reviewed
+}
+
+/// Judges each of `turns` (see [`review`]).
+fn judge(
+    session: &mut dyn GameSession,
+    sfen: Option<&str>,
+    turns: &[Turn],
+    limits: &Limits,
+    each: &mut dyn FnMut(&PlyReview, usize, usize) -> bool,
+) -> Result<Vec<PlyReview>, PositionError> {
+    let scale = session.review_scale();
     let mut reviews = Vec::new();
     for (done, turn) in turns.iter().enumerate() {
         let before: Vec<&str> = turn.before.iter().map(String::as_str).collect();
@@ -372,8 +386,6 @@ pub fn review(
             break;
         }
     }
-    session.set_analysis(false);
-    session.set_position(sfen, moves)?;
     Ok(reviews)
 }
 
