@@ -174,6 +174,7 @@ fn answer_ends(command: &str) -> Option<fn(&str) -> bool> {
         ["go", "perft", ..] => |l| l.starts_with("perft depth"),
         ["go", "mate", ..] => |l| l.starts_with("checkmate"),
         ["bench", ..] => |l| l.starts_with("bench total"),
+        ["review", ..] => |l| l.starts_with("review end") || l.starts_with("info string error"),
         ["go", rest @ ..] if rest.contains(&"infinite") || rest.contains(&"ponder") => return None,
         ["go", ..] | ["stop"] | ["ponderhit", ..] => |l| l.starts_with("bestmove"),
         _ => |l| l == "readyok",
@@ -390,6 +391,11 @@ fn readme_examples_match_the_binary() {
 #[test]
 fn protocol_examples_match_the_binary() {
     check("docs/protocol.md");
+}
+
+#[test]
+fn review_examples_match_the_binary() {
+    check("docs/review.md");
 }
 
 #[test]

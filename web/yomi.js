@@ -3,7 +3,8 @@
 // `Protocol` is the engine as the protocol of docs/protocol.md: `send(text)`
 // hands it one or more lines and returns its reply lines, all before it returns
 // (a `go` searches to its limits first). `Engine` adds the common calls: legal
-// moves, playing a move, the status, the best move at a strength level. In a
+// moves, playing a move, the status, the best move at a strength level, the
+// review of the game and its record (docs/review.md). In a
 // page, search in a Web Worker (worker.js) so that the page stays responsive;
 // the calls that answer at once are fine on the page's own thread.
 
@@ -12,6 +13,9 @@ const decoder = new TextDecoder();
 const now = typeof performance !== "undefined" ? () => performance.now() : () => Date.now();
 
 const errorOf = (lines) => lines.find((l) => l.startsWith("info string error: "));
+
+/** Output is ASCII: other characters (a record's kanji) come escaped as `\u{…}`. */
+const unescape = (line) => line.replace(/\\u\{([0-9a-f]+)\}/g, (_, hex) => String.fromCodePoint(parseInt(hex, 16)));
 
 /** Compiles the wasm from a URL (default: dist/yomi.wasm beside this file) or bytes. */
 export async function compile(source = new URL("./dist/yomi.wasm", import.meta.url)) {
@@ -95,8 +99,13 @@ export class Protocol {
 
   #remember(text) {
     for (const line of text.split("\n")) {
-      const word = line.trim().split(/\s+/)[0];
-      if (word === "setoption") {
+      const [word, second] = line.trim().split(/\s+/);
+      if (word === "record" && second === "load") {
+        // A game with its rules and position: replayed in its turn, and a
+        // position sent after it replaces its position.
+        this.replay.options.push(line);
+        this.replay.position = null;
+      } else if (word === "setoption") {
         // A new game forgets the position, as the engine does.
         if (/USI_Variant|UCI_Variant/i.test(line)) this.replay.position = null;
         this.replay.options.push(line);
@@ -147,6 +156,51 @@ export function parseInfo(line) {
   return info;
 }
 
+/** A score's words (`cp 35`, `mate 3`, `points +0.431`) as {cp}, {mate} or {points}. */
+function scoreOf(kind, value) {
+  return { [kind]: Number(value) };
+}
+
+/**
+ * A `review ply …` line as an object (docs/review.md): {ply, seat, dice,
+ * played, best, bestScore, playedScore, bestValue, playedValue, loss, verdict,
+ * shares}; values and loss as numbers in the game's unit (centipawns, points,
+ * place points), dice null but in Sugoroku, shares null but in Yonin.
+ */
+export function parseReview(line) {
+  const words = line.trim().split(/\s+/);
+  if (words[0] !== "review" || words[1] !== "ply") return null;
+  const at = (key) => {
+    const i = words.indexOf(key);
+    return i < 0 ? undefined : words[i + 1];
+  };
+  const shares = at("shares");
+  return {
+    ply: Number(at("ply")),
+    seat: at("seat"),
+    dice: at("dice") ?? null,
+    played: at("played"),
+    best: at("best") === "none" ? null : at("best"),
+    bestScore: scoreOf(at("bestscore"), words[words.indexOf("bestscore") + 2]),
+    playedScore: scoreOf(at("playedscore"), words[words.indexOf("playedscore") + 2]),
+    bestValue: Number(at("bestvalue")),
+    playedValue: Number(at("playedvalue")),
+    loss: Number(at("loss")),
+    verdict: at("verdict"),
+    shares: shares ? shares.split(",").map(Number) : null,
+  };
+}
+
+/** A one-line record's game, start (`null`: the start position) and moves. */
+function parseRecord(line) {
+  const at = line.indexOf(" position ");
+  const game = line.split(/\s+/)[0];
+  const position = line.slice(at + " position ".length);
+  const [head, moves = ""] = position.split(/ moves /);
+  const sfen = head.startsWith("sfen ") ? head.slice(5).trim() : null;
+  return { game, sfen, moves: moves.split(/\s+/).filter(Boolean) };
+}
+
 /** A `status …` line as an object (docs/protocol.md#status). */
 export function parseStatus(line) {
   const words = line.trim().split(/\s+/);
@@ -184,8 +238,8 @@ export class Engine {
     return this.protocol.send(text, onLine);
   }
 
-  #checked(text) {
-    const lines = this.send(text);
+  #checked(text, onLine) {
+    const lines = this.send(text, onLine);
     const error = errorOf(lines);
     if (error) throw new Error(error.slice("info string error: ".length));
     return lines;
@@ -297,5 +351,74 @@ export class Engine {
     if (error) throw new Error(error.slice("info string error: ".length));
     const best = lines.find((l) => l.startsWith("bestmove "));
     return { move: best ? best.split(/\s+/)[1] : null, infos, ms: now() - started };
+  }
+
+  /**
+   * Reviews the game at full strength within a budget a move ({movetime},
+   * {nodes} or {depth}; 1000 ms a move by default). `onProgress(review, done)`
+   * sees each move's review as it comes. Resolves to the reviews, one per
+   * move ({ply, seat, dice, played, best, bestScore, playedScore, bestValue,
+   * playedValue, loss, verdict, shares}, see parseReview); the game stays.
+   */
+  async review({ movetime, nodes, depth } = {}, onProgress = () => {}) {
+    const limits = [
+      movetime && `movetime ${movetime}`,
+      nodes && `nodes ${nodes}`,
+      depth && `depth ${depth}`,
+    ].filter(Boolean);
+    if (!limits.length) limits.push("movetime 1000");
+    const reviews = [];
+    this.#checked(`review ${limits.join(" ")}`, (line) => {
+      const review = parseReview(line);
+      if (review) {
+        reviews.push(review);
+        onProgress(review, reviews.length);
+      }
+    });
+    return reviews;
+  }
+
+  /** The game as one line (`annan AnnanDeadPiece=forbid position startpos moves 7g7f`): what a URL can carry. */
+  exportRecord() {
+    return this.#checked("record").find((l) => l.startsWith("record ")).slice("record ".length);
+  }
+
+  /** The game as protocol lines: `setoption` for the game and its house rules, then `position`. */
+  recordLines() {
+    return this.#checked("record usi");
+  }
+
+  /** The readable record: `game …`, `rules …`, `start …`, then `<ply> <seat> <move>` lines. */
+  readableRecord({ kanji = false } = {}) {
+    return this.#checked(kanji ? "record text kanji" : "record text").map(unescape);
+  }
+
+  /**
+   * Sets the game, its house rules (the others at their defaults) and its
+   * position from a record, one line or protocol lines; throws on a malformed
+   * or illegal record, which changes nothing.
+   */
+  importRecord(text) {
+    const lines = text.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+    let line = lines.join(" ");
+    if (lines.length > 1 || /^(setoption|position) /.test(line)) {
+      // Protocol lines as the one line `record load` reads.
+      const words = [];
+      let game = "";
+      let position = "";
+      for (const l of lines) {
+        const option = l.match(/^setoption\s+name\s+(\S+)\s+value\s+(.*)$/);
+        if (option && /^(USI|UCI)_Variant$/i.test(option[1])) game = option[2].trim();
+        else if (option) words.push(`${option[1]}=${option[2].trim()}`);
+        else if (l.startsWith("position ")) position = l;
+        else if (!/^(usi|isready|usinewgame)$/.test(l)) throw new Error(`record: unexpected line '${l}'`);
+      }
+      line = [game || "hasami", ...words, position].join(" ");
+    }
+    this.#checked(`record load ${line}`);
+    const { game, sfen, moves } = parseRecord(this.exportRecord());
+    this.game = game;
+    this.start = sfen;
+    this.moves = moves;
   }
 }

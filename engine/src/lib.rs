@@ -11,6 +11,7 @@ pub mod core;
 pub mod hasami;
 pub mod perft;
 pub mod registry;
+pub mod review;
 pub mod search;
 pub mod session;
 pub mod strength;

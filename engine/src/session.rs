@@ -13,6 +13,7 @@ use crate::core::{
     Game, HouseRules, MoveError, MoveList, OptionError, OptionSpec, ParseError, Seat,
 };
 use crate::perft;
+use crate::review::ReviewScale;
 use crate::search::tables::Scratch;
 use crate::search::{
     smp, DelayEstimate, Limits, Margin, Score, SearchConfig, SearchControl, SearchInfo, Searcher,
@@ -115,6 +116,19 @@ pub trait Playable: Game {
             all.push(&MATE_THREAT_NODES);
         }
         all
+    }
+    /// A move as a game record shows it to people, western or with kanji
+    /// piece names ([`crate::core::readable`]); the protocol's form by default.
+    fn readable_move(&self, mv: Self::Move, kanji: bool) -> String {
+        let _ = kanji;
+        self.format_move(mv)
+    }
+    /// How a review values moves and judges losses ([`crate::review`]).
+    const REVIEW: ReviewScale = ReviewScale::SHOGI;
+    /// Each seat's expected place points in thousandths, for a review (games
+    /// with places: Yonin); none by default.
+    fn place_shares(&self) -> Option<[i32; 4]> {
+        None
     }
     /// Whether [`Playable::mate`] is implemented.
     const MATE_SOLVER: bool = false;
@@ -311,6 +325,28 @@ pub trait GameSession: Send {
     ) -> BestMove;
     /// The fixed bench positions at the fixed depth, from fresh tables.
     fn bench(&mut self, depth: Option<u32>) -> BenchReport;
+    /// Analysis: searches play at full strength whatever `Skill`, `Level`,
+    /// `USI_LimitStrength` and `Variety` say (a review's searches).
+    fn set_analysis(&mut self, on: bool);
+    /// How a review of this game values moves ([`Playable::REVIEW`]).
+    fn review_scale(&self) -> ReviewScale;
+    /// [`Playable::place_shares`] of the current position.
+    fn place_shares(&self) -> Option<[i32; 4]>;
+    /// The game's house rules (the options a record carries).
+    fn rule_specs(&self) -> &'static [OptionSpec];
+    /// The game set by the last position, one entry per move, as people read
+    /// it ([`Playable::readable_move`]).
+    fn readable_record(&self, kanji: bool) -> Vec<RecordEntry>;
+}
+
+/// One move of a readable record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordEntry {
+    /// The ply the move plays (1 for the first move of a game from the start).
+    pub ply: u32,
+    /// Who plays it, as [`GameSession::seat_name`] writes it.
+    pub seat: &'static str,
+    pub text: String,
 }
 
 pub struct Session<G: Playable> {
@@ -337,6 +373,8 @@ pub struct Session<G: Playable> {
     /// the time margin (kept across games, since the machine stays the same).
     delays: DelayEstimate,
     show_tunables: bool,
+    /// [`GameSession::set_analysis`]: full strength whatever the options say.
+    analysis: bool,
     searcher: G::Searcher,
 }
 
@@ -359,6 +397,7 @@ impl<G: Playable> Session<G> {
             rng: Xoshiro256PlusPlus::seed_from_u64(0),
             delays: DelayEstimate::default(),
             show_tunables: false,
+            analysis: false,
         }
     }
 
@@ -795,7 +834,7 @@ impl<G: Playable> GameSession for Session<G> {
         } else {
             self.level
         };
-        let level = (index < G::LEVELS).then(|| {
+        let level = (index < G::LEVELS && !self.analysis).then(|| {
             strength::level(
                 index,
                 G::LEVELS,
@@ -819,6 +858,7 @@ impl<G: Playable> GameSession for Session<G> {
         let margin = match level {
             Some(level) => Some(level.margin),
             None if self.variety > 0
+                && !self.analysis
                 && self.pos.ply() < strength::VARIETY_PLIES
                 && limits.searchmoves.is_empty() =>
             {
@@ -987,6 +1027,47 @@ impl<G: Playable> GameSession for Session<G> {
             nodes,
             elapsed: started.elapsed(),
         }
+    }
+
+    fn set_analysis(&mut self, on: bool) {
+        self.analysis = on;
+    }
+
+    fn review_scale(&self) -> ReviewScale {
+        G::REVIEW
+    }
+
+    fn place_shares(&self) -> Option<[i32; 4]> {
+        self.pos.place_shares()
+    }
+
+    fn rule_specs(&self) -> &'static [OptionSpec] {
+        G::Rules::specs()
+    }
+
+    fn readable_record(&self, kanji: bool) -> Vec<RecordEntry> {
+        let mut pos = match &self.setup {
+            None => G::start(&self.rules),
+            Some(text) => G::from_sfen(text, &self.rules).expect("set before"),
+        };
+        let mut record = Vec::new();
+        for text in &self.moves {
+            let (ply, seat) = (pos.ply() + 1, G::seat_name(pos.side_to_move()));
+            // Games with dice keep their entries as given (the roll with its turn).
+            let text = match pos.parse_move(text) {
+                Ok(mv) if !G::HAS_CHANCE => {
+                    let readable = pos.readable_move(mv, kanji);
+                    pos.make(mv);
+                    readable
+                }
+                _ => {
+                    pos.play_text(text).expect("played before");
+                    text.clone()
+                }
+            };
+            record.push(RecordEntry { ply, seat, text });
+        }
+        record
     }
 }
 

@@ -52,6 +52,29 @@ pub enum Command {
     Bench {
         depth: Option<u32>,
     },
+    /// `review [movetime <ms>] [nodes <n>] [depth <d>]` (extension): a review
+    /// of the game of the last `position`, each move searched within these.
+    Review {
+        movetime: Option<u64>,
+        nodes: Option<u64>,
+        depth: Option<u32>,
+    },
+    /// `record [usi | text [kanji] | load <record>]` (extension).
+    Record(RecordCommand),
+}
+
+/// What `record` does (docs/review.md, "Records").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordCommand {
+    /// `record`: the game as one line, `record <game> [Rule=value]… position …`.
+    Line,
+    /// `record usi`: the game as protocol lines.
+    Usi,
+    /// `record text [kanji]`: the readable record.
+    Text { kanji: bool },
+    /// `record load <record>`: sets the game, its rules and its position from
+    /// a one-line record, all or nothing.
+    Load(String),
 }
 
 /// `gameover win|lose|draw`, from the engine's point of view.
@@ -154,9 +177,55 @@ impl Command {
                     echo(extra)
                 ))),
             },
+            "review" => parse_review(args).map(Some),
+            "record" => match args {
+                [] => Ok(Some(Command::Record(RecordCommand::Line))),
+                ["usi"] => Ok(Some(Command::Record(RecordCommand::Usi))),
+                ["text"] => Ok(Some(Command::Record(RecordCommand::Text { kanji: false }))),
+                ["text", "kanji"] => Ok(Some(Command::Record(RecordCommand::Text { kanji: true }))),
+                ["load"] => Err(error("record load: the record is missing")),
+                ["load", record @ ..] => Ok(Some(Command::Record(RecordCommand::Load(
+                    record.join(" "),
+                )))),
+                [other, ..] => Err(error(format!(
+                    "record: unexpected '{}' (expected 'record [usi | text [kanji] | load <record>]')",
+                    echo(other)
+                ))),
+            },
             other => Err(error(format!("unknown command '{}'", echo(other)))),
         }
     }
+}
+
+fn parse_review(args: &[&str]) -> Result<Command, CommandError> {
+    let (mut movetime, mut nodes, mut depth) = (None, None, None);
+    let mut tokens = args.iter();
+    while let Some(&word) = tokens.next() {
+        let Some(&value) = tokens.next() else {
+            return Err(error(format!("review {word}: missing value")));
+        };
+        match word {
+            "movetime" => movetime = Some(parse_time("review", word, value)?.max(1)),
+            "nodes" => nodes = Some(parse_nodes("review nodes", value)?),
+            "depth" => depth = Some(parse_depth("review depth", value)?),
+            _ => {
+                return Err(error(format!(
+                    "review: unknown parameter '{}' (expected movetime, nodes or depth)",
+                    echo(word)
+                )))
+            }
+        }
+    }
+    if movetime.is_none() && nodes.is_none() && depth.is_none() {
+        return Err(error(
+            "review: give a budget a move: movetime <ms>, nodes <n> or depth <d>",
+        ));
+    }
+    Ok(Command::Review {
+        movetime,
+        nodes,
+        depth,
+    })
 }
 
 fn parse_setoption(args: &[&str]) -> Result<Command, CommandError> {
@@ -513,6 +582,29 @@ impl fmt::Display for Command {
             Command::Status => f.write_str("status"),
             Command::Bench { depth: None } => f.write_str("bench"),
             Command::Bench { depth: Some(depth) } => write!(f, "bench {depth}"),
+            Command::Review {
+                movetime,
+                nodes,
+                depth,
+            } => {
+                f.write_str("review")?;
+                for (name, value) in [("movetime", *movetime), ("nodes", *nodes)] {
+                    if let Some(value) = value {
+                        write!(f, " {name} {value}")?;
+                    }
+                }
+                if let Some(depth) = depth {
+                    write!(f, " depth {depth}")?;
+                }
+                Ok(())
+            }
+            Command::Record(RecordCommand::Line) => f.write_str("record"),
+            Command::Record(RecordCommand::Usi) => f.write_str("record usi"),
+            Command::Record(RecordCommand::Text { kanji: false }) => f.write_str("record text"),
+            Command::Record(RecordCommand::Text { kanji: true }) => {
+                f.write_str("record text kanji")
+            }
+            Command::Record(RecordCommand::Load(record)) => write!(f, "record load {record}"),
         }
     }
 }
@@ -738,6 +830,33 @@ mod tests {
             ("status", Command::Status, "status"),
             ("bench", Command::Bench { depth: None }, "bench"),
             ("bench 3", Command::Bench { depth: Some(3) }, "bench 3"),
+            (
+                "review nodes 5000 movetime 200",
+                Command::Review {
+                    movetime: Some(200),
+                    nodes: Some(5_000),
+                    depth: None,
+                },
+                "review movetime 200 nodes 5000",
+            ),
+            ("record", Command::Record(RecordCommand::Line), "record"),
+            (
+                "record usi",
+                Command::Record(RecordCommand::Usi),
+                "record usi",
+            ),
+            (
+                "record text kanji",
+                Command::Record(RecordCommand::Text { kanji: true }),
+                "record text kanji",
+            ),
+            (
+                "record load annan  position startpos moves 7g7f",
+                Command::Record(RecordCommand::Load(
+                    "annan position startpos moves 7g7f".into(),
+                )),
+                "record load annan position startpos moves 7g7f",
+            ),
         ];
         for (line, command, printed) in table {
             assert_eq!(Command::parse(line), Ok(Some(command.clone())), "{line}");
@@ -819,6 +938,15 @@ mod tests {
             ("gameover win now", "gameover: unexpected 'now'"),
             ("bench x", "bench: depth 'x' is not a number"),
             ("bench 1 2", "bench: unexpected '2'"),
+            ("review", "review: give a budget"),
+            ("review nodes", "review nodes: missing value"),
+            (
+                "review nodes 0",
+                "review nodes: '0' is not a positive number",
+            ),
+            ("review ply 3", "review: unknown parameter 'ply'"),
+            ("record load", "record load: the record is missing"),
+            ("record kifu", "record: unexpected 'kifu'"),
         ];
         for (line, message) in table {
             match Command::parse(line) {

@@ -7,11 +7,12 @@
 //! just before printing it), so a command sent in answer to a `bestmove` always
 //! finds the session back in place.
 
-use crate::command::{echo, Command, Go, GoClock};
+use crate::command::{echo, Command, Go, GoClock, RecordCommand};
 use crate::output::{
     bench_line, bench_total_line, bestmove_line, checkmate_line, divide_line, error_line,
-    info_line, nps, status_words, Output,
+    info_line, nps, review_end_line, review_line, status_words, Output,
 };
+use crate::record::{is_rule, rules_of, Record};
 use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,6 +23,7 @@ use yomi_engine::clock::Instant;
 use yomi_engine::core::options::MAX_MOVES_TO_DRAW;
 use yomi_engine::core::OptionSpec;
 use yomi_engine::registry::{self, new_session};
+use yomi_engine::review::{self, PlyReview};
 use yomi_engine::search::{Clock, Limits, SearchControl, SearchInfo};
 use yomi_engine::session::{BestMove, GameSession, MateAnswer};
 
@@ -70,6 +72,8 @@ enum JobKind {
     },
     Perft,
     Bench,
+    /// `review`: ends by itself; `stop` ends it after the move being searched.
+    Review,
 }
 
 impl JobKind {
@@ -79,7 +83,7 @@ impl JobKind {
         match self {
             JobKind::Search { pondering, bounded } => bounded && !pondering,
             JobKind::Mate { bounded } => bounded,
-            JobKind::Perft | JobKind::Bench => true,
+            JobKind::Perft | JobKind::Bench | JobKind::Review => true,
         }
     }
 }
@@ -216,10 +220,17 @@ impl Protocol {
         }
     }
 
-    /// End of input: as `quit`, except that a running `go perft` or `bench` is
-    /// waited for (`echo "go perft 5" | yomi` prints its count).
+    /// End of input: as `quit`, except that a running `go perft`, `bench` or
+    /// `review` is waited for (`echo "go perft 5" | yomi` prints its count).
     pub fn finish(&mut self) {
-        self.quit();
+        // A review, like perft and bench, is finished (`echo review … | yomi`).
+        if !self
+            .job
+            .as_ref()
+            .is_some_and(|job| job.kind == JobKind::Review)
+        {
+            self.quit();
+        }
         self.reap(true);
     }
 
@@ -274,6 +285,27 @@ impl Protocol {
             Command::Mate { ms, nodes } => self.mate(ms, nodes),
             Command::Perft { depth } => self.perft(depth),
             Command::Bench { depth } => self.bench(depth),
+            Command::Review {
+                movetime,
+                nodes,
+                depth,
+            } => self.review(Limits {
+                movetime: movetime.map(Duration::from_millis),
+                nodes,
+                depth,
+                ..Limits::default()
+            }),
+            Command::Record(RecordCommand::Load(text)) => self.load_record(&text),
+            Command::Record(what) => {
+                let record = self.record();
+                match what {
+                    RecordCommand::Usi => self.out.lines(record.protocol_lines()),
+                    RecordCommand::Text { kanji } => {
+                        self.out.lines(record.readable(self.session_ref(), kanji))
+                    }
+                    _ => self.out.line(&format!("record {}", record.line())),
+                }
+            }
             Command::Stop => self.stop(false),
             Command::PonderHit(clock) => {
                 if let Some(job) = &mut self.job {
@@ -477,7 +509,10 @@ impl Protocol {
     /// it. Perft and bench cannot be interrupted and go on.
     fn stop(&mut self, discard: bool) {
         let Some(job) = &self.job else { return };
-        if !matches!(job.kind, JobKind::Search { .. } | JobKind::Mate { .. }) {
+        if !matches!(
+            job.kind,
+            JobKind::Search { .. } | JobKind::Mate { .. } | JobKind::Review
+        ) {
             return;
         }
         if discard {
@@ -565,7 +600,7 @@ impl Protocol {
                         self.out.line(&bestmove_line(&best, false));
                     }
                     JobKind::Mate { .. } => self.out.line(&checkmate_line(&MateAnswer::Timeout)),
-                    JobKind::Perft | JobKind::Bench => {}
+                    JobKind::Perft | JobKind::Bench | JobKind::Review => {}
                 }
             }
         }
@@ -700,6 +735,91 @@ impl Protocol {
                 }
             },
         );
+    }
+
+    /// `review`: the game of the last `position`, a `review ply …` line per
+    /// move as it is judged, then `review end …`.
+    fn review(&mut self, limits: Limits) {
+        self.prepare("review");
+        let (sfen, moves) = self.position.clone();
+        self.spawn(
+            JobKind::Review,
+            SearchControl::new(false),
+            move |session, control, flags, out| {
+                let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+                let scale = session.review_scale();
+                let mut each = |review: &PlyReview, _: usize, _: usize| {
+                    if !flags.discard.load(Ordering::SeqCst) {
+                        out.line(&review_line(review, &scale));
+                    }
+                    !control.stopped()
+                };
+                let reviewed = catch_unwind(AssertUnwindSafe(|| {
+                    review::review(session, sfen.as_deref(), &moves, &limits, &mut each)
+                }));
+                flags.searched.store(true, Ordering::SeqCst);
+                match reviewed {
+                    Ok(Ok(reviews)) => (vec![review_end_line(&reviews, control.stopped())], false),
+                    Ok(Err(e)) => (vec![error_line(&format!("review: {e}"))], false),
+                    Err(payload) => (
+                        vec![error_line(&format!(
+                            "review failed: {}",
+                            panic_message(&*payload)
+                        ))],
+                        true,
+                    ),
+                }
+            },
+        );
+    }
+
+    /// The game as it stands: the game, the house rules set, the last `position`.
+    fn record(&self) -> Record {
+        Record {
+            game: self.game.to_string(),
+            rules: rules_of(self.session_ref(), &self.options),
+            sfen: self.position.0.clone(),
+            moves: self.position.1.clone(),
+        }
+    }
+
+    /// `record load`: the game, its house rules (the others at their
+    /// defaults) and its position from a record, all or nothing; the engine
+    /// options carry over.
+    fn load_record(&mut self, text: &str) {
+        let record = match Record::parse(text) {
+            Ok(record) => record,
+            Err(e) => return self.out.error(&format!("record load: {e}")),
+        };
+        let current = self.session_ref();
+        let engine_options: Vec<(String, String)> = self
+            .options
+            .iter()
+            .filter(|(name, _)| !is_rule(current, name))
+            .cloned()
+            .collect();
+        let mut session = match record.session(&engine_options) {
+            Ok(session) => session,
+            Err(e) => return self.out.error(&format!("record load: {e}")),
+        };
+        let switched = session.game() != self.game;
+        if switched {
+            // As at a switch of game: the new game's tunables from their defaults.
+            session.reset_tunables();
+        }
+        let mut options: Vec<(String, String)> = engine_options
+            .into_iter()
+            .filter(|(name, value)| matches!(session.set_option(name, value), Ok(true)))
+            .collect();
+        options.extend(record.rules);
+        self.options = options;
+        self.game = session.game();
+        self.specs = session.option_specs();
+        self.session = Some(session);
+        self.position = (record.sfen, record.moves);
+        if switched {
+            self.out.line(&format!("info string variant {}", self.game));
+        }
     }
 
     fn perft(&mut self, depth: u32) {

@@ -10,8 +10,9 @@ pub mod command;
 pub mod driver;
 pub mod output;
 pub mod reader;
+pub mod record;
 
-pub use command::{Command, CommandError, GameOverResult, Go};
+pub use command::{Command, CommandError, GameOverResult, Go, RecordCommand};
 pub use driver::{Flow, Protocol};
 pub use output::Output;
 

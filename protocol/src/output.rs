@@ -8,6 +8,7 @@ use std::io::Write;
 use std::sync::{Arc, Mutex, MutexGuard};
 use yomi_engine::core::error::quote;
 use yomi_engine::core::game::GameResult;
+use yomi_engine::review::{PlyReview, ReviewScale, Verdict};
 use yomi_engine::search::{Score, SearchInfo};
 use yomi_engine::session::{BenchReport, BestMove, GameSession, MateAnswer};
 
@@ -81,10 +82,9 @@ pub fn error_line(message: &str) -> String {
 /// `info depth … seldepth … multipv … score cp|mate … nodes … nps … hashfull … time … pv …`
 pub fn info_line(info: &SearchInfo<String>) -> String {
     let score = match info.score {
-        Score::Cp(cp) => format!("cp {cp}"),
-        Score::Mate(plies) => format!("mate {plies}"),
         // USI tools read `cp`; `points` is the same value as expected points.
-        Score::Points(milli) => format!("cp {milli} points {}", points_text(milli)),
+        Score::Points(milli) => format!("cp {milli} {}", score_words(info.score)),
+        other => score_words(other),
     };
     let nps = info.nodes.saturating_mul(1000) / info.time_ms.max(1);
     let mut line = format!(
@@ -112,11 +112,63 @@ pub fn info_line(info: &SearchInfo<String>) -> String {
     line
 }
 
+/// A score as `cp <n>`, `mate <plies>` or `points <±p.ppp>`.
+pub fn score_words(score: Score) -> String {
+    match score {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(plies) => format!("mate {plies}"),
+        Score::Points(milli) => format!("points {}", points_text(milli)),
+    }
+}
+
+/// One move of a review (docs/review.md): `review ply <n> seat <s> [dice <d>]
+/// played <m> best <m>|none bestscore <score> playedscore <score> bestvalue
+/// <v> playedvalue <v> loss <l> verdict <verdict> [shares <p0>,<p1>,<p2>,<p3>]`.
+pub fn review_line(review: &PlyReview, scale: &ReviewScale) -> String {
+    let mut line = format!("review ply {} seat {}", review.ply, review.seat);
+    if let Some(dice) = &review.dice {
+        line.push_str(&format!(" dice {dice}"));
+    }
+    line.push_str(&format!(
+        " played {} best {} bestscore {} playedscore {} bestvalue {} playedvalue {} loss {} verdict {}",
+        review.played,
+        review.best.as_deref().unwrap_or("none"),
+        score_words(review.best_score),
+        score_words(review.played_score),
+        scale.format(review.best_value),
+        scale.format(review.played_value),
+        scale.format_loss(review.loss),
+        review.verdict.name()
+    ));
+    if let Some(shares) = review.shares {
+        let shares: Vec<String> = shares
+            .iter()
+            .map(|&s| ReviewScale::YONIN.format(s))
+            .collect();
+        line.push_str(&format!(" shares {}", shares.join(",")));
+    }
+    line
+}
+
+/// The last line of a review: `review end plies <n> best <n> good <n>
+/// inaccuracy <n> mistake <n> blunder <n>` (`review end stopped …` when
+/// `stop` cut it short).
+pub fn review_end_line(reviews: &[PlyReview], stopped: bool) -> String {
+    let mut line = format!(
+        "review end{} plies {}",
+        if stopped { " stopped" } else { "" },
+        reviews.len()
+    );
+    for verdict in Verdict::ALL {
+        let n = reviews.iter().filter(|r| r.verdict == verdict).count();
+        line.push_str(&format!(" {} {n}", verdict.name()));
+    }
+    line
+}
+
 /// Thousandths of a point as a signed decimal: `+0.412`, `-1.000`.
 fn points_text(milli: i32) -> String {
-    let sign = if milli < 0 { '-' } else { '+' };
-    let abs = milli.unsigned_abs();
-    format!("{sign}{}.{:03}", abs / 1000, abs % 1000)
+    ReviewScale::SUGOROKU.format(milli)
 }
 
 /// `bestmove <move> [ponder <move>]` or `bestmove resign`.

@@ -173,4 +173,23 @@ mod tests {
         assert!(engine.input(b"quit\nstatus\n"));
         assert!(take(&lines).is_empty());
     }
+
+    #[test]
+    fn a_review_and_a_record_answer_within_the_call() {
+        let (mut engine, lines) = engine();
+        engine.input(b"setoption name USI_Variant value annan\nposition sfen 7lk/7pB/9/9/9/9/9/9/4K4 b L 1 moves 5i4h\n");
+        take(&lines);
+        engine.input(b"review nodes 20000\nrecord\n");
+        let got = take(&lines);
+        assert_eq!(got.len(), 3, "{got:?}");
+        assert!(
+            got[0].starts_with("review ply 1 seat b played 5i4h best L*1c "),
+            "{got:?}"
+        );
+        assert!(got[1].starts_with("review end plies 1 "), "{got:?}");
+        assert_eq!(
+            got[2],
+            "record annan position sfen 7lk/7pB/9/9/9/9/9/9/4K4 b L 1 moves 5i4h"
+        );
+    }
 }

@@ -121,3 +121,60 @@ test("a crashed engine answers one error line and comes back with its options an
   assert.match(engine.send("go perft 4").at(-1), /^perft depth 4 nodes 1002012 /);
   assert.match(engine.send("go depth 1").at(-1), /^bestmove /);
 });
+
+test("review: a missed mate is a blunder, each move reported as it comes", async () => {
+  const engine = await Engine.load(wasm);
+  engine.setGame("annan");
+  engine.setPosition("7lk/7pB/9/9/9/9/9/9/4K4 b L 1", ["5i4h"]);
+  const seen = [];
+  const reviews = await engine.review({ nodes: 20000 }, (review, done) => seen.push([review.played, done]));
+  assert.deepEqual(seen, [["5i4h", 1]]);
+  assert.equal(reviews.length, 1);
+  const [review] = reviews;
+  assert.equal(review.best, "L*1c");
+  assert.deepEqual(review.bestScore, { mate: 1 });
+  assert.equal(review.verdict, "blunder");
+  assert.ok(review.loss >= 400 && review.loss === review.bestValue - review.playedValue, JSON.stringify(review));
+  assert.deepEqual(engine.moves, ["5i4h"], "the game stays");
+  // Sugoroku: the dice of each turn, values in points.
+  engine.setGame("sugoroku");
+  engine.setPosition(null, ["31:8/5,6/5", "64:24/18,18/14"]);
+  const turns = await engine.review({ nodes: 1000 });
+  assert.deepEqual(turns.map((r) => [r.dice, r.played, r.seat]), [["31", "8/5,6/5", "b"], ["64", "24/18,18/14", "w"]]);
+  assert.ok(turns.every((r) => "points" in r.bestScore && r.shares === null && Math.abs(r.bestValue) < 3));
+  // Yonin: every seat's share of the place points.
+  engine.setGame("yonin");
+  engine.play("5g5f");
+  const [yonin] = await engine.review({ nodes: 2000 });
+  assert.equal(yonin.shares.length, 4);
+  assert.ok(Math.abs(yonin.shares.reduce((a, b) => a + b) - 2) < 0.01, JSON.stringify(yonin));
+  await assert.rejects(engine.review({ nodes: -5 }), /review nodes/);
+});
+
+test("records: exported in three forms, imported all or nothing", async () => {
+  const engine = await Engine.load(wasm);
+  engine.setGame("annan");
+  engine.setOption("AnnanDeadPiece", "forbid");
+  engine.setPosition(null, ["7g7f", "3c3d"]);
+  const line = "annan AnnanDeadPiece=forbid position startpos moves 7g7f 3c3d";
+  assert.equal(engine.exportRecord(), line);
+  const lines = engine.recordLines();
+  assert.deepEqual(lines, ["setoption name USI_Variant value annan", "setoption name AnnanDeadPiece value forbid", "position startpos moves 7g7f 3c3d"]);
+  assert.deepEqual(engine.readableRecord({ kanji: true }).slice(-2), ["1 ▲ ７六歩(77)", "2 △ ３四歩(33)"]);
+  assert.equal(engine.readableRecord().at(-1), "2 w P3c-3d");
+  // What a URL carries comes back whole.
+  const url = new URL(`https://example.org/?record=${encodeURIComponent(line)}`);
+  engine.importRecord("hasami HasamiWin=lead3 position startpos moves 9i9h");
+  assert.deepEqual([engine.game, engine.start, engine.moves], ["hasami", null, ["9i9h"]]);
+  engine.importRecord(url.searchParams.get("record"));
+  assert.deepEqual([engine.game, engine.moves], ["annan", ["7g7f", "3c3d"]]);
+  engine.importRecord(["setoption name USI_Variant value hasami", "position sfen ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP b - 1 moves 9i9h"].join("\n"));
+  assert.deepEqual([engine.game, engine.start, engine.moves], ["hasami", "ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP b - 1", ["9i9h"]]);
+  const kept = [engine.exportRecord(), engine.send("status")];
+  for (const bad of ["annan position startpos moves 7g7f 7g7f", "annan Nope=1 position startpos", "hasami HasamiWin=six position startpos", "chess position startpos", "annan startpos", "setoption name USI_Variant value annan\ngo depth 1"]) {
+    assert.throws(() => engine.importRecord(bad), Error, bad);
+    assert.deepEqual([engine.exportRecord(), engine.send("status")], kept, bad);
+  }
+  engine.play("1a1b");
+  assert.deepEqual(engine.moves, ["9i9h", "1a1b"]);
+});

@@ -173,6 +173,18 @@ impl Playable for Annan {
     fn immediate_gain(&self, mv: Self::Move) -> i64 {
         crate::search::TwoPlayerGame::gain(self, mv).into()
     }
+    fn readable_move(&self, mv: AnnanMove, kanji: bool) -> String {
+        const LETTERS: [&str; 14] = [
+            "P", "L", "N", "S", "G", "B", "R", "K", "+P", "+L", "+N", "+S", "+B", "+R",
+        ];
+        let state = self.state();
+        let on = |sq| {
+            Some(state.at(sq))
+                .filter(|p| !p.is_none())
+                .map(|p| p.kind())
+        };
+        crate::core::readable::ReadableMove::shogi(mv, on, |k| LETTERS[k.index()], kanji)
+    }
     // Level 0 must lose to a one-ply greedy player (docs/cpu-seats.md).
     const LEVEL_NOISE: Value = 450;
     const LEVEL_BLIND_PERMILLE: u32 = 500;

@@ -10,6 +10,7 @@ pub mod game;
 pub mod history;
 pub mod movelist;
 pub mod options;
+pub mod readable;
 pub mod sfen;
 pub mod shogi_move;
 pub mod zobrist;

@@ -136,6 +136,22 @@ impl Playable for Hasami {
     fn immediate_gain(&self, mv: Self::Move) -> i64 {
         crate::search::TwoPlayerGame::gain(self, mv).into()
     }
+    const REVIEW: crate::review::ReviewScale = crate::review::ReviewScale::HASAMI;
+    /// `9i-9c`; with kanji the stones are 歩 (b) and と (w): `９三歩(99)`.
+    fn readable_move(&self, mv: Self::Move, kanji: bool) -> String {
+        if !kanji {
+            return format!("{}-{}", mv.from, mv.to);
+        }
+        let piece = if self.side_to_move() == 0 { "P" } else { "+P" };
+        crate::core::readable::ReadableMove {
+            piece,
+            from: Some(mv.from),
+            to: mv.to,
+            promotes: false,
+            captures: false,
+        }
+        .kanji()
+    }
     // Hasami's strength grows fast with the nodes searched, and unevenly (a
     // step of 18 Elo and one of 239 in its evenly spaced 30-level ladder): 36
     // levels, placed by inverting that ladder's curve, smoothed over

@@ -14,6 +14,7 @@ const SEARCH_OPTIONS: &[OptionSpec] = &[OptionSpec::combo(
 )];
 
 impl Playable for Sugoroku {
+    const REVIEW: crate::review::ReviewScale = crate::review::ReviewScale::SUGOROKU;
     /// Its own pips moved plus the pips an opponent's stone loses when hit,
     /// counted to point 6 under `SugorokuFinish=allhome` (a stone home is
     /// done) and to off under `bearoff`.

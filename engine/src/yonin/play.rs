@@ -2,6 +2,7 @@
 
 use super::Yonin;
 use crate::core::{OptionSpec, Seat};
+use crate::review::ReviewScale;
 use crate::search::multi::{self, MultiSearch};
 use crate::session::{Playable, SEARCH_ALGORITHM};
 
@@ -14,6 +15,47 @@ const SEARCH_OPTIONS: &[OptionSpec] = &[OptionSpec::combo(
 impl Playable for Yonin {
     fn immediate_gain(&self, mv: Self::Move) -> i64 {
         crate::search::MultiPlayerGame::gain(self, mv).into()
+    }
+    const REVIEW: ReviewScale = ReviewScale::YONIN;
+    fn readable_move(&self, mv: Self::Move, kanji: bool) -> String {
+        const LETTERS: [&str; 8] = ["K", "R", "G", "S", "P", "+R", "+S", "+P"];
+        let state = self.state();
+        let on = |sq| {
+            Some(state.at(sq))
+                .filter(|p| !p.is_none())
+                .map(|p| p.kind())
+        };
+        crate::core::readable::ReadableMove::shogi(mv, on, |k| LETTERS[k.index()], kanji)
+    }
+    /// A finished game: its place points (ties share theirs). Otherwise the
+    /// max-n shares of the static evaluation (crate::search::multi, "Values")
+    /// split the place points still to be had (2, less a mated seat's 0) in
+    /// proportion, none above 1: an estimate, the search values one seat only.
+    fn place_shares(&self) -> Option<[i32; 4]> {
+        use crate::core::{Game, GameResult};
+        use crate::search::MultiPlayerGame;
+        if let Some(outcome) = self.outcome() {
+            let GameResult::Places(places) = outcome.result else {
+                return None;
+            };
+            let mut shares = [0; 4];
+            for (seat, share) in shares.iter_mut().enumerate() {
+                let mine = places[seat] as i32;
+                let tied = places.iter().filter(|&&p| p as i32 == mine).count() as i32;
+                // Places mine … mine + tied − 1, worth (4 − place) / 3 each.
+                let sum: i32 = (mine..mine + tied).map(|p| (4 - p) * 1000 / 3).sum();
+                *share = sum / tied;
+            }
+            return Some(shares);
+        }
+        let shares = multi::static_shares(self.evaluate_all(), 4);
+        let alive: Vec<usize> = (0..4).filter(|&s| self.is_alive(s as Seat)).collect();
+        let total: i64 = alive.iter().map(|&s| shares[s] as i64).sum();
+        let mut points = [0; 4];
+        for &seat in &alive {
+            points[seat] = (2000 * shares[seat] as i64 / total.max(1)).min(1000) as i32;
+        }
+        Some(points)
     }
     // Level 0 must lose to a one-ply greedy player (docs/cpu-seats.md).
     const LEVEL_NOISE: crate::search::Value = 450;
