@@ -16,8 +16,8 @@ const KANJI = { K: "玉", R: "飛", B: "角", G: "金", S: "銀", N: "桂", L: "
 const HAND_ORDER = "RBGSNLP";
 /** A seat's CPU takes a breath between moves when every seat is a CPU. */
 const CPU_PAUSE_MS = 150;
-/** The analysis behind the evaluation bar and the hint: full strength, this long. */
-const ANALYSIS_MS = 500;
+/** The analysis behind the evaluation bar and the hint: full strength, this long (`?analysis=ms`). */
+const ANALYSIS_MS = Math.max(20, Number(new URLSearchParams(location.search).get("analysis")) || 500);
 /** Centipawns to a winning chance: 1 / (1 + e^(−cp / scale)). */
 const CP_SCALE = { hasami: 250, annan: 600, yonin: 600 };
 
@@ -844,7 +844,7 @@ function drawHands(counts, seat, hint = []) {
     if (!counts[letter]) continue;
     const sq = el("div", "sq");
     sq.dataset.drop = letter;
-    sq.dataset.seat = seat;
+    sq.dataset.owner = seat;
     sq.append(pieceElement({ piece: letter, owner: seat, facing: app.game === "yonin" ? seat : seat * 2, promoted: false }));
     if (app.selected === `${letter}*` && mine) sq.classList.add("from");
     if (mine && hint.includes(`${letter}*`)) sq.classList.add("hint");
@@ -906,7 +906,9 @@ function drawSugoroku(board, shown) {
   };
   const bar = (count, color) => {
     const cell = el("div", "bar", `${t("bar")}\n${count}`);
-    cell.dataset.point = "bar";
+    // The bar of the side to move is a point to click; the other is only shown.
+    if (status.turn === color) cell.dataset.point = "bar";
+    cell.dataset.color = color;
     cell.dataset.stones = `${count}${color}`;
     if (app.selected === "bar" && status.turn === color) cell.classList.add("from");
     if (status.turn === color) mark(cell, "bar");
@@ -957,10 +959,10 @@ function drawRecord() {
   let item = null;
   moves.forEach((move, i) => {
     const seat = app.movers[i];
-    const continues = app.game === "sugoroku" && item && !isRoll(move) && item.dataset.seat === String(seat);
+    const continues = app.game === "sugoroku" && item && !isRoll(move) && item.dataset.mover === String(seat);
     if (!continues) {
       item = el("li");
-      item.dataset.seat = seat;
+      item.dataset.mover = seat;
       item.append(el("span", `seat-dot seat${seat} ${app.game}`), el("span", "mover", sideName(seat)));
       list.append(item);
     }
@@ -1017,7 +1019,7 @@ function statusText(s) {
 
 // ---- keyboard: arrows move a cursor over the board, Enter or Space clicks ----
 const CELLS = "#board [data-square], #board [data-drop], #board [data-point]";
-const cellKey = (e) => (e.dataset.square ? `s${e.dataset.square}` : e.dataset.drop ? `d${e.dataset.seat}${e.dataset.drop}` : `p${e.dataset.point}${e.dataset.color ?? ""}`);
+const cellKey = (e) => (e.dataset.square ? `s${e.dataset.square}` : e.dataset.drop ? `d${e.dataset.owner}${e.dataset.drop}` : `p${e.dataset.point}${e.dataset.color ?? ""}`);
 
 function markCursor() {
   for (const e of document.querySelectorAll(CELLS)) e.classList.toggle("cursor", cellKey(e) === app.cursor);
