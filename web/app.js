@@ -79,6 +79,13 @@ const sideName = (seat) => t("side")[app.game][seat];
 const whoName = (seat) => (app.seats[seat] === "cpu" ? t("cpu") : t("you"));
 const seatLabel = (seat) => t("who", { side: sideName(seat), who: whoName(seat) });
 
+/** A seat's colour (Yonin's four, else black and white). */
+function seatDot(seat) {
+  const dot = el("span", `seat-dot seat${seat}`);
+  dot.dataset.game = app.game;
+  return dot;
+}
+
 function el(tag, cls, text) {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
@@ -190,7 +197,7 @@ function buildSeats() {
   app.seats = Array.from({ length: n }, (_, i) => old[i] ?? (i === 0 ? "human" : "cpu"));
   app.seats.forEach((who, i) => {
     const label = el("label");
-    label.append(el("span", `seat-dot seat${i} ${app.game}`), el("span", "words", sideName(i)));
+    label.append(seatDot(i), el("span", "words", sideName(i)));
     const select = el("select");
     select.dataset.seat = i;
     select.append(new Option(t("you"), "human", false, who === "human"), new Option(t("cpu"), "cpu", false, who === "cpu"));
@@ -213,6 +220,8 @@ function orient() {
 
 function clearPlay() {
   cancelCpu();
+  app.thinking = null;
+  $("thinking").textContent = "";
   app.selected = null;
   app.choice = null;
   app.hint = null;
@@ -358,6 +367,7 @@ function onWorkerLine(line) {
       return renderEval();
     }
     if (!request.best || request.best === "resign") {
+      app.thinking = null;
       $("thinking").textContent = t("cpuNoMove");
       setState("over");
       return;
@@ -368,6 +378,7 @@ function onWorkerLine(line) {
       try {
         play(request.best);
       } catch (e) {
+        app.thinking = null;
         $("thinking").textContent = t("cpuRefused", { move: request.best, reason: e.message });
         return;
       }
@@ -380,7 +391,10 @@ function onWorkerLine(line) {
   } else if (line.startsWith("info ")) {
     const info = parseInfo(line);
     if (info.string) {
-      if (info.string.startsWith("error")) $("thinking").textContent = info.string;
+      if (info.string.startsWith("error")) {
+        app.thinking = null;
+        $("thinking").textContent = info.string;
+      }
     } else if (request && info.score) {
       request.info = info;
       if (request.kind === "move") showThinking(request, info);
@@ -389,8 +403,16 @@ function onWorkerLine(line) {
 }
 
 function showThinking(request, info) {
-  $("thinking").textContent = `${seatLabel(request.seat)}: ${t("depth", { depth: info.depth })}`;
-  $("thinking").dataset.depth = info.depth;
+  app.thinking = { seat: request.seat, depth: info.depth };
+  drawThinking();
+}
+
+/** The CPU's search as a player reads it: whose, and how deep (in the page's language). */
+function drawThinking() {
+  const box = $("thinking");
+  if (!app.thinking) return;
+  box.textContent = `${seatLabel(app.thinking.seat)}: ${t("depth", { depth: app.thinking.depth })}`;
+  box.dataset.depth = app.thinking.depth;
 }
 
 // ---- evaluation: the analysis as a player reads it ----
@@ -404,9 +426,8 @@ function judge(info, seat) {
   }
   if (app.game === "sugoroku") {
     const chance = info.probs ? info.probs[0] / 1000 : 1 / (1 + Math.exp(-info.score.cp / 400));
-    const points = info.points ?? info.score.cp / 1000;
     const [leader, share] = chance >= 0.5 ? [seat, chance] : [1 - seat, 1 - chance];
-    return { chance, text: `${t("evalChance", { side: seatLabel(leader), percent: Math.round(share * 100) })} (${signed(leader === seat ? points : -points, 2)})` };
+    return { chance, text: t("evalChance", { side: seatLabel(leader), percent: Math.round(share * 100) }) };
   }
   const cp = info.score.cp;
   const chance = 1 / (1 + Math.exp(-cp / CP_SCALE[app.game]));
@@ -438,7 +459,8 @@ function renderEval(status = app.referee.status()) {
     fill.style.width = `${(share * 100).toFixed(1)}%`;
     bar.dataset.share = share.toFixed(3);
   }
-  fill.className = `fill seat${seat} ${app.game}`;
+  fill.className = `fill seat${seat}`;
+  fill.dataset.game = app.game;
   bar.classList.toggle("turned", app.flipped && app.game !== "yonin");
   if (text) $("eval-text").textContent = text;
   else if (status.over) $("eval-text").textContent = "";
@@ -700,6 +722,7 @@ function render(status = app.referee.status()) {
   $("status").dataset.turn = status.over ? "" : status.turn;
   drawRecord();
   renderEval(status);
+  drawThinking();
   $("viewing").hidden = app.view === null;
   $("takeback").disabled = takeBackPoint() < 0;
   $("hint").disabled = app.state !== "human";
@@ -963,7 +986,7 @@ function drawRecord() {
     if (!continues) {
       item = el("li");
       item.dataset.mover = seat;
-      item.append(el("span", `seat-dot seat${seat} ${app.game}`), el("span", "mover", sideName(seat)));
+      item.append(seatDot(seat), el("span", "mover", sideName(seat)));
       list.append(item);
     }
     const text = app.game === "sugoroku" && isRoll(move) ? `${move}${move.includes(":") ? "" : ":"}` : move;
