@@ -47,7 +47,11 @@ fn on_path(program: &str) -> bool {
 /// (a node of its own, Chromium named by `CHROMIUM`).
 fn debian_packages() -> Vec<&'static str> {
     // Kanji, Bengali and Devanagari for the screenshots in each language.
-    let mut packages = vec!["fonts-vlgothic", "fonts-lohit-beng-bengali", "fonts-lohit-deva"];
+    let mut packages = vec![
+        "fonts-vlgothic",
+        "fonts-lohit-beng-bengali",
+        "fonts-lohit-deva",
+    ];
     if !on_path("node") {
         packages.push("nodejs");
     }
@@ -107,7 +111,12 @@ fn the_wasm_engine_and_the_page_pass_their_tests() {
     }
     run(
         Command::new("node")
-            .args(["--test", "test/engine.test.mjs", "test/levels.test.mjs", "test/page.test.mjs"])
+            .args([
+                "--test",
+                "test/engine.test.mjs",
+                "test/levels.test.mjs",
+                "test/page.test.mjs",
+            ])
             .current_dir(root.join("web")),
         "node --test (web/test)",
     );
