@@ -704,14 +704,14 @@ app.viewPly = viewPly;
 function positionAt(ply) {
   const r = app.referee;
   r.send(r.positionLine(r.moves.slice(0, ply)));
-  const result = { sfen: r.diagram().sfen, status: r.status(), last: ply > 0 ? r.moves[ply - 1] : null, lastSeat: app.movers[ply - 1] };
+  const result = { sfen: r.diagram().sfen, status: r.status(), ...lastMove(ply) };
   r.send(r.positionLine());
   return result;
 }
 
 // ---- drawing ----
 function render(status = app.referee.status()) {
-  const shown = app.view === null ? { sfen: app.referee.diagram().sfen, status, last: app.referee.moves.at(-1), lastSeat: app.movers.at(-1) } : positionAt(app.view);
+  const shown = app.view === null ? { sfen: app.referee.diagram().sfen, status, ...lastMove(app.referee.moves.length) } : positionAt(app.view);
   const board = $("board");
   board.replaceChildren();
   board.classList.toggle("turned", app.flipped);
@@ -731,7 +731,15 @@ function render(status = app.referee.status()) {
   markCursor();
 }
 
-/** The last move's squares, or Sugoroku's points (b's numbering): {from, to} sets. */
+/** The last move of the first `ply` moves that moved something (a roll moves nothing): {last, lastSeat}. */
+function lastMove(ply) {
+  const moves = app.referee.moves;
+  let i = ply - 1;
+  while (i >= 0 && /^[1-6]{2}$/.test(moves[i])) i--;
+  return { last: moves[i] ?? null, lastSeat: app.movers[i] };
+}
+
+/** The last move's squares, or Sugoroku's points (b's numbering): [from, to] pairs. */
 function lastMarks(shown) {
   const move = shown.last;
   if (!move || move === "pass") return [];
