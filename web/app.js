@@ -482,20 +482,7 @@ function showHint() {
 
 /** The squares (9×9) or points (Sugoroku, b's numbering) of the hint: [from, to] pairs. */
 function hintMarks() {
-  if (!app.hint) return [];
-  if (app.game !== "sugoroku") {
-    const m = app.hint.match(/^(?:([1-9][a-i])|[A-Z]\*)([1-9][a-i])/);
-    return m ? [[m[1] ?? `${app.hint[0]}*`, m[2]]] : [];
-  }
-  const side = app.referee.status().turn;
-  const mine = (p) => (p === "bar" || p === "off" ? p : String(side === "b" ? Number(p) : 25 - Number(p)));
-  return app.hint
-    .split(":")
-    .pop()
-    .split(",")
-    .map((step) => step.split("/"))
-    .filter((s) => s.length === 2)
-    .map(([a, b]) => [mine(a), mine(b)]);
+  return app.hint ? movePlaces(app.hint, seatOf(app.referee.status().turn)) : [];
 }
 
 // ---- take-back: the person's last move and everything after it ----
@@ -741,16 +728,27 @@ function lastMove(ply) {
 
 /** The last move's squares, or Sugoroku's points (b's numbering): [from, to] pairs. */
 function lastMarks(shown) {
-  const move = shown.last;
-  if (!move || move === "pass") return [];
+  return shown.last ? movePlaces(shown.last, shown.lastSeat) : [];
+}
+
+/**
+ * Where a move (of `seat`) goes on the board: [from, to] pairs of squares (a
+ * drop's from is `P*`), or of Sugoroku's points in b's numbering (`bar`,
+ * `off`), one pair a stone; none for a roll or a pass.
+ */
+function movePlaces(move, seat) {
   if (app.game !== "sugoroku") {
-    const m = move.match(/^(?:([1-9][a-i])|[A-Z]\*)([1-9][a-i])/);
-    return m ? [[m[1], m[2]]] : [];
+    const m = move.match(/^(?:([1-9][a-i])|([A-Z])\*)([1-9][a-i])/);
+    return m ? [[m[1] ?? `${m[2]}*`, m[3]]] : [];
   }
-  if (/^[1-6]{2}$/.test(move)) return [];
-  const side = shown.lastSeat === 1 ? "w" : "b";
-  const mine = (p) => (p === "bar" || p === "off" ? p : String(side === "b" ? Number(p) : 25 - Number(p)));
-  return move.split(":").pop().split(",").map((s) => s.split("/")).filter((s) => s.length === 2).map(([a, b]) => [mine(a), mine(b)]);
+  const mine = (p) => (p === "bar" || p === "off" ? p : String(seat === 0 ? Number(p) : 25 - Number(p)));
+  return move
+    .split(":")
+    .pop()
+    .split(",")
+    .map((step) => step.split("/"))
+    .filter((step) => step.length === 2)
+    .map(([from, to]) => [mine(from), mine(to)]);
 }
 
 /** Board cells from the SFEN's board field: {piece, owner, facing, promoted, flipped} or null. */

@@ -172,6 +172,8 @@ test("Sugoroku: dice from the seed, a stone moved by clicks, the CPU takes over 
   await waitFor(() => yomiApp.state === "human" && yomiApp.referee.status().turn === "b" && yomiApp.referee.moves.length > 3);
   const record = await moves();
   assert.match(record.at(-1), /^[1-6][1-6]$/, record.join(" "));
+  // The CPU's stones are marked as the last move, though a roll came after them.
+  assert.ok((await page.locator(".point.last, .bar.last, .tray.last").count()) >= 1);
   assert.match(await page.textContent("#status"), /^Your move \(Black\) · Pips to go: Black \d+, White \d+/);
   assert.match(await page.getAttribute(".dice", "data-dice"), /^[1-6]+$/);
   await screenshot("sugoroku");
