@@ -460,6 +460,7 @@ function renderEval(status = app.referee.status()) {
     bar.dataset.share = share.toFixed(3);
   }
   fill.className = `fill seat${seat}`;
+  bar.title = t("evaluation");
   fill.dataset.game = app.game;
   bar.classList.toggle("turned", app.flipped && app.game !== "yonin");
   if (text) $("eval-text").textContent = text;
@@ -713,7 +714,8 @@ function render(status = app.referee.status()) {
   $("viewing").hidden = app.view === null;
   $("takeback").disabled = takeBackPoint() < 0;
   $("hint").disabled = app.state !== "human";
-  $("hint-text").textContent = app.hint ? t("hintIs", { move: app.hint }) : app.wantHint && app.state === "human" ? t("hintWait") : "";
+  const passing = app.state === "human" && app.legal.length === 1 && app.legal[0] === "pass";
+  $("hint-text").textContent = passing ? t("pass") : app.hint ? t("hintIs", { move: app.hint }) : app.wantHint && app.state === "human" ? t("hintWait") : "";
   if (app.state !== "human") app.wantHint = false;
   markCursor();
 }
@@ -959,6 +961,7 @@ function drawSugoroku(board, shown) {
   if (!status.over) dice.append(el("span", "", t("toPlay", { side: seatLabel(seatOf(status.turn)) })));
   for (const d of status.dice === "-" ? [] : status.dice.split("")) dice.append(el("span", "die", d));
   dice.dataset.dice = status.dice;
+  dice.setAttribute("aria-label", t("dice"));
   // b's home at the lower right; flipped, the board turned round for w.
   const rows = app.flipped
     ? [[1, 2, 3, 4, 5, 6], [7, 8, 9, 10, 11, 12], [24, 23, 22, 21, 20, 19], [18, 17, 16, 15, 14, 13]]
@@ -1019,6 +1022,8 @@ function statusText(s) {
     const names = (text) => text.split(",").map((x) => sideName(Number(x.split(":")[0]))).join(", ");
     if (s.check && s.check !== "-") details.push(t("inCheck", { seats: s.check.split("").map((x) => sideName(Number(x))).join(", ") }));
     if (s.out && s.out !== "-") details.push(t("out", { seats: names(s.out) }));
+    const mates = (s.mates ?? "").split(",").map(Number);
+    if (mates.some((n) => n > 0)) details.push(t("mates", { list: mates.map((n, i) => `${sideName(i)} ${n}`).filter((_, i) => mates[i] > 0).join(", ") }));
   }
   if (app.game === "sugoroku") {
     const pair = (text) => text.split(",");
@@ -1036,7 +1041,9 @@ function statusText(s) {
     else if (s.places) head = `${t("over")}: ${t("places", { list: s.places.map((p, i) => t("place", { side: seatLabel(i), place: p })).join(", ") })}${reason}`;
     else {
       const winner = seatOf(s.winner);
-      const words = s.points > 1 ? t("winsPoints", { side: seatLabel(winner), points: s.points }) : t("wins", { side: seatLabel(winner) });
+      const people = app.seats.filter((who) => who === "human").length;
+      let words = s.points > 1 ? t("winsPoints", { side: seatLabel(winner), points: s.points }) : t("wins", { side: seatLabel(winner) });
+      if (people === 1 && app.seats[winner] === "human" && !(s.points > 1)) words = t("youWin");
       head = `${t("over")}: ${words}${reason}`;
     }
   } else {
