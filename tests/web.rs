@@ -2,7 +2,7 @@
 //! `web/build.sh` when it is missing or older than the sources, then runs the
 //! node tests (the engine: perft of every game, searches within their limits)
 //! and the page tests (headless Chromium). It sets itself up: what is missing
-//! of node, npm, Debian's Chromium and the kanji font is apt-installed
+//! of node, npm, Debian's Chromium and the fonts (kanji, Bengali, Devanagari) is apt-installed
 //! (tools/apt-install.sh, as root or through sudo; web/build.sh does the same
 //! for the compiler), and `npm ci --prefix web` fetches playwright-core. Where
 //! that cannot be done it fails saying what to install; `YOMI_SKIP_WEB=1`
@@ -46,7 +46,12 @@ fn on_path(program: &str) -> bool {
 /// The Debian packages the tests need that are not there in another form
 /// (a node of its own, Chromium named by `CHROMIUM`).
 fn debian_packages() -> Vec<&'static str> {
-    let mut packages = vec!["fonts-vlgothic"];
+    // Kanji, Bengali and Devanagari for the screenshots in each language.
+    let mut packages = vec![
+        "fonts-vlgothic",
+        "fonts-lohit-beng-bengali",
+        "fonts-lohit-deva",
+    ];
     if !on_path("node") {
         packages.push("nodejs");
     }
@@ -106,7 +111,12 @@ fn the_wasm_engine_and_the_page_pass_their_tests() {
     }
     run(
         Command::new("node")
-            .args(["--test", "test/engine.test.mjs", "test/page.test.mjs"])
+            .args([
+                "--test",
+                "test/engine.test.mjs",
+                "test/levels.test.mjs",
+                "test/page.test.mjs",
+            ])
             .current_dir(root.join("web")),
         "node --test (web/test)",
     );

@@ -1,5 +1,7 @@
-// The page in headless Chromium (Debian's): every game played by clicks, the
-// CPU's replies checked against the rules, a screenshot of each game under
+// The page in headless Chromium (Debian's): every game played by clicks, one
+// of each to its end, the CPU's replies checked against the rules; take-back,
+// hint, save and load, the link, the keys, the languages and the review panel;
+// screenshots of each game at desktop and phone sizes in each language under
 // target/web/. Run: node --test web/test/  (after web/build.sh)
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -18,7 +20,8 @@ before(async () => {
   context = await launch();
   page = await context.newPage();
   page.on("pageerror", (e) => errors.push(e.message));
-  await page.goto(server.url);
+  // A short analysis (the bar and the hint) keeps the CPU's replies quick.
+  await page.goto(`${server.url}?analysis=100`);
   await waitFor(() => yomiApp.state === "human");
   // Quick CPU replies for the test.
   await page.fill("#movetime", "400");
@@ -71,8 +74,11 @@ test("Hasami: a person's move by clicks, the CPU's legal reply, captures in the 
   assert.equal(await page.getAttribute('[data-square="9i"]', "data-piece"), null);
   // The CPU's move is on the board: its origin is empty now.
   assert.equal(await page.getAttribute(`[data-square="${cpu.slice(0, 2)}"]`, "data-piece"), null);
-  assert.match(await page.textContent("#status"), /^b to move \(your move\), ply 2 · captured: b 0 w 0/);
-  assert.match(await page.textContent("#thinking"), /depth \d+ score -?\d+ cp nodes \d+/);
+  assert.match(await page.textContent("#status"), /^Your move \(Black\) · Captured: [01] by Black, [01] by White$/);
+  assert.match(await page.textContent("#thinking"), /^White \(CPU\): search depth \d+$/);
+  // The last move is marked: the CPU's two squares.
+  const marked = await app(() => [...document.querySelectorAll(".sq.last")].map((e) => e.dataset.square).sort());
+  assert.deepEqual(marked, [cpu.slice(0, 2), cpu.slice(2, 4)].sort());
   await screenshot("hasami");
 });
 
@@ -86,7 +92,8 @@ test("Annan: moves by clicks from the start, the CPU answers", async () => {
   const played = await moves();
   assert.deepEqual([played[0], played[2]], ["7g7f", "2g2f"]);
   assert.equal(await page.getAttribute('[data-square="7f"]', "data-piece"), "P0");
-  assert.match(await page.textContent("#status"), /^b to move \(your move\), ply 4/);
+  assert.match(await page.textContent("#status"), /^Your move \(Black\)/);
+  assert.equal(await page.locator("#record li").count(), 4, "the move list");
   await screenshot("annan");
 });
 
@@ -116,7 +123,7 @@ test("Yonin: one person and three CPU seats, then the person's seat handed to th
   await clickMove("5g", "5f");
   await waitFor(() => yomiApp.state === "human" && yomiApp.referee.moves.length === 4);
   assert.equal((await moves())[0], "5g5f");
-  assert.match(await page.textContent("#status"), /^seat 0 South to move \(your move\), ply 4/);
+  assert.match(await page.textContent("#status"), /^Your move \(South\)/);
   // Seat 0 to the CPU: the game plays on by itself.
   await page.selectOption('[data-seat="0"]', "cpu");
   await waitFor(() => yomiApp.referee.moves.length >= 9);
@@ -165,7 +172,10 @@ test("Sugoroku: dice from the seed, a stone moved by clicks, the CPU takes over 
   await waitFor(() => yomiApp.state === "human" && yomiApp.referee.status().turn === "b" && yomiApp.referee.moves.length > 3);
   const record = await moves();
   assert.match(record.at(-1), /^[1-6][1-6]$/, record.join(" "));
-  assert.match(await page.textContent("#status"), /^b to move \(your move\).* · dice [1-6]+ · pips \d+,\d+/);
+  // The CPU's stones are marked as the last move, though a roll came after them.
+  assert.ok((await page.locator(".point.last, .bar.last, .tray.last").count()) >= 1);
+  assert.match(await page.textContent("#status"), /^Your move \(Black\) · Pips to go: Black \d+, White \d+/);
+  assert.match(await page.getAttribute(".dice", "data-dice"), /^[1-6]+$/);
   await screenshot("sugoroku");
 });
 
@@ -182,6 +192,297 @@ test("the CPU at an Elo: the game's measured range offered, a legal reply", asyn
   assert.match((await moves())[1], /^[1-9][a-i][1-9][a-i]$/);
   await page.selectOption("#level", "5");
   assert.ok(!(await page.isVisible("#elo")));
+});
+
+/** Types a number into an input and leaves it (its change applies then). */
+async function setNumber(selector, value) {
+  await page.fill(selector, value);
+  await page.locator(selector).blur();
+}
+
+/** The person's move in a 9×9 game, by clicks: from (or the hand), to, and the promotion asked. */
+async function clickShogiMove(move) {
+  const drop = move.match(/^([A-Z])\*([1-9][a-i])$/);
+  const seat = await app(() => {
+    const turn = yomiApp.referee.status().turn;
+    return turn === "b" ? 0 : turn === "w" ? 1 : Number(turn);
+  });
+  if (drop) await page.click(`[data-hand="${seat}"] [data-drop="${drop[1]}"]`);
+  else await page.click(`[data-square="${move.slice(0, 2)}"]`);
+  await page.click(`[data-square="${move.slice(2, 4)}"]`);
+  if (await page.locator("#choice button").count()) await page.click(`#choice button[data-move="${move}"]`);
+}
+
+/** The person's choice: a move that ends the game, else one that captures, else one by the ply. */
+const choose = () =>
+  app(() => {
+    const r = yomiApp.referee;
+    const score = (move) => {
+      r.send(r.positionLine([...r.moves, move]));
+      const s = r.status();
+      const d = r.diagram().sfen;
+      r.send(r.positionLine());
+      if (s.over) return 1000;
+      // Fewer pieces on the board after the move: a capture.
+      return 81 - (d.split(" ")[0].match(/[A-Za-z]/g) ?? []).length;
+    };
+    const legal = yomiApp.legal;
+    const scores = legal.map(score);
+    const best = Math.max(...scores);
+    const top = legal.filter((_, i) => scores[i] === best);
+    return top[r.moves.length % top.length];
+  });
+
+/** The person's Sugoroku turn by clicks, stone by stone, then the CPU's turn up to the person's next roll. */
+async function playSugorokuTurn() {
+  const rolls = () => app(() => yomiApp.referee.moves.filter((m) => /^[1-6]{2}$/.test(m)).length);
+  const first = await rolls();
+  while ((await rolls()) === first && (await app(() => yomiApp.state === "human" && yomiApp.steps.length > 0))) {
+    const n = await app(() => yomiApp.referee.moves.length);
+    const step = await app(() => yomiApp.steps[0]);
+    await page.click(`[data-point="${step.from}"]`);
+    await page.click(`[data-point="${step.to}"]`);
+    await waitFor((k) => yomiApp.referee.moves.length > k, n);
+  }
+  await waitFor((r) => yomiApp.referee.moves.filter((m) => /^[1-6]{2}$/.test(m)).length >= r + 2 && yomiApp.state === "human", first);
+}
+
+/** Plays the person's seats by clicks until the game is over; returns the final status. */
+async function playToEnd(game) {
+  for (let turns = 0; turns < 1500; turns++) {
+    await waitFor(() => yomiApp.state === "human" || yomiApp.state === "over", undefined, 60000);
+    const before = await app(() => (yomiApp.state === "over" ? -1 : yomiApp.referee.moves.length));
+    if (before < 0) break;
+    if (game === "sugoroku") {
+      const step = await app(() => yomiApp.steps.find((s) => s.to === "off") ?? yomiApp.steps[0]);
+      // No stone can move: the page passes by itself.
+      if (!step) {
+        await waitFor((n) => yomiApp.referee.moves.length > n, before);
+        continue;
+      }
+      await page.click(`[data-point="${step.from}"]`);
+      await page.click(`[data-point="${step.to}"]:not(.bar)`);
+    } else {
+      await clickShogiMove(await choose());
+    }
+    await waitFor((n) => yomiApp.referee.moves.length > n, before);
+  }
+  return app(() => yomiApp.referee.status());
+}
+
+for (const game of ["hasami", "annan", "yonin", "sugoroku"]) {
+  test(`${game}: a whole game played by clicks to its end`, { timeout: 600000 }, async () => {
+    await chooseGame(game);
+    await page.selectOption("#level", "0");
+    await page.fill("#movetime", "100");
+    if (game === "yonin") for (const seat of [1, 2, 3]) await page.selectOption(`[data-seat="${seat}"]`, "cpu");
+    // A move limit ends a long game as a draw (the shogi games; Sugoroku always ends).
+    if (game !== "sugoroku") await setNumber('[data-option="MoveLimit"]', game === "yonin" ? "80" : "150");
+    await waitFor(() => yomiApp.state === "human");
+    const status = await playToEnd(game);
+    assert.ok(status.over, JSON.stringify(status));
+    assert.match(await page.textContent("#status"), /^Game over: /);
+    // The record replays to the same end.
+    const line = await app(() => yomiApp.referee.positionLine());
+    assert.ok(await app((l) => yomiApp.referee.send(l).length === 0 && yomiApp.referee.status().over, line));
+    await screenshot(`${game}-end`);
+    if (game !== "sugoroku") {
+      await setNumber('[data-option="MoveLimit"]', "0");
+    }
+    if (game === "yonin") for (const seat of [1, 2, 3]) await page.selectOption(`[data-seat="${seat}"]`, "cpu");
+    await page.selectOption("#level", "5");
+    await page.fill("#movetime", "400");
+  });
+}
+
+test("take-back: the person's last move and the CPU's reply; in Sugoroku back to the turn's start, its roll kept", async () => {
+  await chooseGame("annan");
+  await page.click("#new-game");
+  await waitFor(() => yomiApp.state === "human");
+  assert.ok(await page.isDisabled("#takeback"), "nothing to take back yet");
+  await clickMove("7g", "7f");
+  await waitFor(() => yomiApp.state === "human" && yomiApp.referee.moves.length === 2);
+  await clickMove("2g", "2f");
+  await waitFor(() => yomiApp.state === "human" && yomiApp.referee.moves.length === 4);
+  const two = (await moves()).slice(0, 2);
+  await page.click("#takeback");
+  await waitFor(() => yomiApp.state === "human");
+  assert.deepEqual(await moves(), two);
+  assert.equal(await page.getAttribute('[data-square="2g"]', "data-piece"), "P0");
+  // Keys: U takes back too.
+  await page.keyboard.press("u");
+  await waitFor(() => yomiApp.state === "human");
+  assert.deepEqual(await moves(), []);
+
+  await chooseGame("sugoroku");
+  await page.fill("#seed", "7");
+  await page.click("#new-game");
+  await waitFor(() => yomiApp.state === "human");
+  const rolled = await moves();
+  await playSugorokuTurn();
+  await page.click("#takeback");
+  await waitFor(() => yomiApp.state === "human");
+  assert.deepEqual(await moves(), rolled, "the same roll, the turn to play again");
+});
+
+test("hint: the engine's best move marked on the board, legal", async () => {
+  await chooseGame("hasami");
+  await page.click("#new-game");
+  await waitFor(() => yomiApp.state === "human");
+  await page.click("#hint");
+  await waitFor(() => yomiApp.hint !== null && document.querySelectorAll(".sq.hint").length === 2);
+  const hint = await app(() => yomiApp.hint);
+  assert.ok(await app((m) => yomiApp.legal.includes(m), hint), hint);
+  const marked = await app(() => [...document.querySelectorAll(".sq.hint")].map((e) => e.dataset.square).sort());
+  assert.deepEqual(marked, [hint.slice(0, 2), hint.slice(2, 4)].sort());
+  assert.match(await page.textContent("#hint-text"), new RegExp(`^Hint: ${hint}$`));
+  // The evaluation bar and its words come from the same look.
+  assert.ok(Number(await page.getAttribute("#evalbar", "data-share")) > 0);
+  assert.notEqual(await page.textContent("#eval-text"), "");
+});
+
+test("save and load: the record's lines give the same position; a bad record changes nothing; a link opens it", async () => {
+  await chooseGame("annan");
+  await page.selectOption('[data-option="AnnanDeadPiece"]', "forbid");
+  await waitFor(() => yomiApp.state === "human");
+  await clickMove("7g", "7f");
+  await waitFor(() => yomiApp.state === "human" && yomiApp.referee.moves.length === 2);
+  const line = await app(() => yomiApp.referee.positionLine());
+  await page.click("#save summary");
+  await page.click("#export");
+  const record = await page.inputValue("#record-text");
+  assert.match(record, /^setoption name USI_Variant value annan\nsetoption name AnnanDeadPiece value forbid\n/);
+  assert.ok(record.endsWith(line));
+  const link = await page.inputValue("#record-link");
+  // Another game, then the record loaded.
+  await chooseGame("hasami");
+  await page.fill("#record-text", record);
+  await page.click("#import");
+  await waitFor(() => yomiApp.game === "annan" && yomiApp.state === "human");
+  assert.equal(await app(() => yomiApp.referee.positionLine()), line);
+  assert.equal(await page.inputValue('[data-option="AnnanDeadPiece"]'), "forbid");
+  assert.equal(await page.inputValue("#game"), "annan");
+  assert.match(await page.textContent("#record-message"), /^Game loaded/);
+  // Malformed and illegal records: a message, and nothing changes.
+  for (const bad of ["hello", "position startpos moves 7g7f 7g7f", "setoption name USI_Variant value chess\nposition startpos", "setoption name HasamiWin value five\nposition startpos"]) {
+    await page.fill("#record-text", bad);
+    await page.click("#import");
+    assert.match(await page.textContent("#record-message"), /^This record cannot be loaded: .+ Nothing was changed\.$/, bad);
+    assert.equal(await app(() => yomiApp.referee.positionLine()), line, bad);
+    assert.equal(await app(() => yomiApp.game), "annan");
+  }
+  // The link opens the page at the position.
+  const other = await context.newPage();
+  other.on("pageerror", (e) => errors.push(e.message));
+  await other.goto(link);
+  await other.waitForFunction(() => window.yomiApp?.state === "human" || window.yomiApp?.state === "thinking");
+  assert.equal(await other.evaluate(() => yomiApp.referee.positionLine()), line);
+  assert.equal(await other.evaluate(() => yomiApp.game), "annan");
+  await other.close();
+  await page.selectOption('[data-option="AnnanDeadPiece"]', "support");
+  await page.click("#save summary");
+});
+
+test("keys: arrows move the cursor, Enter picks and plays; F flips the board", async () => {
+  await chooseGame("hasami");
+  await page.click("#new-game");
+  await waitFor(() => yomiApp.state === "human");
+  await page.locator("#status").click();
+  await page.keyboard.press("ArrowDown");
+  assert.equal(await app(() => yomiApp.cursor), "s5e");
+  for (let i = 0; i < 4; i++) await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Enter");
+  assert.equal(await app(() => yomiApp.selected), "5i");
+  await page.keyboard.press("ArrowUp");
+  await page.keyboard.press("ArrowUp");
+  await page.keyboard.press("Enter");
+  await waitFor(() => yomiApp.referee.moves.length >= 1);
+  assert.equal((await moves())[0], "5i5g");
+  await waitFor(() => yomiApp.state === "human");
+  await page.keyboard.press("f");
+  assert.equal(await app(() => document.querySelector("#board [data-square]").dataset.square), "1i");
+  assert.ok(await app(() => yomiApp.flipped));
+  await page.keyboard.press("f");
+  assert.equal(await app(() => document.querySelector("#board [data-square]").dataset.square), "9a");
+});
+
+test("the review panel: hand-made entries drawn as a graph; a click shows that move", async () => {
+  await chooseGame("hasami");
+  await page.click("#new-game");
+  await waitFor(() => yomiApp.state === "human");
+  await clickMove("9i", "9c");
+  await waitFor(() => yomiApp.state === "human" && yomiApp.referee.moves.length === 2);
+  const played = await moves();
+  assert.ok(await page.isHidden("#review"));
+  const entries = [
+    { ply: 1, seat: 0, played: played[0], best: played[0], bestValue: 20, playedValue: 20, loss: 0, verdict: "best" },
+    { ply: 2, seat: 1, played: played[1], best: "1a1b", bestValue: 40, playedValue: -400, loss: 440, verdict: "blunder" },
+  ];
+  await app((e) => yomiApp.showReview(e), entries);
+  assert.ok(await page.isVisible("#review"));
+  assert.equal(await page.locator("#review-graph circle").count(), 2);
+  assert.equal(await page.locator("#review-list li").count(), 1, "the blunder listed");
+  await page.click('#review-graph circle[data-ply="1"]');
+  assert.equal(await app(() => yomiApp.view), 1);
+  assert.ok(await page.isVisible("#viewing"));
+  // The board as it was after move 1: the CPU's reply is not there.
+  assert.equal(await page.getAttribute(`[data-square="${played[1].slice(2, 4)}"]`, "data-piece"), null);
+  await page.click("#back-to-game");
+  assert.equal(await app(() => yomiApp.view), null);
+  await screenshot("review");
+  await app(() => (document.getElementById("review").hidden = true));
+});
+
+const LANGS = { en: /^Your move \(/, bn: /^আপনার চাল \(/, hi: /^आपकी चाल \(/ };
+
+test("languages and sizes: each game at desktop and phone size in English, Bengali and Hindi", { timeout: 300000 }, async () => {
+  for (const game of ["hasami", "annan", "yonin", "sugoroku"]) {
+    await page.setViewportSize({ width: 1200, height: 900 });
+    await chooseGame(game);
+    await page.selectOption("#language", "en");
+    if (game === "yonin") for (const seat of [1, 2, 3]) await page.selectOption(`[data-seat="${seat}"]`, "cpu");
+    await page.click("#new-game");
+    await waitFor(() => yomiApp.state === "human");
+    // A move and the CPU's reply, the analysis done: the bar, the last move, the list.
+    if (game === "sugoroku") {
+      await playSugorokuTurn();
+    } else {
+      const n = await app(() => yomiApp.referee.moves.length);
+      await clickShogiMove(await choose());
+      await waitFor((k) => yomiApp.referee.moves.length > k && yomiApp.state === "human", n);
+    }
+    await waitFor(() => yomiApp.analysis?.done);
+    for (const [lang, words] of Object.entries(LANGS)) {
+      await page.selectOption("#language", lang);
+      assert.equal(await app(() => document.documentElement.lang), lang);
+      assert.match(await page.textContent("#status"), words, `${game} ${lang}`);
+      for (const [size, viewport] of [["desktop", { width: 1200, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+        await page.setViewportSize(viewport);
+        // Nothing wider than the screen: no sideways scrolling on a phone.
+        const wide = await app(() => document.documentElement.scrollWidth);
+        assert.ok(wide <= viewport.width, `${game} ${lang} ${size}: ${wide} px wide`);
+        await screenshot(`${game}-${lang}-${size}`);
+      }
+    }
+  }
+  await page.setViewportSize({ width: 1200, height: 900 });
+  await page.selectOption("#language", "en");
+});
+
+test("the language: the browser's, else English; the switch is remembered", async () => {
+  const hindi = await launch({ locale: "hi-IN" });
+  const p = await hindi.newPage();
+  p.on("pageerror", (e) => errors.push(e.message));
+  await p.goto(server.url);
+  await p.waitForFunction(() => window.yomiApp?.state === "human");
+  assert.equal(await p.evaluate(() => document.documentElement.lang), "hi");
+  assert.match(await p.textContent("#status"), LANGS.hi);
+  await p.selectOption("#language", "bn");
+  await p.reload();
+  await p.waitForFunction(() => window.yomiApp?.state === "human");
+  assert.equal(await p.evaluate(() => document.documentElement.lang), "bn");
+  assert.equal(await p.inputValue("#language"), "bn");
+  await hindi.close();
 });
 
 test("no script error on the page", () => {
