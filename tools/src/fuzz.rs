@@ -766,7 +766,9 @@ pub fn run(config: &FuzzConfig) -> Result<FuzzReport, Failure> {
             eprintln!(
                 "fuzz: {} lines{} in {:.0} s, {} sessions, {} searches, rss peak {} MiB",
                 report.lines_sent,
-                config.max_lines.map_or(String::new(), |n| format!(" of {n}")),
+                config
+                    .max_lines
+                    .map_or(String::new(), |n| format!(" of {n}")),
                 started.elapsed().as_secs_f64(),
                 report.sessions,
                 report.searches,
