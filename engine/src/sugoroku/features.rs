@@ -49,10 +49,16 @@ impl Features {
     #[inline]
     fn set(&mut self, index: usize, value: f32) {
         if value != 0.0 {
-            self.index[self.len] = index as u16;
-            self.value[self.len] = value;
-            self.len += 1;
+            self.push(index, value);
         }
+    }
+
+    /// Sets an input known not to be 0.
+    #[inline]
+    fn push(&mut self, index: usize, value: f32) {
+        self.index[self.len] = index as u16;
+        self.value[self.len] = value;
+        self.len += 1;
     }
 
     /// The inputs as a dense vector of `inputs` values (references and tests).
@@ -66,14 +72,17 @@ impl Features {
 }
 
 /// The truncated unary code of a count: 1 from one, 1 from two, 1 from three
-/// (only the first `units − 1`), and half of what is beyond.
+/// (only the first `units − 1`), and half of what is beyond. Written without
+/// testing each unit: most counts are 0 and set nothing.
 #[inline]
 fn unary(out: &mut Features, base: usize, units: usize, count: u8) {
-    let n = count as f32;
-    for u in 0..units - 1 {
-        out.set(base + u, (count as usize > u) as u32 as f32);
+    let count = count as usize;
+    for u in 0..count.min(units - 1) {
+        out.push(base + u, 1.0);
     }
-    out.set(base + units - 1, ((n - (units - 1) as f32) / 2.0).max(0.0));
+    if count >= units {
+        out.push(base + units - 1, (count - (units - 1)) as f32 / 2.0);
+    }
 }
 
 /// The inputs of `pos` from the view of the side to move (the side about to
