@@ -265,12 +265,23 @@ impl Driver<'_> {
     }
 
     fn check_memory(&mut self) -> Result<(), Stop> {
+        // A hash size the engine took is memory it was asked for: a mutated
+        // `setoption name USI_Hash value 32` can ask for gigabytes.
+        let hash_mib = self
+            .accepted
+            .iter()
+            .rev()
+            .find(|(name, ..)| name.to_ascii_lowercase().ends_with("hash"))
+            .and_then(|(_, value, _)| value.trim().parse::<u64>().ok())
+            .unwrap_or(0);
+        let bound_mib = self.config.max_rss_mib + hash_mib;
         if let Some(kib) = resident_kib(self.engine.pid()) {
             self.report.last_rss_kib = kib;
             self.report.peak_rss_kib = self.report.peak_rss_kib.max(kib);
-            if kib > self.config.max_rss_mib * 1024 {
+            if kib > bound_mib * 1024 {
                 return Err(Stop::Failed(format!(
-                    "resident memory {} MiB above the bound of {} MiB",
+                    "resident memory {} MiB above the bound of {bound_mib} MiB \
+                     ({} MiB and the hash of {hash_mib} MiB)",
                     kib / 1024,
                     self.config.max_rss_mib
                 )));
