@@ -101,7 +101,7 @@ fn main() {
     for pos in &mut positions {
         pos.set_evaluation(Evaluation::Handmade);
     }
-    let each = time_per_position(&positions, |pos| pos.evaluate() as f64);
+    let each = time_per_position(&positions, |pos| pos.evaluate(&Default::default()) as f64);
     println!(
         "hand-made: {:.2} M evaluations/s on one thread ({:.0} ns each)",
         1e-6 / each,

@@ -14,11 +14,12 @@ use crate::core::{
 };
 use crate::perft;
 use crate::search::tables::Scratch;
+use crate::search::TimeParams;
 use crate::search::{
     DelayEstimate, Limits, Margin, Score, SearchConfig, SearchControl, SearchInfo, Searcher, Value,
 };
-use crate::strength::{self, Weak};
-use crate::tune::{self, Tunable};
+use crate::strength::{self, StrengthParams, Weak};
+use crate::tune::{self, Params, Spec, Tunable, Tuned};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt;
@@ -97,24 +98,6 @@ pub trait Playable: Game {
     fn prepare_evaluation(rules: &Self::Rules) {
         let _ = rules;
     }
-    /// The tunables the evaluation reads (crate::tune).
-    fn eval_tunables() -> &'static [&'static Tunable] {
-        &[]
-    }
-    /// Every tunable that moves this game's play: its searcher's, its
-    /// evaluation's and time management's (and the mate probe's).
-    fn tunables() -> Vec<&'static Tunable> {
-        let searcher = <Self::Searcher as Searcher<Self>>::tunables();
-        let mut all: Vec<&'static Tunable> = searcher;
-        all.extend(Self::eval_tunables());
-        all.extend(crate::search::time::TUNABLES);
-        all.extend(strength::TUNABLES);
-        if Self::MATE_SOLVER {
-            all.push(&MATE_PROBE_NODES);
-            all.push(&MATE_THREAT_NODES);
-        }
-        all
-    }
     /// Whether [`Playable::mate`] is implemented.
     const MATE_SOLVER: bool = false;
     /// `go mate`: a mate for the side to move within the `movetime` or
@@ -132,17 +115,71 @@ pub trait Playable: Game {
     }
 }
 
-/// In play, games with a mate solver first ask it for a mate within this many
-/// nodes (0: never) and a tenth of the move's time, and play a mate it finds
-/// at once. Two matches of 100 games (Annan, 100 ms a move, against 0): +42 ± 67 and
-/// +14 ± 55 Elo, +28 ± 48 together.
-pub static MATE_PROBE_NODES: Tunable = Tunable::new("Tune_MateProbeNodes", 5_000, 0, 10_000_000);
+/// The mate solver's tunables in play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MateParams {
+    /// Games with a mate solver first ask it for a mate within this many
+    /// nodes (0: never) and a tenth of the move's time, and play a mate it
+    /// finds at once. Two matches of 100 games (Annan, 100 ms a move, against
+    /// 0): +42 ± 67 and +14 ± 55 Elo, +28 ± 48 together.
+    pub probe_nodes: i32,
+    /// Games with a mate solver ask it, within this many nodes (0: never),
+    /// whether the opponent mates after the move the search chose; a move
+    /// that loses so is replaced by the next root move that does not
+    /// ([`Session::threat_guard`]).
+    pub threat_nodes: i32,
+}
 
-/// In play, games with a mate solver ask it, within this many nodes (0:
-/// never), whether the opponent mates after the move the search chose; a move
-/// that loses so is replaced by the next root move that does not
-/// ([`Session::threat_guard`]).
-pub static MATE_THREAT_NODES: Tunable = Tunable::new("Tune_MateThreatNodes", 20_000, 0, 10_000_000);
+impl Default for MateParams {
+    fn default() -> Self {
+        MateParams {
+            probe_nodes: 5_000,
+            threat_nodes: 20_000,
+        }
+    }
+}
+
+impl Params for MateParams {
+    const TUNABLES: &'static [Tunable<Self>] = &[
+        Tunable::new("Tune_MateProbeNodes", 0, 10_000_000, |p| &mut p.probe_nodes),
+        Tunable::new("Tune_MateThreatNodes", 0, 10_000_000, |p| {
+            &mut p.threat_nodes
+        }),
+    ];
+}
+
+/// A game's tunables, wherever they live: its searcher's (the search's and
+/// the evaluator's), time management's, the levels' and, in games with a
+/// mate solver, the solver's; in the order `usi` lists them.
+struct SessionTunables<'a> {
+    searcher: &'a mut dyn Tuned,
+    time: &'a mut TimeParams,
+    strength: &'a mut StrengthParams,
+    mate: Option<&'a mut MateParams>,
+}
+
+impl Tuned for SessionTunables<'_> {
+    fn visit(&mut self, visit: &mut dyn FnMut(Spec, &mut i32)) {
+        self.searcher.visit(visit);
+        self.time.visit(visit);
+        self.strength.visit(visit);
+        if let Some(mate) = &mut self.mate {
+            mate.visit(visit);
+        }
+    }
+}
+
+/// Every tunable of `G` as `usi` lists it, with its default.
+pub fn tunable_specs<G: Playable>() -> Vec<OptionSpec> {
+    let mut searcher = <G::Searcher as Searcher<G>>::default_params();
+    let (mut time, mut strength, mut mate) = Default::default();
+    tune::specs(&mut SessionTunables {
+        searcher: &mut searcher,
+        time: &mut time,
+        strength: &mut strength,
+        mate: G::MATE_SOLVER.then_some(&mut mate),
+    })
+}
 
 /// Root moves the threat guard checks at most for one answer.
 pub const THREAT_CANDIDATES: usize = 8;
@@ -258,9 +295,6 @@ pub trait GameSession: Send {
     fn option_specs(&self) -> Vec<OptionSpec>;
     /// `Ok(false)`: no option has that name.
     fn set_option(&mut self, name: &str, value: &str) -> Result<bool, OptionError>;
-    /// Puts the game's tunables back to their defaults (they are process-wide:
-    /// a game switched to must not keep values set in an earlier session of it).
-    fn reset_tunables(&self);
     /// Heavy initialisation (tables), so that the first search starts at once;
     /// an error (a hash size that cannot be allocated) keeps the previous table
     /// and its size.
@@ -336,6 +370,10 @@ pub struct Session<G: Playable> {
     /// the time margin (kept across games, since the machine stays the same).
     delays: DelayEstimate,
     show_tunables: bool,
+    /// The levels' and the mate solver's tunables (the searcher holds its
+    /// own and its evaluator's, `config` time management's).
+    strength: StrengthParams,
+    mate: MateParams,
     searcher: G::Searcher,
 }
 
@@ -358,6 +396,8 @@ impl<G: Playable> Session<G> {
             rng: Xoshiro256PlusPlus::seed_from_u64(0),
             delays: DelayEstimate::default(),
             show_tunables: false,
+            strength: StrengthParams::default(),
+            mate: MateParams::default(),
         }
     }
 
@@ -385,7 +425,7 @@ impl<G: Playable> Session<G> {
         Ok(pos)
     }
 
-    /// A mate the solver finds within [`MATE_PROBE_NODES`], played at once
+    /// A mate the solver finds within [`MateParams::probe_nodes`], played at once
     /// (reported as one `info` line); `None` to search as usual. Not while
     /// pondering or in `go infinite` (the answer must wait), nor under
     /// `searchmoves` or `MultiPV` above 1 (analysis wants its lines).
@@ -396,7 +436,7 @@ impl<G: Playable> Session<G> {
         report: &mut dyn FnMut(&SearchInfo<String>),
     ) -> Option<BestMove> {
         // Within a tenth of a node limit too, so that `go nodes` means what it says.
-        let budget = (MATE_PROBE_NODES.get() as u64).min(limits.nodes.map_or(u64::MAX, |n| n / 10));
+        let budget = (self.mate.probe_nodes as u64).min(limits.nodes.map_or(u64::MAX, |n| n / 10));
         if !G::MATE_SOLVER
             || budget == 0
             || limits.infinite
@@ -408,7 +448,8 @@ impl<G: Playable> Session<G> {
         }
         // At most a tenth of the time the search may take, whatever the nodes.
         let margin = Margin::for_search(self.config.time_margin_ms, control);
-        let plan = crate::search::TimeManager::new(limits, self.pos.side_to_move(), margin);
+        let side = self.pos.side_to_move();
+        let plan = crate::search::TimeManager::new(limits, side, margin, &self.config.time);
         let probe_limits = Limits {
             nodes: Some(budget),
             movetime: plan.hard_limit().map(|hard| hard / 10),
@@ -441,7 +482,7 @@ impl<G: Playable> Session<G> {
     }
 
     /// The threat guard: whether the opponent has a forced mate after the
-    /// search's choice, asked of the mate solver within [`MATE_THREAT_NODES`]
+    /// search's choice, asked of the mate solver within [`MateParams::threat_nodes`]
     /// nodes a move (a tenth of a `go nodes` limit at most) and, all moves
     /// together, a tenth of the search's time, never past its deadline (so
     /// that under node or depth limits the answer is reproducible). A move
@@ -458,8 +499,7 @@ impl<G: Playable> Session<G> {
         score: Score,
         candidates: &[(G::Move, Option<Score>)],
     ) -> Option<(G::Move, Option<Score>, String)> {
-        let budget =
-            (MATE_THREAT_NODES.get() as u64).min(limits.nodes.map_or(u64::MAX, |n| n / 10));
+        let budget = (self.mate.threat_nodes as u64).min(limits.nodes.map_or(u64::MAX, |n| n / 10));
         // A proven result needs no guard: the search's own mate, or its loss
         // whatever is played. Nor does an answer `stop` asked for, nor a
         // timed one without a deadline to keep to (a search held for
@@ -530,6 +570,16 @@ impl<G: Playable> Session<G> {
         Some((played, played_score, note))
     }
 
+    /// Every tunable of this session, where it lives.
+    fn tunables(&mut self) -> SessionTunables<'_> {
+        SessionTunables {
+            searcher: Searcher::<G>::params_mut(&mut self.searcher),
+            time: &mut self.config.time,
+            strength: &mut self.strength,
+            mate: G::MATE_SOLVER.then_some(&mut self.mate),
+        }
+    }
+
     fn set_engine_option(&mut self, spec: &OptionSpec, value: OptionValue) {
         let int = |v: &OptionValue| match v {
             OptionValue::Int(i) => *i,
@@ -586,15 +636,9 @@ impl<G: Playable> GameSession for Session<G> {
             }
         }
         if self.show_tunables {
-            specs.extend(G::tunables().iter().map(|t| t.spec()));
+            specs.extend(tunable_specs::<G>());
         }
         specs
-    }
-
-    fn reset_tunables(&self) {
-        for tunable in G::tunables() {
-            tunable.reset();
-        }
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<bool, OptionError> {
@@ -638,11 +682,12 @@ impl<G: Playable> GameSession for Session<G> {
             }
             return Ok(true);
         }
-        if let Some(tunable) = tune::find(&G::tunables(), name) {
-            if let OptionValue::Int(value) = tunable.spec().validate(value)? {
-                tunable
-                    .set(value as i32)
+        if let Some((spec, _)) = tune::get(&mut self.tunables(), name) {
+            if let OptionValue::Int(value) = spec.option(0).validate(value)? {
+                tune::set(&mut self.tunables(), name, value as i32)
+                    .and_then(Result::ok)
                     .expect("validated against its own range");
+                Searcher::<G>::configure(&mut self.searcher, &self.config);
             }
             return Ok(true);
         }
@@ -795,7 +840,7 @@ impl<G: Playable> GameSession for Session<G> {
             self.level
         };
         let level = (index < G::LEVELS).then(|| {
-            strength::level(
+            self.strength.level(
                 index,
                 G::LEVELS,
                 G::LEVEL_SPACING,
@@ -810,7 +855,7 @@ impl<G: Playable> GameSession for Session<G> {
             }
         }
         // Stage two: the search, a share of its time kept for stage three.
-        let guarded = level.is_none() && G::MATE_SOLVER && MATE_THREAT_NODES.get() > 0;
+        let guarded = level.is_none() && G::MATE_SOLVER && self.mate.threat_nodes > 0;
         if guarded {
             control.keep_after_search(THREAT_TIME_SHARE);
         }
@@ -969,6 +1014,9 @@ impl<G: Playable> GameSession for Session<G> {
         let started = Instant::now();
         let mut nodes = 0;
         let mut searcher = <G::Searcher as Searcher<G>>::new(&config);
+        // Fresh tables, this session's tunables.
+        *Searcher::<G>::params_mut(&mut searcher) =
+            Searcher::<G>::params_mut(&mut self.searcher).clone();
         for sfen in G::BENCH_POSITIONS {
             let pos = G::from_sfen(sfen, &self.rules).expect("bench positions are valid");
             Searcher::<G>::clear(&mut searcher);
@@ -1027,6 +1075,7 @@ fn line_notation<G: Game>(pos: &G, line: &[G::Move]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::options::OptionKind;
     use crate::registry::new_session;
 
     fn over(session: &dyn GameSession) -> Option<&'static str> {
@@ -1215,7 +1264,7 @@ mod tests {
         struct Check;
         impl crate::registry::GameVisitor for Check {
             fn visit<G: Playable>(&mut self, _: &'static crate::registry::GameEntry) {
-                let tunables = G::tunables();
+                let tunables = tunable_specs::<G>();
                 assert!(!tunables.is_empty(), "{}", G::NAME);
                 let mut names: Vec<String> =
                     tunables.iter().map(|t| t.name.to_lowercase()).collect();
@@ -1224,10 +1273,10 @@ mod tests {
                 assert_eq!(names.len(), tunables.len(), "{}: unique names", G::NAME);
                 for t in &tunables {
                     assert!(t.name.starts_with(tune::PREFIX), "{}", t.name);
-                    assert!(
-                        t.min < t.max && (t.min..=t.max).contains(&t.default),
-                        "{t:?}"
-                    );
+                    let OptionKind::Spin { default, min, max } = t.kind else {
+                        panic!("{t:?}");
+                    };
+                    assert!(min < max && (min..=max).contains(&default), "{t:?}");
                     assert!(find_spec(ENGINE_OPTIONS, t.name).is_none());
                 }
             }
@@ -1235,26 +1284,103 @@ mod tests {
         crate::registry::for_each_game(&mut Check);
     }
 
+    /// The bench signature of `session`: its nodes over the bench positions.
+    fn bench_nodes(session: &mut dyn GameSession) -> u64 {
+        session.bench(None).nodes
+    }
+
     #[test]
-    fn each_two_player_game_has_its_own_search_tunables() {
-        use crate::search::TwoPlayerGame;
-        let (hasami, annan) = (
-            crate::hasami::Hasami::search_params(),
-            crate::annan::Annan::search_params(),
-        );
-        assert!(!std::ptr::eq(hasami, annan));
-        for (game, params, tunables) in [
-            ("hasami", hasami, crate::hasami::Hasami::tunables()),
-            ("annan", annan, crate::annan::Annan::tunables()),
+    fn two_sessions_of_a_game_keep_their_own_tunables() {
+        // One tunable of each kind a session holds: the search's, the
+        // evaluation's, time management's (read by the planner only) and
+        // the levels'.
+        for (game, tunable, value) in [
+            ("hasami", "Tune_AspirationDelta", "7"),
+            ("hasami", "Tune_HasamiHanging", "120"),
+            ("annan", "Tune_AnnanMobility", "30"),
+            ("yonin", "Tune_QsMaxPlies", "0"),
+            ("yonin", "Tune_YoninKingPressure", "112"),
+            ("sugoroku", "Tune_RootCandidates", "2"),
         ] {
-            for own in params.tunables() {
-                assert!(
-                    tunables.iter().any(|t| std::ptr::eq(*t, own)),
-                    "{game}: {}",
-                    own.name
-                );
-            }
+            let mut plain = new_session(game).unwrap();
+            let mut tuned = new_session(game).unwrap();
+            let default = bench_nodes(&mut *plain);
+            tuned.set_option(tunable, value).unwrap();
+            let changed = bench_nodes(&mut *tuned);
+            assert_ne!(changed, default, "{game}: {tunable} moves the search");
+            assert_eq!(bench_nodes(&mut *plain), default, "{game}: untouched");
+            let fresh = new_session(game).unwrap().option_specs();
+            assert!(
+                fresh.iter().all(|s| s.name != tunable),
+                "listed on request only"
+            );
         }
+    }
+
+    #[test]
+    fn differently_tuned_sessions_search_side_by_side_as_each_alone() {
+        // Per game, two sessions of the same game with different tunables
+        // (and one at a weak level), each searched alone and then all at
+        // once on their own threads: every answer and node count the same.
+        let setups: [(&str, &[(&str, &str)]); 8] = [
+            ("hasami", &[]),
+            (
+                "hasami",
+                &[("Tune_HasamiNearWin", "90"), ("Tune_NullMinDepth", "5")],
+            ),
+            ("annan", &[("Tune_AnnanRook", "1500")]),
+            (
+                "annan",
+                &[("Skill", "6"), ("Tune_LevelNoisePercent", "300")],
+            ),
+            ("yonin", &[]),
+            (
+                "yonin",
+                &[("Tune_YoninMobility", "40"), ("Tune_LmrMinMoves", "8")],
+            ),
+            ("sugoroku", &[("SugorokuEval", "handmade")]),
+            (
+                "sugoroku",
+                &[
+                    ("SugorokuEval", "handmade"),
+                    ("Tune_SugorokuHomePoint", "2500"),
+                ],
+            ),
+        ];
+        let session = |(game, options): (&str, &[(&str, &str)])| {
+            let mut session = new_session(game).unwrap();
+            for (name, value) in options {
+                assert_eq!(session.set_option(name, value), Ok(true), "{name}");
+            }
+            if session.has_chance() {
+                session.set_position(None, &["31"]).unwrap();
+            }
+            session
+        };
+        let answer = |session: &mut dyn GameSession| {
+            let control = SearchControl::new(false);
+            let limits = Limits {
+                nodes: Some(30_000),
+                ..Limits::depth(4)
+            };
+            let best = session.search(&limits, &control, &mut |_| {});
+            (best.best, control.nodes(), bench_nodes(session))
+        };
+        let alone: Vec<_> = setups.iter().map(|&s| answer(&mut *session(s))).collect();
+        for pair in alone.chunks(2) {
+            assert_ne!(pair[0], pair[1], "the tunings differ in what they search");
+        }
+        let together: Vec<_> = std::thread::scope(|scope| {
+            let threads: Vec<_> = setups
+                .iter()
+                .map(|&s| {
+                    let mut session = session(s);
+                    scope.spawn(move || answer(&mut *session))
+                })
+                .collect();
+            threads.into_iter().map(|t| t.join().unwrap()).collect()
+        });
+        assert_eq!(together, alone);
     }
 
     #[test]

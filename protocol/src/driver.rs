@@ -405,8 +405,7 @@ impl Protocol {
         };
         if session.game() != self.game {
             // Options the new game knows carry over (Threads, USI_Hash, MoveLimit, …);
-            // its other tunables start from their defaults.
-            session.reset_tunables();
+            // its other tunables start from their defaults (the new session's).
             self.options
                 .retain(|(name, value)| matches!(session.set_option(name, value), Ok(true)));
             self.game = session.game();

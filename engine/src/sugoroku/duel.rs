@@ -7,7 +7,7 @@
 //! units the error bar is computed over.
 
 use super::net::Networks;
-use super::{Evaluation, Roll, Sugoroku, SugorokuMove, SugorokuRules, ROLLS};
+use super::{Evaluation, Roll, Sugoroku, SugorokuEval, SugorokuMove, SugorokuRules, ROLLS};
 use crate::core::{Game, GameResult, MoveList, Seat};
 use crate::search::expecti::Expectimax;
 use crate::search::{ChanceGame, Limits, SearchConfig, SearchControl, Searcher};
@@ -52,7 +52,7 @@ pub struct DuelResult {
 
 struct Contestant<'a> {
     player: Player<'a>,
-    searcher: Option<Expectimax>,
+    searcher: Option<Expectimax<SugorokuEval>>,
 }
 
 /// The turn whose result `value` (for the side that moved, in points) rates
@@ -84,7 +84,7 @@ impl<'a> Contestant<'a> {
                 hash_mb: DUEL_HASH_MB,
                 ..SearchConfig::default()
             };
-            <Expectimax as Searcher<Sugoroku>>::new(&config)
+            <Expectimax<SugorokuEval> as Searcher<Sugoroku>>::new(&config)
         });
         Contestant { player, searcher }
     }
@@ -113,7 +113,7 @@ impl<'a> Contestant<'a> {
             (Player::Static(evaluation), _) => best_at_zero_ply(pos, &moves, |after| {
                 let mut after = *after;
                 after.set_evaluation(evaluation);
-                -(after.evaluate() as f32) / 1000.0
+                -(after.evaluate(&SugorokuEval::default()) as f32) / 1000.0
             }),
             _ => moves[rng.gen_range(0..moves.len())],
         }
@@ -155,7 +155,7 @@ fn play(
     let mut choices = Xoshiro256PlusPlus::seed_from_u64(choices);
     for seat in seats.iter_mut() {
         if let Some(searcher) = &mut seat.searcher {
-            <Expectimax as Searcher<Sugoroku>>::clear(searcher);
+            <Expectimax<SugorokuEval> as Searcher<Sugoroku>>::clear(searcher);
         }
     }
     let mut pos = *start;

@@ -22,6 +22,7 @@ mod race_tests;
 mod tests;
 
 pub use dice::{Dice, Roll, ROLLS};
+pub use eval::{Handmade, SugorokuEval};
 pub use movegen::{Step, SugorokuMove};
 pub use perft::{divide, perft};
 pub use position::{Sugoroku, BAR, HOME, OFF};

@@ -197,7 +197,12 @@ fn decided_positions_evaluate_to_their_result() {
         };
         let points = outcome.value_for(pos.side_to_move());
         assert_eq!(network.outcomes(&pos), Outcomes::decided(points));
-        assert_eq!(pos.evaluate(), points * 1000, "{}", pos.sfen());
+        assert_eq!(
+            pos.evaluate(&Default::default()),
+            points * 1000,
+            "{}",
+            pos.sfen()
+        );
         checked += 1;
     }
     assert!(checked > 50, "{checked} decided positions");
@@ -214,7 +219,11 @@ fn network_values_stay_within_the_rules_bounds_and_are_consistent() {
             assert_eq!((o.win2, o.win3, o.lose2, o.lose3), (0.0, 0.0, 0.0, 0.0));
         }
         let (low, high) = pos.value_bounds();
-        assert!((low..=high).contains(&pos.evaluate()), "{}", pos.sfen());
+        assert!(
+            (low..=high).contains(&pos.evaluate(&Default::default())),
+            "{}",
+            pos.sfen()
+        );
         // From the other side the same position is worth the opposite.
         let flipped = o.flipped();
         assert!((flipped.equity() + o.equity()).abs() < 1e-5);
@@ -228,7 +237,10 @@ fn the_hand_made_evaluation_stays_selectable() {
     rules.set("SugorokuEval", "handmade").unwrap();
     let handmade = Sugoroku::start(&rules);
     assert_eq!(rules.evaluation, Evaluation::Handmade);
-    assert_ne!(pos.evaluate(), handmade.evaluate());
+    assert_ne!(
+        pos.evaluate(&Default::default()),
+        handmade.evaluate(&Default::default())
+    );
     assert_eq!(
         pos.key(),
         handmade.key(),

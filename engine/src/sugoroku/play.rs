@@ -49,17 +49,13 @@ impl Playable for Sugoroku {
         118, 214, 259, 235, 255, 304, 349, 441, 480, 535, 627, 705, 750, 774, 826, 864, 899, 906,
         934, 916, 1001,
     ];
-    type Searcher = Expectimax;
+    type Searcher = Expectimax<super::SugorokuEval>;
 
     /// The race table of the finish rule in use, built in the background.
     fn prepare_evaluation(rules: &super::SugorokuRules) {
         if rules.evaluation == super::Evaluation::Network {
             super::race::prepare(rules.finish);
         }
-    }
-
-    fn eval_tunables() -> &'static [&'static crate::tune::Tunable] {
-        super::eval::TUNABLES
     }
 
     const BENCH_POSITIONS: &'static [&'static str] = &[

@@ -419,6 +419,7 @@ impl Game for Sugoroku {
 }
 
 impl ChanceGame for Sugoroku {
+    type Eval = super::SugorokuEval;
     type Chance = Roll;
     const CHANCE_WEIGHT: u32 = 36;
     const VALUE_BOUND: Value = 3000;
@@ -444,14 +445,14 @@ impl ChanceGame for Sugoroku {
         self.set_dice(Dice::NONE);
     }
 
-    fn evaluate(&self) -> Value {
+    fn evaluate(&self, eval: &Self::Eval) -> Value {
         match self.rules.evaluation {
             Evaluation::Network => {
                 let equity = super::race::outcomes(self.rules.network(), self).equity();
                 let (low, high) = self.value_bounds();
                 ((equity * 1000.0).round() as Value).clamp(low, high)
             }
-            Evaluation::Handmade => super::eval::evaluate(self),
+            Evaluation::Handmade => super::eval::evaluate(self, &eval.handmade),
         }
     }
 

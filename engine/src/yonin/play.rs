@@ -1,5 +1,6 @@
 //! Yonin as the session plays it: the multi-player searchers, chosen by option.
 
+use super::eval::YoninEval;
 use super::Yonin;
 use crate::core::{OptionSpec, Seat};
 use crate::search::multi::{self, MultiSearch};
@@ -13,7 +14,7 @@ const SEARCH_OPTIONS: &[OptionSpec] = &[OptionSpec::combo(
 
 impl Playable for Yonin {
     fn immediate_gain(&self, mv: Self::Move) -> i64 {
-        crate::search::MultiPlayerGame::gain(self, mv).into()
+        crate::search::MultiPlayerGame::gain(self, mv, &YoninEval::default()).into()
     }
     // Level 0 must lose to a one-ply greedy player (docs/cpu-seats.md).
     const LEVEL_NOISE: crate::search::Value = 450;
@@ -23,11 +24,7 @@ impl Playable for Yonin {
         131, 163, 169, 193, 212, 241, 248, 280, 285, 307, 308, 326, 338, 362, 405, 426, 461, 482,
         500, 513, 528,
     ];
-    type Searcher = MultiSearch;
-
-    fn eval_tunables() -> &'static [&'static crate::tune::Tunable] {
-        super::eval::TUNABLES
-    }
+    type Searcher = MultiSearch<YoninEval>;
 
     const BENCH_POSITIONS: &'static [&'static str] = &[
         super::START_SFEN,
