@@ -89,14 +89,30 @@ pub trait Playable: Game {
     }
     /// Words `info` adds about the move `mv` heading a line (Sugoroku: the
     /// result probabilities after it); none by default.
-    fn info_details(&self, mv: Self::Move) -> String {
-        let _ = mv;
+    fn info_details(&self, mv: Self::Move, params: &ParamsOf<Self>) -> String {
+        let _ = (mv, params);
         String::new()
     }
-    /// Starts the evaluation's heavy set-up for `rules` (Sugoroku's race
-    /// tables) at `isready`, so that no search waits for it; nothing by default.
-    fn prepare_evaluation(rules: &Self::Rules) {
-        let _ = rules;
+    /// Starts the heavy set-up of the evaluation `params` choose for `rules`
+    /// (Sugoroku's race tables) at `isready`, so that no search waits for it;
+    /// nothing by default.
+    fn prepare_evaluation(rules: &Self::Rules, params: &ParamsOf<Self>) {
+        let _ = (rules, params);
+    }
+    /// Options of the game's evaluator (Sugoroku's evaluation and network),
+    /// announced after the house rules; none by default.
+    fn eval_options() -> &'static [OptionSpec] {
+        &[]
+    }
+    /// Sets one of [`Playable::eval_options`] in the searcher's `params`:
+    /// `Ok(false)` when none has that name.
+    fn set_eval_option(
+        params: &mut ParamsOf<Self>,
+        name: &str,
+        value: &str,
+    ) -> Result<bool, OptionError> {
+        let _ = (params, name, value);
+        Ok(false)
     }
     /// Whether [`Playable::mate`] is implemented.
     const MATE_SOLVER: bool = false;
@@ -114,6 +130,9 @@ pub trait Playable: Game {
         MateAnswer::NotImplemented
     }
 }
+
+/// The parameters of `G`'s searcher: its own and its evaluator's.
+pub type ParamsOf<G> = <<G as Playable>::Searcher as Searcher<G>>::Params;
 
 /// The mate solver's tunables in play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -621,6 +640,7 @@ impl<G: Playable> GameSession for Session<G> {
     fn option_specs(&self) -> Vec<OptionSpec> {
         let mut specs: Vec<OptionSpec> = G::Rules::specs()
             .iter()
+            .chain(G::eval_options())
             .chain(G::search_options())
             .copied()
             .collect();
@@ -675,6 +695,9 @@ impl<G: Playable> GameSession for Session<G> {
             }
             return Ok(true);
         }
+        if G::set_eval_option(Searcher::<G>::params_mut(&mut self.searcher), name, value)? {
+            return Ok(true);
+        }
         if let Some(spec) = find_spec(G::search_options(), name) {
             if let OptionValue::Choice(choice) = spec.validate(value)? {
                 self.config.algorithm = choice;
@@ -704,7 +727,7 @@ impl<G: Playable> GameSession for Session<G> {
     }
 
     fn prepare(&mut self) -> Result<(), String> {
-        G::prepare_evaluation(&self.rules);
+        G::prepare_evaluation(&self.rules, Searcher::<G>::params_mut(&mut self.searcher));
         let prepared = Searcher::<G>::prepare(&mut self.searcher);
         self.config.hash_mb = Searcher::<G>::tables(&self.searcher).config().hash_mb;
         prepared
@@ -884,6 +907,9 @@ impl<G: Playable> GameSession for Session<G> {
             Searcher::<G>::configure(&mut self.searcher, &config);
         }
         let started = Instant::now();
+        // What the lines reported say besides the search's words (Sugoroku:
+        // the network's probabilities), while the searcher is busy.
+        let params = Searcher::<G>::params_mut(&mut self.searcher).clone();
         let pos = &self.pos;
         let shown_lines = self.config.multipv;
         // The root lines of the deepest iteration reported: the choices.
@@ -919,7 +945,7 @@ impl<G: Playable> GameSession for Session<G> {
                 details: info
                     .pv
                     .first()
-                    .map_or_else(String::new, |&mv| pos.info_details(mv)),
+                    .map_or_else(String::new, |&mv| pos.info_details(mv, &params)),
                 pv,
                 scores: info.scores,
             });
@@ -992,7 +1018,7 @@ impl<G: Playable> GameSession for Session<G> {
                     nodes: result.nodes,
                     time_ms: started.elapsed().as_millis() as u64,
                     hashfull: Searcher::<G>::hashfull(&self.searcher),
-                    details: pos.info_details(mv),
+                    details: pos.info_details(mv, &params),
                     pv: answer.clone(),
                     scores: None,
                 });
@@ -1380,6 +1406,47 @@ mod tests {
                 .collect();
             threads.into_iter().map(|t| t.join().unwrap()).collect()
         });
+        assert_eq!(together, alone);
+    }
+
+    #[test]
+    fn two_sugoroku_sessions_search_side_by_side_with_their_own_networks() {
+        use crate::sugoroku::net::{embedded, Network, Networks};
+        let contact = &embedded().contact;
+        let other = Networks {
+            contact: Network::random(contact.inputs, contact.hidden, contact.activation, 7),
+            race: None,
+        };
+        let path = std::env::temp_dir().join(format!("yomi-values-{}.bin", std::process::id()));
+        std::fs::write(&path, other.to_bytes()).unwrap();
+        let session = |weights: &str| {
+            let mut session = new_session("sugoroku").unwrap();
+            session.set_option("SugorokuWeights", weights).unwrap();
+            session.set_position(None, &["31"]).unwrap();
+            session
+        };
+        let answer = |session: &mut dyn GameSession| {
+            let mut lines = Vec::new();
+            let control = SearchControl::new(false);
+            let best = session.search(&Limits::depth(2), &control, &mut |info| {
+                lines.push((info.score, info.details.clone()))
+            });
+            (best.best, lines)
+        };
+        let weights = ["<empty>", path.to_str().unwrap()];
+        let alone: Vec<_> = weights.iter().map(|w| answer(&mut *session(w))).collect();
+        assert_ne!(alone[0], alone[1], "another network, other values");
+        let together: Vec<_> = std::thread::scope(|scope| {
+            let threads: Vec<_> = weights
+                .iter()
+                .map(|w| {
+                    let mut session = session(w);
+                    scope.spawn(move || answer(&mut *session))
+                })
+                .collect();
+            threads.into_iter().map(|t| t.join().unwrap()).collect()
+        });
+        std::fs::remove_file(&path).unwrap();
         assert_eq!(together, alone);
     }
 

@@ -8,11 +8,14 @@
 //! multiplier rule. No allocation: it runs at every leaf.
 
 use super::dice::ROLLS;
+use super::net::Networks;
 use super::position::{Sugoroku, BAR, HOME, OFF};
 use super::rules::{Closeout, Finish};
-use crate::core::{Game, Seat};
+use crate::core::options::OptionValue;
+use crate::core::{Game, HouseRules, OptionSpec, Seat};
 use crate::search::Value;
 use crate::tune::{Params, Spec, Tunable, Tuned};
+use std::sync::Arc;
 
 /// Pips a turn moves on average: two dice, a double is two moves as well.
 const PIPS_PER_TURN: f32 = 7.0;
@@ -115,10 +118,79 @@ impl Params for Handmade {
     ];
 }
 
-/// The evaluator: the hand-made evaluation's weights.
+/// The evaluation the engine's search uses (`SugorokuEval`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Evaluation {
+    /// The trained network ([`super::net`]); races the tables hold are
+    /// valued exactly ([`super::race`]).
+    #[default]
+    Network,
+    /// The hand-made evaluation, kept for comparison.
+    Handmade,
+}
+
+/// The evaluator: which evaluation, the network (the embedded one unless a
+/// file was read) and the hand-made evaluation's weights.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SugorokuEval {
+    pub evaluation: Evaluation,
+    /// A network read from `SugorokuWeights`; `None`: the embedded one.
+    pub network: Option<Arc<Networks>>,
     pub handmade: Handmade,
+}
+
+impl SugorokuEval {
+    /// The network the evaluation uses.
+    #[inline]
+    pub fn network(&self) -> &Networks {
+        self.network
+            .as_deref()
+            .unwrap_or_else(|| super::net::embedded())
+    }
+}
+
+/// The evaluator's options, announced after the house rules.
+const SPECS: &[OptionSpec] = &[
+    OptionSpec::combo("SugorokuEval", "network", &["network", "handmade"]),
+    OptionSpec::text("SugorokuWeights", ""),
+];
+
+/// Not rules of the game, but options set as rules are (by name, validated,
+/// a file that cannot be read refused with the reason).
+impl HouseRules for SugorokuEval {
+    fn specs() -> &'static [OptionSpec] {
+        SPECS
+    }
+
+    /// `SugorokuWeights`: a network file to read (empty or `<empty>`: the
+    /// embedded network); a file that cannot be read or is not a valid network
+    /// is refused and the network in use stays.
+    fn try_apply(&mut self, spec: &OptionSpec, value: OptionValue) -> Result<(), String> {
+        let OptionValue::Text(path) = &value else {
+            self.apply(spec, value);
+            return Ok(());
+        };
+        if path.is_empty() || path == "<empty>" {
+            self.network = None;
+            return Ok(());
+        }
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read the file: {e}"))?;
+        self.network = Some(Arc::new(Networks::from_bytes(&bytes)?));
+        Ok(())
+    }
+
+    fn apply(&mut self, spec: &OptionSpec, value: OptionValue) {
+        match (spec.name, value) {
+            ("SugorokuEval", OptionValue::Choice(choice)) => {
+                self.evaluation = if choice == "handmade" {
+                    Evaluation::Handmade
+                } else {
+                    Evaluation::Network
+                }
+            }
+            _ => unreachable!("validated option {} reached SugorokuEval", spec.name),
+        }
+    }
 }
 
 impl Tuned for SugorokuEval {
