@@ -17,8 +17,8 @@ use yomi_engine::search::expecti::{self, Expectimax};
 use yomi_engine::search::multi::{self, MultiSearch};
 use yomi_engine::search::{Limits, SearchConfig, SearchControl, Searcher};
 use yomi_engine::session::Playable;
-use yomi_engine::sugoroku::Sugoroku;
-use yomi_engine::yonin::Yonin;
+use yomi_engine::sugoroku::{Sugoroku, SugorokuEval};
+use yomi_engine::yonin::{Yonin, YoninEval};
 use yomi_engine::Game;
 
 /// One search of `budget` from fresh tables: (deepest completed depth, nodes, elapsed).
@@ -112,9 +112,9 @@ fn main() {
     if wanted(Sugoroku::NAME) {
         let mut order = expecti::ALGORITHMS.to_vec();
         order.reverse();
-        compare::<Sugoroku, Expectimax>(&order, budget);
+        compare::<Sugoroku, Expectimax<SugorokuEval>>(&order, budget);
     }
     if wanted(Yonin::NAME) {
-        compare::<Yonin, MultiSearch>(multi::ALGORITHMS, budget);
+        compare::<Yonin, MultiSearch<YoninEval>>(multi::ALGORITHMS, budget);
     }
 }

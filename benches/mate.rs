@@ -21,7 +21,7 @@ use yomi_engine::annan::Annan;
 use yomi_engine::registry::new_session;
 use yomi_engine::search::tables::Scratch;
 use yomi_engine::search::{Limits, Score, SearchConfig, SearchControl, Searcher};
-use yomi_engine::session::{MateAnswer, Playable, MATE_THREAT_NODES};
+use yomi_engine::session::{MateAnswer, MateParams, Playable};
 use yomi_engine::Game;
 
 const PROBLEMS: &str = include_str!("mate_problems.txt");
@@ -143,9 +143,10 @@ fn main() {
             .filter_map(|arg| arg.parse().ok())
             .collect();
         let nodes = numbers.first().copied().unwrap_or(20_000);
-        let guard = numbers
-            .get(1)
-            .map_or(MATE_THREAT_NODES.default.to_string(), u64::to_string);
+        let guard = numbers.get(1).map_or(
+            MateParams::default().threat_nodes.to_string(),
+            u64::to_string,
+        );
         for guard in ["0", guard.as_str()] {
             threat_blunders(nodes, guard);
         }

@@ -12,7 +12,7 @@ use std::hint::black_box;
 use std::time::Instant;
 use yomi_engine::core::{Game, MoveList};
 use yomi_engine::search::ChanceGame;
-use yomi_engine::sugoroku::{net, Evaluation, Roll, Sugoroku, SugorokuRules};
+use yomi_engine::sugoroku::{net, Evaluation, Roll, Sugoroku, SugorokuEval, SugorokuRules};
 
 fn positions(count: usize) -> Vec<Sugoroku> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
@@ -47,7 +47,7 @@ fn time_per_position(positions: &[Sugoroku], mut each: impl FnMut(&Sugoroku) -> 
 }
 
 fn main() {
-    let mut positions = positions(100_000);
+    let positions = positions(100_000);
     // The embedded networks, and any weights files named after `--`.
     let mut sets = vec![("embedded".to_string(), net::embedded().clone())];
     for path in std::env::args().skip(1).filter(|a| !a.starts_with('-')) {
@@ -98,10 +98,11 @@ fn main() {
             positions.len()
         );
     }
-    for pos in &mut positions {
-        pos.set_evaluation(Evaluation::Handmade);
-    }
-    let each = time_per_position(&positions, |pos| pos.evaluate() as f64);
+    let handmade = SugorokuEval {
+        evaluation: Evaluation::Handmade,
+        ..SugorokuEval::default()
+    };
+    let each = time_per_position(&positions, |pos| pos.evaluate(&handmade) as f64);
     println!(
         "hand-made: {:.2} M evaluations/s on one thread ({:.0} ns each)",
         1e-6 / each,

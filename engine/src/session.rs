@@ -15,12 +15,13 @@ use crate::core::{
 use crate::perft;
 use crate::review::ReviewScale;
 use crate::search::tables::Scratch;
+use crate::search::TimeParams;
 use crate::search::{
     smp, DelayEstimate, Limits, Margin, Score, SearchConfig, SearchControl, SearchInfo, Searcher,
     Value,
 };
-use crate::strength::{self, Weak};
-use crate::tune::{self, Tunable};
+use crate::strength::{self, StrengthParams, Weak};
+use crate::tune::{self, Params, Spec, Tunable, Tuned};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt;
@@ -90,32 +91,30 @@ pub trait Playable: Game {
     }
     /// Words `info` adds about the move `mv` heading a line (Sugoroku: the
     /// result probabilities after it); none by default.
-    fn info_details(&self, mv: Self::Move) -> String {
-        let _ = mv;
+    fn info_details(&self, mv: Self::Move, params: &ParamsOf<Self>) -> String {
+        let _ = (mv, params);
         String::new()
     }
-    /// Starts the evaluation's heavy set-up for `rules` (Sugoroku's race
-    /// tables) at `isready`, so that no search waits for it; nothing by default.
-    fn prepare_evaluation(rules: &Self::Rules) {
-        let _ = rules;
+    /// Starts the heavy set-up of the evaluation `params` choose for `rules`
+    /// (Sugoroku's race tables) at `isready`, so that no search waits for it;
+    /// nothing by default.
+    fn prepare_evaluation(rules: &Self::Rules, params: &ParamsOf<Self>) {
+        let _ = (rules, params);
     }
-    /// The tunables the evaluation reads (crate::tune).
-    fn eval_tunables() -> &'static [&'static Tunable] {
+    /// Options of the game's evaluator (Sugoroku's evaluation and network),
+    /// announced after the house rules; none by default.
+    fn eval_options() -> &'static [OptionSpec] {
         &[]
     }
-    /// Every tunable that moves this game's play: its searcher's, its
-    /// evaluation's and time management's (and the mate probe's).
-    fn tunables() -> Vec<&'static Tunable> {
-        let searcher = <Self::Searcher as Searcher<Self>>::tunables();
-        let mut all: Vec<&'static Tunable> = searcher;
-        all.extend(Self::eval_tunables());
-        all.extend(crate::search::time::TUNABLES);
-        all.extend(strength::TUNABLES);
-        if Self::MATE_SOLVER {
-            all.push(&MATE_PROBE_NODES);
-            all.push(&MATE_THREAT_NODES);
-        }
-        all
+    /// Sets one of [`Playable::eval_options`] in the searcher's `params`:
+    /// `Ok(false)` when none has that name.
+    fn set_eval_option(
+        params: &mut ParamsOf<Self>,
+        name: &str,
+        value: &str,
+    ) -> Result<bool, OptionError> {
+        let _ = (params, name, value);
+        Ok(false)
     }
     /// A move as a game record shows it to people, western or with kanji
     /// piece names ([`crate::core::readable`]); the protocol's form by default.
@@ -147,17 +146,74 @@ pub trait Playable: Game {
     }
 }
 
-/// In play, games with a mate solver first ask it for a mate within this many
-/// nodes (0: never) and a tenth of the move's time, and play a mate it finds
-/// at once. Two matches of 100 games (Annan, 100 ms a move, against 0): +42 ± 67 and
-/// +14 ± 55 Elo, +28 ± 48 together.
-pub static MATE_PROBE_NODES: Tunable = Tunable::new("Tune_MateProbeNodes", 5_000, 0, 10_000_000);
+/// The parameters of `G`'s searcher: its own and its evaluator's.
+pub type ParamsOf<G> = <<G as Playable>::Searcher as Searcher<G>>::Params;
 
-/// In play, games with a mate solver ask it, within this many nodes (0:
-/// never), whether the opponent mates after the move the search chose; a move
-/// that loses so is replaced by the next root move that does not
-/// ([`Session::threat_guard`]).
-pub static MATE_THREAT_NODES: Tunable = Tunable::new("Tune_MateThreatNodes", 20_000, 0, 10_000_000);
+/// The mate solver's tunables in play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MateParams {
+    /// Games with a mate solver first ask it for a mate within this many
+    /// nodes (0: never) and a tenth of the move's time, and play a mate it
+    /// finds at once. Two matches of 100 games (Annan, 100 ms a move, against
+    /// 0): +42 ± 67 and +14 ± 55 Elo, +28 ± 48 together.
+    pub probe_nodes: i32,
+    /// Games with a mate solver ask it, within this many nodes (0: never),
+    /// whether the opponent mates after the move the search chose; a move
+    /// that loses so is replaced by the next root move that does not
+    /// ([`Session::threat_guard`]).
+    pub threat_nodes: i32,
+}
+
+impl Default for MateParams {
+    fn default() -> Self {
+        MateParams {
+            probe_nodes: 5_000,
+            threat_nodes: 20_000,
+        }
+    }
+}
+
+impl Params for MateParams {
+    const TUNABLES: &'static [Tunable<Self>] = &[
+        Tunable::new("Tune_MateProbeNodes", 0, 10_000_000, |p| &mut p.probe_nodes),
+        Tunable::new("Tune_MateThreatNodes", 0, 10_000_000, |p| {
+            &mut p.threat_nodes
+        }),
+    ];
+}
+
+/// A game's tunables, wherever they live: its searcher's (the search's and
+/// the evaluator's), time management's, the levels' and, in games with a
+/// mate solver, the solver's; in the order `usi` lists them.
+struct SessionTunables<'a> {
+    searcher: &'a mut dyn Tuned,
+    time: &'a mut TimeParams,
+    strength: &'a mut StrengthParams,
+    mate: Option<&'a mut MateParams>,
+}
+
+impl Tuned for SessionTunables<'_> {
+    fn visit(&mut self, visit: &mut dyn FnMut(Spec, &mut i32)) {
+        self.searcher.visit(visit);
+        self.time.visit(visit);
+        self.strength.visit(visit);
+        if let Some(mate) = &mut self.mate {
+            mate.visit(visit);
+        }
+    }
+}
+
+/// Every tunable of `G` as `usi` lists it, with its default.
+pub fn tunable_specs<G: Playable>() -> Vec<OptionSpec> {
+    let mut searcher = <G::Searcher as Searcher<G>>::default_params();
+    let (mut time, mut strength, mut mate) = Default::default();
+    tune::specs(&mut SessionTunables {
+        searcher: &mut searcher,
+        time: &mut time,
+        strength: &mut strength,
+        mate: G::MATE_SOLVER.then_some(&mut mate),
+    })
+}
 
 /// Root moves the threat guard checks at most for one answer.
 pub const THREAT_CANDIDATES: usize = 8;
@@ -273,9 +329,6 @@ pub trait GameSession: Send {
     fn option_specs(&self) -> Vec<OptionSpec>;
     /// `Ok(false)`: no option has that name.
     fn set_option(&mut self, name: &str, value: &str) -> Result<bool, OptionError>;
-    /// Puts the game's tunables back to their defaults (they are process-wide:
-    /// a game switched to must not keep values set in an earlier session of it).
-    fn reset_tunables(&self);
     /// Heavy initialisation (tables), so that the first search starts at once;
     /// an error (a hash size that cannot be allocated) keeps the previous table
     /// and its size.
@@ -375,6 +428,10 @@ pub struct Session<G: Playable> {
     show_tunables: bool,
     /// [`GameSession::set_analysis`]: full strength whatever the options say.
     analysis: bool,
+    /// The levels' and the mate solver's tunables (the searcher holds its
+    /// own and its evaluator's, `config` time management's).
+    strength: StrengthParams,
+    mate: MateParams,
     searcher: G::Searcher,
 }
 
@@ -398,6 +455,8 @@ impl<G: Playable> Session<G> {
             delays: DelayEstimate::default(),
             show_tunables: false,
             analysis: false,
+            strength: StrengthParams::default(),
+            mate: MateParams::default(),
         }
     }
 
@@ -425,7 +484,7 @@ impl<G: Playable> Session<G> {
         Ok(pos)
     }
 
-    /// A mate the solver finds within [`MATE_PROBE_NODES`], played at once
+    /// A mate the solver finds within [`MateParams::probe_nodes`], played at once
     /// (reported as one `info` line); `None` to search as usual. Not while
     /// pondering or in `go infinite` (the answer must wait), nor under
     /// `searchmoves` or `MultiPV` above 1 (analysis wants its lines).
@@ -436,7 +495,7 @@ impl<G: Playable> Session<G> {
         report: &mut dyn FnMut(&SearchInfo<String>),
     ) -> Option<BestMove> {
         // Within a tenth of a node limit too, so that `go nodes` means what it says.
-        let budget = (MATE_PROBE_NODES.get() as u64).min(limits.nodes.map_or(u64::MAX, |n| n / 10));
+        let budget = (self.mate.probe_nodes as u64).min(limits.nodes.map_or(u64::MAX, |n| n / 10));
         if !G::MATE_SOLVER
             || budget == 0
             || limits.infinite
@@ -448,7 +507,8 @@ impl<G: Playable> Session<G> {
         }
         // At most a tenth of the time the search may take, whatever the nodes.
         let margin = Margin::for_search(self.config.time_margin_ms, control);
-        let plan = crate::search::TimeManager::new(limits, self.pos.side_to_move(), margin);
+        let side = self.pos.side_to_move();
+        let plan = crate::search::TimeManager::new(limits, side, margin, &self.config.time);
         let probe_limits = Limits {
             nodes: Some(budget),
             movetime: plan.hard_limit().map(|hard| hard / 10),
@@ -481,7 +541,7 @@ impl<G: Playable> Session<G> {
     }
 
     /// The threat guard: whether the opponent has a forced mate after the
-    /// search's choice, asked of the mate solver within [`MATE_THREAT_NODES`]
+    /// search's choice, asked of the mate solver within [`MateParams::threat_nodes`]
     /// nodes a move (a tenth of a `go nodes` limit at most) and, all moves
     /// together, a tenth of the search's time, never past its deadline (so
     /// that under node or depth limits the answer is reproducible). A move
@@ -498,8 +558,7 @@ impl<G: Playable> Session<G> {
         score: Score,
         candidates: &[(G::Move, Option<Score>)],
     ) -> Option<(G::Move, Option<Score>, String)> {
-        let budget =
-            (MATE_THREAT_NODES.get() as u64).min(limits.nodes.map_or(u64::MAX, |n| n / 10));
+        let budget = (self.mate.threat_nodes as u64).min(limits.nodes.map_or(u64::MAX, |n| n / 10));
         // A proven result needs no guard: the search's own mate, or its loss
         // whatever is played. Nor does an answer `stop` asked for, nor a
         // timed one without a deadline to keep to (a search held for
@@ -570,6 +629,16 @@ impl<G: Playable> Session<G> {
         Some((played, played_score, note))
     }
 
+    /// Every tunable of this session, where it lives.
+    fn tunables(&mut self) -> SessionTunables<'_> {
+        SessionTunables {
+            searcher: Searcher::<G>::params_mut(&mut self.searcher),
+            time: &mut self.config.time,
+            strength: &mut self.strength,
+            mate: G::MATE_SOLVER.then_some(&mut self.mate),
+        }
+    }
+
     fn set_engine_option(&mut self, spec: &OptionSpec, value: OptionValue) {
         let int = |v: &OptionValue| match v {
             OptionValue::Int(i) => *i,
@@ -611,6 +680,7 @@ impl<G: Playable> GameSession for Session<G> {
     fn option_specs(&self) -> Vec<OptionSpec> {
         let mut specs: Vec<OptionSpec> = G::Rules::specs()
             .iter()
+            .chain(G::eval_options())
             .chain(G::search_options())
             .copied()
             .collect();
@@ -626,15 +696,9 @@ impl<G: Playable> GameSession for Session<G> {
             }
         }
         if self.show_tunables {
-            specs.extend(G::tunables().iter().map(|t| t.spec()));
+            specs.extend(tunable_specs::<G>());
         }
         specs
-    }
-
-    fn reset_tunables(&self) {
-        for tunable in G::tunables() {
-            tunable.reset();
-        }
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<bool, OptionError> {
@@ -671,6 +735,9 @@ impl<G: Playable> GameSession for Session<G> {
             }
             return Ok(true);
         }
+        if G::set_eval_option(Searcher::<G>::params_mut(&mut self.searcher), name, value)? {
+            return Ok(true);
+        }
         if let Some(spec) = find_spec(G::search_options(), name) {
             if let OptionValue::Choice(choice) = spec.validate(value)? {
                 self.config.algorithm = choice;
@@ -678,11 +745,12 @@ impl<G: Playable> GameSession for Session<G> {
             }
             return Ok(true);
         }
-        if let Some(tunable) = tune::find(&G::tunables(), name) {
-            if let OptionValue::Int(value) = tunable.spec().validate(value)? {
-                tunable
-                    .set(value as i32)
+        if let Some((spec, _)) = tune::get(&mut self.tunables(), name) {
+            if let OptionValue::Int(value) = spec.option(0).validate(value)? {
+                tune::set(&mut self.tunables(), name, value as i32)
+                    .and_then(Result::ok)
                     .expect("validated against its own range");
+                Searcher::<G>::configure(&mut self.searcher, &self.config);
             }
             return Ok(true);
         }
@@ -699,7 +767,7 @@ impl<G: Playable> GameSession for Session<G> {
     }
 
     fn prepare(&mut self) -> Result<(), String> {
-        G::prepare_evaluation(&self.rules);
+        G::prepare_evaluation(&self.rules, Searcher::<G>::params_mut(&mut self.searcher));
         let prepared = Searcher::<G>::prepare(&mut self.searcher);
         self.config.hash_mb = Searcher::<G>::tables(&self.searcher).config().hash_mb;
         prepared
@@ -835,7 +903,7 @@ impl<G: Playable> GameSession for Session<G> {
             self.level
         };
         let level = (index < G::LEVELS && !self.analysis).then(|| {
-            strength::level(
+            self.strength.level(
                 index,
                 G::LEVELS,
                 G::LEVEL_SPACING,
@@ -850,7 +918,7 @@ impl<G: Playable> GameSession for Session<G> {
             }
         }
         // Stage two: the search, a share of its time kept for stage three.
-        let guarded = level.is_none() && G::MATE_SOLVER && MATE_THREAT_NODES.get() > 0;
+        let guarded = level.is_none() && G::MATE_SOLVER && self.mate.threat_nodes > 0;
         if guarded {
             control.keep_after_search(THREAT_TIME_SHARE);
         }
@@ -880,6 +948,9 @@ impl<G: Playable> GameSession for Session<G> {
             Searcher::<G>::configure(&mut self.searcher, &config);
         }
         let started = Instant::now();
+        // What the lines reported say besides the search's words (Sugoroku:
+        // the network's probabilities), while the searcher is busy.
+        let params = Searcher::<G>::params_mut(&mut self.searcher).clone();
         let pos = &self.pos;
         let shown_lines = self.config.multipv;
         // The root lines of the deepest iteration reported: the choices.
@@ -915,7 +986,7 @@ impl<G: Playable> GameSession for Session<G> {
                 details: info
                     .pv
                     .first()
-                    .map_or_else(String::new, |&mv| pos.info_details(mv)),
+                    .map_or_else(String::new, |&mv| pos.info_details(mv, &params)),
                 pv,
                 scores: info.scores,
             });
@@ -988,7 +1059,7 @@ impl<G: Playable> GameSession for Session<G> {
                     nodes: result.nodes,
                     time_ms: started.elapsed().as_millis() as u64,
                     hashfull: Searcher::<G>::hashfull(&self.searcher),
-                    details: pos.info_details(mv),
+                    details: pos.info_details(mv, &params),
                     pv: answer.clone(),
                     scores: None,
                 });
@@ -1010,6 +1081,9 @@ impl<G: Playable> GameSession for Session<G> {
         let started = Instant::now();
         let mut nodes = 0;
         let mut searcher = <G::Searcher as Searcher<G>>::new(&config);
+        // Fresh tables, this session's tunables.
+        *Searcher::<G>::params_mut(&mut searcher) =
+            Searcher::<G>::params_mut(&mut self.searcher).clone();
         for sfen in G::BENCH_POSITIONS {
             let pos = G::from_sfen(sfen, &self.rules).expect("bench positions are valid");
             Searcher::<G>::clear(&mut searcher);
@@ -1109,6 +1183,7 @@ fn line_notation<G: Game>(pos: &G, line: &[G::Move]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::options::OptionKind;
     use crate::registry::new_session;
 
     fn over(session: &dyn GameSession) -> Option<&'static str> {
@@ -1297,7 +1372,7 @@ mod tests {
         struct Check;
         impl crate::registry::GameVisitor for Check {
             fn visit<G: Playable>(&mut self, _: &'static crate::registry::GameEntry) {
-                let tunables = G::tunables();
+                let tunables = tunable_specs::<G>();
                 assert!(!tunables.is_empty(), "{}", G::NAME);
                 let mut names: Vec<String> =
                     tunables.iter().map(|t| t.name.to_lowercase()).collect();
@@ -1306,10 +1381,10 @@ mod tests {
                 assert_eq!(names.len(), tunables.len(), "{}: unique names", G::NAME);
                 for t in &tunables {
                     assert!(t.name.starts_with(tune::PREFIX), "{}", t.name);
-                    assert!(
-                        t.min < t.max && (t.min..=t.max).contains(&t.default),
-                        "{t:?}"
-                    );
+                    let OptionKind::Spin { default, min, max } = t.kind else {
+                        panic!("{t:?}");
+                    };
+                    assert!(min < max && (min..=max).contains(&default), "{t:?}");
                     assert!(find_spec(ENGINE_OPTIONS, t.name).is_none());
                 }
             }
@@ -1317,26 +1392,144 @@ mod tests {
         crate::registry::for_each_game(&mut Check);
     }
 
+    /// The bench signature of `session`: its nodes over the bench positions.
+    fn bench_nodes(session: &mut dyn GameSession) -> u64 {
+        session.bench(None).nodes
+    }
+
     #[test]
-    fn each_two_player_game_has_its_own_search_tunables() {
-        use crate::search::TwoPlayerGame;
-        let (hasami, annan) = (
-            crate::hasami::Hasami::search_params(),
-            crate::annan::Annan::search_params(),
-        );
-        assert!(!std::ptr::eq(hasami, annan));
-        for (game, params, tunables) in [
-            ("hasami", hasami, crate::hasami::Hasami::tunables()),
-            ("annan", annan, crate::annan::Annan::tunables()),
+    fn two_sessions_of_a_game_keep_their_own_tunables() {
+        // One tunable of each kind a session holds: the search's, the
+        // evaluation's, time management's (read by the planner only) and
+        // the levels'.
+        for (game, tunable, value) in [
+            ("hasami", "Tune_AspirationDelta", "7"),
+            ("hasami", "Tune_HasamiHanging", "120"),
+            ("annan", "Tune_AnnanMobility", "30"),
+            ("yonin", "Tune_QsMaxPlies", "0"),
+            ("yonin", "Tune_YoninKingPressure", "112"),
+            ("sugoroku", "Tune_RootCandidates", "2"),
         ] {
-            for own in params.tunables() {
-                assert!(
-                    tunables.iter().any(|t| std::ptr::eq(*t, own)),
-                    "{game}: {}",
-                    own.name
-                );
-            }
+            let mut plain = new_session(game).unwrap();
+            let mut tuned = new_session(game).unwrap();
+            let default = bench_nodes(&mut *plain);
+            tuned.set_option(tunable, value).unwrap();
+            let changed = bench_nodes(&mut *tuned);
+            assert_ne!(changed, default, "{game}: {tunable} moves the search");
+            assert_eq!(bench_nodes(&mut *plain), default, "{game}: untouched");
+            let fresh = new_session(game).unwrap().option_specs();
+            assert!(
+                fresh.iter().all(|s| s.name != tunable),
+                "listed on request only"
+            );
         }
+    }
+
+    #[test]
+    fn differently_tuned_sessions_search_side_by_side_as_each_alone() {
+        // Per game, two sessions of the same game with different tunables
+        // (and one at a weak level), each searched alone and then all at
+        // once on their own threads: every answer and node count the same.
+        let setups: [(&str, &[(&str, &str)]); 8] = [
+            ("hasami", &[]),
+            (
+                "hasami",
+                &[("Tune_HasamiNearWin", "90"), ("Tune_NullMinDepth", "5")],
+            ),
+            ("annan", &[("Tune_AnnanRook", "1500")]),
+            (
+                "annan",
+                &[("Skill", "6"), ("Tune_LevelNoisePercent", "300")],
+            ),
+            ("yonin", &[]),
+            (
+                "yonin",
+                &[("Tune_YoninMobility", "40"), ("Tune_LmrMinMoves", "8")],
+            ),
+            ("sugoroku", &[("SugorokuEval", "handmade")]),
+            (
+                "sugoroku",
+                &[
+                    ("SugorokuEval", "handmade"),
+                    ("Tune_SugorokuHomePoint", "2500"),
+                ],
+            ),
+        ];
+        let session = |(game, options): (&str, &[(&str, &str)])| {
+            let mut session = new_session(game).unwrap();
+            for (name, value) in options {
+                assert_eq!(session.set_option(name, value), Ok(true), "{name}");
+            }
+            if session.has_chance() {
+                session.set_position(None, &["31"]).unwrap();
+            }
+            session
+        };
+        let answer = |session: &mut dyn GameSession| {
+            let control = SearchControl::new(false);
+            let limits = Limits {
+                nodes: Some(30_000),
+                ..Limits::depth(4)
+            };
+            let best = session.search(&limits, &control, &mut |_| {});
+            (best.best, control.nodes(), bench_nodes(session))
+        };
+        let alone: Vec<_> = setups.iter().map(|&s| answer(&mut *session(s))).collect();
+        for pair in alone.chunks(2) {
+            assert_ne!(pair[0], pair[1], "the tunings differ in what they search");
+        }
+        let together: Vec<_> = std::thread::scope(|scope| {
+            let threads: Vec<_> = setups
+                .iter()
+                .map(|&s| {
+                    let mut session = session(s);
+                    scope.spawn(move || answer(&mut *session))
+                })
+                .collect();
+            threads.into_iter().map(|t| t.join().unwrap()).collect()
+        });
+        assert_eq!(together, alone);
+    }
+
+    #[test]
+    fn two_sugoroku_sessions_search_side_by_side_with_their_own_networks() {
+        use crate::sugoroku::net::{embedded, Network, Networks};
+        let contact = &embedded().contact;
+        let other = Networks {
+            contact: Network::random(contact.inputs, contact.hidden, contact.activation, 7),
+            race: None,
+        };
+        let path = std::env::temp_dir().join(format!("yomi-values-{}.bin", std::process::id()));
+        std::fs::write(&path, other.to_bytes()).unwrap();
+        let session = |weights: &str| {
+            let mut session = new_session("sugoroku").unwrap();
+            session.set_option("SugorokuWeights", weights).unwrap();
+            session.set_position(None, &["31"]).unwrap();
+            session
+        };
+        let answer = |session: &mut dyn GameSession| {
+            let mut lines = Vec::new();
+            let control = SearchControl::new(false);
+            let best = session.search(&Limits::depth(2), &control, &mut |info| {
+                lines.push((info.score, info.details.clone()))
+            });
+            (best.best, lines)
+        };
+        let weights = ["<empty>", path.to_str().unwrap()];
+        let alone: Vec<_> = weights.iter().map(|w| answer(&mut *session(w))).collect();
+        assert_ne!(alone[0], alone[1], "another network, other values");
+        let together: Vec<_> = std::thread::scope(|scope| {
+            let threads: Vec<_> = weights
+                .iter()
+                .map(|w| {
+                    let mut session = session(w);
+                    scope.spawn(move || answer(&mut *session))
+                })
+                .collect();
+            threads.into_iter().map(|t| t.join().unwrap()).collect()
+        });
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(together, alone);
     }
 
     #[test]

@@ -437,8 +437,7 @@ impl Protocol {
         };
         if session.game() != self.game {
             // Options the new game knows carry over (Threads, USI_Hash, MoveLimit, …);
-            // its other tunables start from their defaults.
-            session.reset_tunables();
+            // its other tunables start from their defaults (the new session's).
             self.options
                 .retain(|(name, value)| matches!(session.set_option(name, value), Ok(true)));
             self.game = session.game();
@@ -802,11 +801,9 @@ impl Protocol {
             Ok(session) => session,
             Err(e) => return self.out.error(&format!("record load: {e}")),
         };
+        // As at a switch of game, a new session's tunables start from their
+        // defaults, then take the options the new game knows.
         let switched = session.game() != self.game;
-        if switched {
-            // As at a switch of game: the new game's tunables from their defaults.
-            session.reset_tunables();
-        }
         let mut options: Vec<(String, String)> = engine_options
             .into_iter()
             .filter(|(name, value)| matches!(session.set_option(name, value), Ok(true)))

@@ -6,10 +6,10 @@ use super::position::Annan;
 use super::state::AnnanMove;
 use crate::core::board9::Bitboard;
 use crate::core::Game;
-use crate::search::alphabeta::{AlphaBetaDefaults, AlphaBetaParams};
+use crate::search::alphabeta::AlphaBetaParams;
 use crate::search::{TwoPlayerGame, Value};
 use crate::session::Playable;
-use crate::tune::Tunable;
+use crate::tune::{Params, Tunable};
 
 // The evaluation's tunables (docs/protocol.md, "Tunables"). Tuned by `match
 // tune --game annan --iterations 200 --games 8 --nodes 8000 --seed 9202
@@ -17,117 +17,126 @@ use crate::tune::Tunable;
 // values; 1 600 games). Verified at 100 ms a move against the untuned values
 // (200 games, seed 41414): +72.2 ± 46.4 Elo, LOS 99.9 % (docs/match.md,
 // "Tuning runs").
-/// Material by kind (pawn … dragon), in hundredths of a pawn: the pawn is the
-/// unit and the king is not counted, so neither is tuned.
-static MATERIAL: [Tunable; 14] = [
-    Tunable::new("Tune_AnnanPawn", 100, 100, 100),
-    Tunable::new("Tune_AnnanLance", 289, 50, 2000),
-    Tunable::new("Tune_AnnanKnight", 305, 50, 2000),
-    Tunable::new("Tune_AnnanSilver", 531, 50, 2000),
-    Tunable::new("Tune_AnnanGold", 696, 50, 2000),
-    Tunable::new("Tune_AnnanBishop", 819, 50, 3000),
-    Tunable::new("Tune_AnnanRook", 1091, 50, 3000),
-    Tunable::new("Tune_AnnanKing", 0, 0, 0),
-    Tunable::new("Tune_AnnanTokin", 440, 50, 2000),
-    Tunable::new("Tune_AnnanPromotedLance", 563, 50, 2000),
-    Tunable::new("Tune_AnnanPromotedKnight", 684, 50, 2000),
-    Tunable::new("Tune_AnnanPromotedSilver", 711, 50, 2000),
-    Tunable::new("Tune_AnnanHorse", 989, 50, 3000),
-    Tunable::new("Tune_AnnanDragon", 1343, 50, 3000),
-];
-/// A piece in hand is worth a little more than on the board: it can go anywhere.
-static HAND_BONUS_PERCENT: Tunable = Tunable::new("Tune_AnnanHandBonusPercent", 12, -50, 100);
-/// What a piece gains or loses by the movement it borrows, as a share of the
-/// difference between the borrowed and its own kind's material.
-static SUPPORT_SHARE_PERCENT: Tunable = Tunable::new("Tune_AnnanSupportSharePercent", 27, 0, 100);
-/// Per own piece next to the own king.
-static KING_SHELTER: Tunable = Tunable::new("Tune_AnnanKingShelter", 10, 0, 200);
-/// Per square a piece can move to (its borrowed movement counts).
-static MOBILITY: Tunable = Tunable::new("Tune_AnnanMobility", 7, 0, 50);
-/// Per square next to the own king that the opponent attacks.
-static KING_DANGER: Tunable = Tunable::new("Tune_AnnanKingDanger", 23, 0, 300);
+/// The evaluator: its weights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AnnanEval {
+    /// Material by kind (pawn … dragon), in hundredths of a pawn: the pawn is
+    /// the unit and the king is not counted, so neither is tuned.
+    pub material: [Value; 14],
+    /// A piece in hand is worth a little more than on the board: it can go anywhere.
+    pub hand_bonus_percent: i32,
+    /// What a piece gains or loses by the movement it borrows, as a share of the
+    /// difference between the borrowed and its own kind's material.
+    pub support_share_percent: i32,
+    /// Per own piece next to the own king.
+    pub king_shelter: i32,
+    /// Per square a piece can move to (its borrowed movement counts).
+    pub mobility: i32,
+    /// Per square next to the own king that the opponent attacks.
+    pub king_danger: i32,
+}
 
-/// Every tunable of the evaluation.
-pub static TUNABLES: &[&Tunable] = &[
-    &MATERIAL[1],
-    &MATERIAL[2],
-    &MATERIAL[3],
-    &MATERIAL[4],
-    &MATERIAL[5],
-    &MATERIAL[6],
-    &MATERIAL[8],
-    &MATERIAL[9],
-    &MATERIAL[10],
-    &MATERIAL[11],
-    &MATERIAL[12],
-    &MATERIAL[13],
-    &HAND_BONUS_PERCENT,
-    &SUPPORT_SHARE_PERCENT,
-    &KING_SHELTER,
-    &MOBILITY,
-    &KING_DANGER,
-];
+impl Default for AnnanEval {
+    fn default() -> Self {
+        AnnanEval {
+            material: [
+                100, 289, 305, 531, 696, 819, 1091, 0, 440, 563, 684, 711, 989, 1343,
+            ],
+            hand_bonus_percent: 12,
+            support_share_percent: 27,
+            king_shelter: 10,
+            mobility: 7,
+            king_danger: 23,
+        }
+    }
+}
 
-#[inline]
-fn material(kind: Kind) -> Value {
-    MATERIAL[kind.index()].get()
+impl Params for AnnanEval {
+    const TUNABLES: &'static [Tunable<Self>] = &[
+        Tunable::new("Tune_AnnanLance", 50, 2000, |e| &mut e.material[1]),
+        Tunable::new("Tune_AnnanKnight", 50, 2000, |e| &mut e.material[2]),
+        Tunable::new("Tune_AnnanSilver", 50, 2000, |e| &mut e.material[3]),
+        Tunable::new("Tune_AnnanGold", 50, 2000, |e| &mut e.material[4]),
+        Tunable::new("Tune_AnnanBishop", 50, 3000, |e| &mut e.material[5]),
+        Tunable::new("Tune_AnnanRook", 50, 3000, |e| &mut e.material[6]),
+        Tunable::new("Tune_AnnanTokin", 50, 2000, |e| &mut e.material[8]),
+        Tunable::new("Tune_AnnanPromotedLance", 50, 2000, |e| &mut e.material[9]),
+        Tunable::new("Tune_AnnanPromotedKnight", 50, 2000, |e| {
+            &mut e.material[10]
+        }),
+        Tunable::new("Tune_AnnanPromotedSilver", 50, 2000, |e| {
+            &mut e.material[11]
+        }),
+        Tunable::new("Tune_AnnanHorse", 50, 3000, |e| &mut e.material[12]),
+        Tunable::new("Tune_AnnanDragon", 50, 3000, |e| &mut e.material[13]),
+        Tunable::new("Tune_AnnanHandBonusPercent", -50, 100, |e| {
+            &mut e.hand_bonus_percent
+        }),
+        Tunable::new("Tune_AnnanSupportSharePercent", 0, 100, |e| {
+            &mut e.support_share_percent
+        }),
+        Tunable::new("Tune_AnnanKingShelter", 0, 200, |e| &mut e.king_shelter),
+        Tunable::new("Tune_AnnanMobility", 0, 50, |e| &mut e.mobility),
+        Tunable::new("Tune_AnnanKingDanger", 0, 300, |e| &mut e.king_danger),
+    ];
+}
+
+impl AnnanEval {
+    #[inline]
+    fn material(&self, kind: Kind) -> Value {
+        self.material[kind.index()]
+    }
 }
 
 impl Annan {
     /// Material (support and hands included), mobility and king safety of `color`,
     /// and the squares its pieces attack.
-    fn side_terms(&self, color: crate::core::Seat) -> (Value, Bitboard) {
+    fn side_terms(&self, color: crate::core::Seat, eval: &AnnanEval) -> (Value, Bitboard) {
         let state = self.state();
         let all = state.all();
         let mut total = 0;
         let mut attacked = Bitboard::EMPTY;
         for sq in state.occupied[color as usize] {
             let piece = state.at(sq);
-            let own = material(piece.kind());
+            let own = eval.material(piece.kind());
             let moves_as = state.movement(sq);
             total += own;
             // What a piece is worth depends on what stands behind it.
             if moves_as != piece.kind() && moves_as != Kind::King {
-                total += (material(moves_as) - own) * SUPPORT_SHARE_PERCENT.get() / 100;
+                total += (eval.material(moves_as) - own) * eval.support_share_percent / 100;
             }
             let reach = attacks(color, moves_as, sq, all);
             attacked |= reach;
-            total += (reach & !state.occupied[color as usize]).count() as Value * MOBILITY.get();
+            total += (reach & !state.occupied[color as usize]).count() as Value * eval.mobility;
         }
         for kind in HAND_KINDS {
             let n = state.hands[color as usize][kind.index()] as Value;
-            total += n * material(kind) * (100 + HAND_BONUS_PERCENT.get()) / 100;
+            total += n * eval.material(kind) * (100 + eval.hand_bonus_percent) / 100;
         }
         if let Some(king) = state.kings[color as usize] {
             let around = attacks(color, Kind::King, king, all);
-            total +=
-                (around & state.occupied[color as usize]).count() as Value * KING_SHELTER.get();
+            total += (around & state.occupied[color as usize]).count() as Value * eval.king_shelter;
         }
         (total, attacked)
     }
 }
-
-/// The alpha-beta search's tunables for this game.
-static SEARCH: AlphaBetaParams = AlphaBetaParams::new(AlphaBetaDefaults::UNTUNED);
 
 impl TwoPlayerGame for Annan {
     /// Late move reductions measured no gain (+0 ± 62 Elo, 100 games at 100 ms
     /// a move), and null-move pruning a loss (−28 ± 47), so Annan has neither
     /// (no `make_null`).
     const LATE_MOVE_REDUCTIONS: bool = false;
+    const SEARCH: AlphaBetaParams = AlphaBetaParams::UNTUNED;
+    type Eval = AnnanEval;
 
-    fn search_params() -> &'static AlphaBetaParams {
-        &SEARCH
-    }
-
-    fn evaluate(&self) -> Value {
+    fn evaluate(&self, eval: &AnnanEval) -> Value {
         let us = self.side_to_move();
-        let (ours, our_reach) = self.side_terms(us);
-        let (theirs, their_reach) = self.side_terms(us ^ 1);
+        let (ours, our_reach) = self.side_terms(us, eval);
+        let (theirs, their_reach) = self.side_terms(us ^ 1, eval);
         let danger = |color: crate::core::Seat, reach: Bitboard| {
             self.state().kings[color as usize].map_or(0, |king| {
                 (attacks(color, Kind::King, king, Bitboard::EMPTY) & reach).count() as Value
-                    * KING_DANGER.get()
+                    * eval.king_danger
             })
         };
         ours - theirs - danger(us, their_reach) + danger(us ^ 1, our_reach)
@@ -141,7 +150,7 @@ impl TwoPlayerGame for Annan {
         self.mate_in_one().is_some()
     }
 
-    fn gain(&self, mv: AnnanMove) -> Value {
+    fn gain(&self, mv: AnnanMove, eval: &AnnanEval) -> Value {
         let captured = if mv.from().is_some() {
             self.state().at(mv.to())
         } else {
@@ -151,12 +160,12 @@ impl TwoPlayerGame for Annan {
             0
         } else {
             // Taken off the board and into the hand.
-            material(captured.kind()) + material(captured.kind().unpromoted())
+            eval.material(captured.kind()) + eval.material(captured.kind().unpromoted())
         };
         let promotion = match (mv.promotes(), mv.from()) {
             (true, Some(from)) => {
                 let kind = self.state().at(from).kind();
-                material(kind.promoted()) - material(kind)
+                eval.material(kind.promoted()) - eval.material(kind)
             }
             _ => 0,
         };
@@ -171,7 +180,7 @@ impl TwoPlayerGame for Annan {
 
 impl Playable for Annan {
     fn immediate_gain(&self, mv: Self::Move) -> i64 {
-        crate::search::TwoPlayerGame::gain(self, mv).into()
+        crate::search::TwoPlayerGame::gain(self, mv, &AnnanEval::default()).into()
     }
     fn readable_move(&self, mv: AnnanMove, kanji: bool) -> String {
         const LETTERS: [&str; 14] = [
@@ -196,11 +205,7 @@ impl Playable for Annan {
         1057, 1138, 1174, 1310, 1425, 1497, 1563, 1623, 1672, 1710, 1758, 1839, 1924, 1994, 2084,
         2095, 2147, 2206, 2306, 2401, 2493, 2581, 2687, 2801, 2893, 2949, 3034,
     ];
-    type Searcher = crate::search::alphabeta::AlphaBeta;
-
-    fn eval_tunables() -> &'static [&'static Tunable] {
-        TUNABLES
-    }
+    type Searcher = crate::search::alphabeta::AlphaBeta<AnnanEval>;
 
     const BENCH_POSITIONS: &'static [&'static str] = &[
         super::position::START_SFEN,

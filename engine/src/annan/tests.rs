@@ -596,7 +596,7 @@ mod search {
 
     fn search(sfen: &str, depth: u32) -> (String, Score) {
         let pos = at(sfen);
-        let mut searcher: AlphaBeta = Searcher::<Annan>::new(&SearchConfig::default());
+        let mut searcher: AlphaBeta<_> = Searcher::<Annan>::new(&SearchConfig::default());
         let result = searcher.search(
             &pos,
             &Limits::depth(depth),
@@ -631,7 +631,7 @@ mod search {
                 move_limit: 120,
                 ..AnnanRules::default()
             });
-            let mut searcher: AlphaBeta = Searcher::<Annan>::new(&SearchConfig {
+            let mut searcher: AlphaBeta<_> = Searcher::<Annan>::new(&SearchConfig {
                 hash_mb: 4,
                 seed,
                 ..Default::default()

@@ -5,10 +5,10 @@ use super::position::Hasami;
 use super::rules::WinCondition;
 use crate::core::board9::Bitboard;
 use crate::core::{Game, MoveList};
-use crate::search::alphabeta::{AlphaBetaDefaults, AlphaBetaParams};
+use crate::search::alphabeta::AlphaBetaParams;
 use crate::search::{TwoPlayerGame, Value};
 use crate::session::Playable;
-use crate::tune::Tunable;
+use crate::tune::{Params, Tunable};
 
 /// A stone on the board: the unit.
 const STONE: Value = 100;
@@ -20,24 +20,49 @@ const STONE: Value = 100;
 // 100 ms a move against the engine before the threat, edge and corner terms
 // (200 games, seed 51617): +86.9 ± 27.9 Elo (60-11-129), LOS 100 %
 // (docs/match.md, "Tuning runs").
-/// Each capture still missing toward the win condition costs this much more the
-/// closer the side is to it (captures near the goal matter more).
-static NEAR_WIN: Tunable = Tunable::new("Tune_HasamiNearWin", 26, 0, 200);
-/// Per move more than the opponent has.
-static MOBILITY: Tunable = Tunable::new("Tune_HasamiMobility", 0, 0, 50);
-/// Per stone of the side to move that the opponent could take with its next move.
-static HANGING: Tunable = Tunable::new("Tune_HasamiHanging", 36, 0, 400);
-/// When the opponent has captures on two or more squares (one move parries
-/// one threat, seldom two).
-static FORK: Tunable = Tunable::new("Tune_HasamiFork", 17, 0, 400);
-/// Per stone on an edge, but a corner, more than the opponent has (an edge
-/// stone can be enclosed along the edge only).
-static EDGE: Tunable = Tunable::new("Tune_HasamiEdge", 5, -100, 100);
-/// Per stone in a corner more than the opponent has (two stones take it).
-static CORNER: Tunable = Tunable::new("Tune_HasamiCorner", -13, -200, 200);
+/// The evaluator: its weights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HasamiEval {
+    /// Each capture still missing toward the win condition costs this much
+    /// more the closer the side is to it (captures near the goal matter more).
+    pub near_win: i32,
+    /// Per move more than the opponent has.
+    pub mobility: i32,
+    /// Per stone of the side to move that the opponent could take with its next move.
+    pub hanging: i32,
+    /// When the opponent has captures on two or more squares (one move parries
+    /// one threat, seldom two).
+    pub fork: i32,
+    /// Per stone on an edge, but a corner, more than the opponent has (an edge
+    /// stone can be enclosed along the edge only).
+    pub edge: i32,
+    /// Per stone in a corner more than the opponent has (two stones take it).
+    pub corner: i32,
+}
 
-/// Every tunable of the evaluation.
-pub static TUNABLES: &[&Tunable] = &[&NEAR_WIN, &MOBILITY, &HANGING, &FORK, &EDGE, &CORNER];
+impl Default for HasamiEval {
+    fn default() -> Self {
+        HasamiEval {
+            near_win: 26,
+            mobility: 0,
+            hanging: 36,
+            fork: 17,
+            edge: 5,
+            corner: -13,
+        }
+    }
+}
+
+impl Params for HasamiEval {
+    const TUNABLES: &'static [Tunable<Self>] = &[
+        Tunable::new("Tune_HasamiNearWin", 0, 200, |e| &mut e.near_win),
+        Tunable::new("Tune_HasamiMobility", 0, 50, |e| &mut e.mobility),
+        Tunable::new("Tune_HasamiHanging", 0, 400, |e| &mut e.hanging),
+        Tunable::new("Tune_HasamiFork", 0, 400, |e| &mut e.fork),
+        Tunable::new("Tune_HasamiEdge", -100, 100, |e| &mut e.edge),
+        Tunable::new("Tune_HasamiCorner", -200, 200, |e| &mut e.corner),
+    ];
+}
 
 /// The corners, and the other squares of the edge.
 const CORNERS: Bitboard = edge_squares(true);
@@ -56,19 +81,14 @@ const fn edge_squares(corners: bool) -> Bitboard {
     Bitboard(squares)
 }
 
-/// The alpha-beta search's tunables for this game.
-static SEARCH: AlphaBetaParams = AlphaBetaParams::new(AlphaBetaDefaults::UNTUNED);
-
 impl TwoPlayerGame for Hasami {
+    type Eval = HasamiEval;
     /// Measured on top of late move reductions, at 100 ms a move: +45 ± 50,
     /// +85 ± 47 and +35 ± 62 Elo in runs of 100, 100 and 50 games.
     const NULL_MOVE: bool = true;
+    const SEARCH: AlphaBetaParams = AlphaBetaParams::UNTUNED;
 
-    fn search_params() -> &'static AlphaBetaParams {
-        &SEARCH
-    }
-
-    fn evaluate(&self) -> Value {
+    fn evaluate(&self, eval: &HasamiEval) -> Value {
         let (us, them) = (self.side_to_move(), self.side_to_move() ^ 1);
         let material =
             (self.stones(us).count() as Value - self.stones(them).count() as Value) * STONE;
@@ -76,27 +96,27 @@ impl TwoPlayerGame for Hasami {
             WinCondition::Five => {
                 let ours = self.captured_by(us).min(5) as Value;
                 let theirs = self.captured_by(them).min(5) as Value;
-                (ours * ours - theirs * theirs) * NEAR_WIN.get()
+                (ours * ours - theirs * theirs) * eval.near_win
             }
             WinCondition::Lead3 | WinCondition::All => 0,
         };
         // Tuned to nothing: not counted unless asked for.
-        let mobility = match MOBILITY.get() {
+        let mobility = match eval.mobility {
             0 => 0,
             weight => self.mobility_balance(us) as Value * weight,
         };
         let (landings, hanging) = self.threats();
-        let threats = -(hanging.count() as Value) * HANGING.get()
-            - Value::from(landings.has_several()) * FORK.get();
+        let threats = -(hanging.count() as Value) * eval.hanging
+            - Value::from(landings.has_several()) * eval.fork;
         let balance = |squares: Bitboard| {
             (self.stones(us) & squares).count() as Value
                 - (self.stones(them) & squares).count() as Value
         };
-        let shape = balance(EDGES) * EDGE.get() + balance(CORNERS) * CORNER.get();
+        let shape = balance(EDGES) * eval.edge + balance(CORNERS) * eval.corner;
         material + race + mobility + threats + shape
     }
 
-    fn gain(&self, mv: HasamiMove) -> Value {
+    fn gain(&self, mv: HasamiMove, _: &HasamiEval) -> Value {
         self.captures_of(mv).count() as Value * STONE
     }
 
@@ -134,7 +154,7 @@ impl TwoPlayerGame for Hasami {
 
 impl Playable for Hasami {
     fn immediate_gain(&self, mv: Self::Move) -> i64 {
-        crate::search::TwoPlayerGame::gain(self, mv).into()
+        crate::search::TwoPlayerGame::gain(self, mv, &HasamiEval::default()).into()
     }
     const REVIEW: crate::review::ReviewScale = crate::review::ReviewScale::HASAMI;
     /// `9i-9c`; with kanji the stones are 歩 (b) and と (w): `９三歩(99)`.
@@ -168,11 +188,7 @@ impl Playable for Hasami {
         2001, 2112, 2215, 2307, 2399, 2448, 2540, 2589, 2677, 2776, 2825, 2851, 2950, 3077, 3163,
         3287, 3333, 3449, 3556, 3615, 3696, 3779,
     ];
-    type Searcher = crate::search::alphabeta::AlphaBeta;
-
-    fn eval_tunables() -> &'static [&'static Tunable] {
-        TUNABLES
-    }
+    type Searcher = crate::search::alphabeta::AlphaBeta<HasamiEval>;
 
     const BENCH_POSITIONS: &'static [&'static str] = &[
         "ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP b - 1",

@@ -30,7 +30,7 @@
 
 use super::driver::{self, rate_root_moves, Iterate, Shared, Thread, MAX_DEPTH};
 use super::ordering::{
-    order_score, History, Killers, Lmr, HISTORY_MAX, SCORE_KILLER, SCORE_TACTICAL,
+    order_score, History, Killers, Lmr, LmrParams, HISTORY_MAX, SCORE_KILLER, SCORE_TACTICAL,
 };
 use super::smp::{busy_key, Deferred};
 use super::tables::SearchTables;
@@ -38,7 +38,7 @@ use super::tt::{value_from_tt, value_to_tt, Bound, TtEntry};
 use super::*;
 use crate::core::movelist::MAX_MOVES;
 use crate::core::Seat;
-use crate::tune::Tunable;
+use crate::tune::{visit_list, Spec, Tunable, Tuned};
 
 /// Plies from the root the stacks hold: the main search and, beyond its
 /// horizon, quiescence (whose checks are answered in full near the horizon).
@@ -55,98 +55,91 @@ const MAX_QUIETS: usize = 64;
 const DEFER_MIN_DEPTH: i32 = 3;
 
 /// The tunables of the alpha-beta search (docs/protocol.md, "Tunables"), one
-/// set per game: each game's static holds its own tuning.
+/// set per game: each game declares its tuned defaults
+/// ([`TwoPlayerGame::SEARCH`]) and each searcher holds its own values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AlphaBetaParams {
     /// Iterations from this depth on start with an aspiration window.
-    pub aspiration_min_depth: Tunable,
+    pub aspiration_min_depth: i32,
     /// Half-width of the first aspiration window (a third of a stone in Hasami).
-    pub aspiration_delta: Tunable,
+    pub aspiration_delta: i32,
     /// Null-move pruning from this depth, searching `null_reduction + depth /
     /// null_depth_divisor` plies less than a move would (never twice in a row).
-    pub null_min_depth: Tunable,
-    pub null_reduction: Tunable,
-    pub null_depth_divisor: Tunable,
-    /// Quiescence answers a check with every move only this close to the
-    /// horizon: deeper, chains of checks and interposing drops (Annan) explode
-    /// the tree.
-    pub qs_evasion_plies: Tunable,
-    pub lmr: Lmr,
-}
-
-/// The defaults of [`AlphaBetaParams`], as a game declares them.
-#[derive(Clone, Copy)]
-pub struct AlphaBetaDefaults {
-    pub aspiration_min_depth: i32,
-    pub aspiration_delta: i32,
     pub null_min_depth: i32,
     pub null_reduction: i32,
     pub null_depth_divisor: i32,
+    /// Quiescence answers a check with every move only this close to the
+    /// horizon: deeper, chains of checks and interposing drops (Annan) explode
+    /// the tree.
     pub qs_evasion_plies: i32,
-    pub lmr_min_depth: i32,
-    pub lmr_min_moves: i32,
-    pub lmr_divisor_percent: i32,
+    pub lmr: LmrParams,
 }
 
-impl AlphaBetaDefaults {
+impl AlphaBetaParams {
     /// The values set by hand before any tuning.
-    pub const UNTUNED: AlphaBetaDefaults = AlphaBetaDefaults {
+    pub const UNTUNED: AlphaBetaParams = AlphaBetaParams {
         aspiration_min_depth: 4,
         aspiration_delta: 30,
         null_min_depth: 3,
         null_reduction: 2,
         null_depth_divisor: 4,
         qs_evasion_plies: 1,
-        lmr_min_depth: 3,
-        lmr_min_moves: 3,
-        lmr_divisor_percent: 200,
+        lmr: LmrParams {
+            min_depth: 3,
+            min_moves: 3,
+            divisor_percent: 200,
+        },
     };
+
+    const OWN: &'static [Tunable<Self>] = &[
+        Tunable::new("Tune_AspirationMinDepth", 1, 20, |p| {
+            &mut p.aspiration_min_depth
+        }),
+        Tunable::new("Tune_AspirationDelta", 1, 1000, |p| &mut p.aspiration_delta),
+        Tunable::new("Tune_NullMinDepth", 1, 20, |p| &mut p.null_min_depth),
+        Tunable::new("Tune_NullReduction", 0, 10, |p| &mut p.null_reduction),
+        Tunable::new("Tune_NullDepthDivisor", 1, 64, |p| {
+            &mut p.null_depth_divisor
+        }),
+        Tunable::new("Tune_QsEvasionPlies", 0, 16, |p| &mut p.qs_evasion_plies),
+    ];
 }
 
-impl AlphaBetaParams {
-    pub const fn new(d: AlphaBetaDefaults) -> AlphaBetaParams {
-        AlphaBetaParams {
-            aspiration_min_depth: Tunable::new(
-                "Tune_AspirationMinDepth",
-                d.aspiration_min_depth,
-                1,
-                20,
-            ),
-            aspiration_delta: Tunable::new("Tune_AspirationDelta", d.aspiration_delta, 1, 1000),
-            null_min_depth: Tunable::new("Tune_NullMinDepth", d.null_min_depth, 1, 20),
-            null_reduction: Tunable::new("Tune_NullReduction", d.null_reduction, 0, 10),
-            null_depth_divisor: Tunable::new("Tune_NullDepthDivisor", d.null_depth_divisor, 1, 64),
-            qs_evasion_plies: Tunable::new("Tune_QsEvasionPlies", d.qs_evasion_plies, 0, 16),
-            lmr: Lmr::new(d.lmr_min_depth, d.lmr_min_moves, d.lmr_divisor_percent),
+/// Every tunable of the set, move ordering's last.
+impl Tuned for AlphaBetaParams {
+    fn visit(&mut self, visit: &mut dyn FnMut(Spec, &mut i32)) {
+        visit_list(self, Self::OWN, visit);
+        self.lmr.visit(visit);
+    }
+}
+
+/// The alpha-beta searcher with its evaluator `E` and its own parameters.
+pub struct AlphaBeta<E> {
+    tables: SearchTables,
+    params: Tuning<AlphaBetaParams, E>,
+    /// The reductions for `params.search.lmr`, worked out at a search's start.
+    lmr: Lmr,
+}
+
+impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta<G::Eval> {
+    type Params = Tuning<AlphaBetaParams, G::Eval>;
+
+    fn default_params() -> Self::Params {
+        Tuning {
+            search: G::SEARCH,
+            eval: G::Eval::default(),
         }
     }
 
-    /// Every tunable of the set, move ordering's included.
-    pub fn tunables(&'static self) -> Vec<&'static Tunable> {
-        let mut all = vec![
-            &self.aspiration_min_depth,
-            &self.aspiration_delta,
-            &self.null_min_depth,
-            &self.null_reduction,
-            &self.null_depth_divisor,
-            &self.qs_evasion_plies,
-        ];
-        all.extend(self.lmr.tunables());
-        all
-    }
-}
-
-pub struct AlphaBeta {
-    tables: SearchTables,
-}
-
-impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
-    fn tunables() -> Vec<&'static Tunable> {
-        G::search_params().tunables()
+    fn params_mut(&mut self) -> &mut Self::Params {
+        &mut self.params
     }
 
     fn new(config: &SearchConfig) -> Self {
         AlphaBeta {
             tables: SearchTables::new(config, "search"),
+            params: <Self as Searcher<G>>::default_params(),
+            lmr: Lmr::new(G::SEARCH.lmr),
         }
     }
 
@@ -166,13 +159,15 @@ impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta {
         report: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
         let config = self.tables.config().clone();
+        self.lmr.follow(self.params.search.lmr);
+        let (params, eval, lmr) = (self.params.search, &self.params.eval, &self.lmr);
         let (tt, pool, scratch) = self.tables.for_search();
         let shared = Shared::new(tt, scratch, pos, limits, control, &config);
         driver::run(
             &shared,
             pool,
             config.threads,
-            |id| Worker::new(id, &shared, pos),
+            |id| Worker::new(id, &shared, pos, Setting { params, eval, lmr }),
             report,
         )
     }
@@ -275,6 +270,7 @@ impl<M: Copy + Default> Frame<M> {
 struct Worker<'a, G: TwoPlayerGame> {
     thread: Thread<'a, G::Move>,
     pos: G,
+    setting: Setting<'a, AlphaBetaParams, G::Eval>,
     frames: Vec<Frame<G::Move>>,
     killers: Killers<G::Move>,
     history: History,
@@ -310,7 +306,12 @@ impl<G: TwoPlayerGame> Drop for Worker<'_, G> {
 }
 
 impl<'a, G: TwoPlayerGame> Worker<'a, G> {
-    fn new(id: usize, shared: &'a Shared<'a, G::Move>, root: &G) -> Self {
+    fn new(
+        id: usize,
+        shared: &'a Shared<'a, G::Move>,
+        root: &G,
+        setting: Setting<'a, AlphaBetaParams, G::Eval>,
+    ) -> Self {
         let kept: Option<Stacks<G::Move>> = shared.scratch.take(|_| true);
         let (frames, killers, history, pv, pv_len, passed) = match kept {
             Some(mut stacks) => {
@@ -335,6 +336,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         let mut worker = Worker {
             thread: Thread::new(id, shared, false),
             pos: root.clone(),
+            setting,
             frames,
             killers,
             history,
@@ -353,12 +355,12 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         self.pos.generate_moves(&mut moves);
         let shared = self.thread.shared;
         let tt_move = shared.tt.probe(self.pos.key()).and_then(|e| e.move_index);
-        let pos = &mut self.pos;
+        let (pos, eval) = (&mut self.pos, self.setting.eval);
         self.thread.root_moves = rate_root_moves(&moves, tt_move, &shared.root_choice, |mv| {
             pos.make(mv);
             let value = match terminal_value(pos, 1, shared.root_ply) {
                 Some(value) => -value,
-                None => -pos.evaluate(),
+                None => -pos.evaluate(eval),
             };
             pos.unmake(mv);
             value
@@ -370,10 +372,10 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
     fn search_lines(&mut self, depth: i32, lines: usize) {
         for line in 0..lines {
             let previous = self.thread.root_moves[line].previous_score;
-            let params = G::search_params();
-            let mut delta = params.aspiration_delta.get();
+            let params = &self.setting.params;
+            let mut delta = params.aspiration_delta;
             let (mut alpha, mut beta) =
-                if depth >= params.aspiration_min_depth.get() && previous.abs() < MATE_BOUND {
+                if depth >= params.aspiration_min_depth && previous.abs() < MATE_BOUND {
                     (
                         (previous - delta).max(-INFINITE),
                         (previous + delta).min(INFINITE),
@@ -471,7 +473,10 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         let frame = &mut self.frames[ply];
         for i in 0..frame.moves.len() {
             let mv = frame.moves[i];
-            let gain = self.pos.is_tactical(mv).then(|| self.pos.gain(mv));
+            let gain = self
+                .pos
+                .is_tactical(mv)
+                .then(|| self.pos.gain(mv, self.setting.eval));
             frame.scores[i] = order_score(mv, gain, self.history.get(side, mv), killers);
         }
         if let Some(skip) = skip {
@@ -537,15 +542,15 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         // reduced search, a real move is assumed to hold it too.
         if G::NULL_MOVE
             && !pv_node
-            && depth >= G::search_params().null_min_depth.get()
+            && depth >= self.setting.params.null_min_depth
             && !in_check
             && !self.passed[ply]
             && beta.abs() < MATE_BOUND
-            && self.pos.evaluate() >= beta
+            && self.pos.evaluate(self.setting.eval) >= beta
             && self.pos.make_null()
         {
-            let params = G::search_params();
-            let reduction = params.null_reduction.get() + depth / params.null_depth_divisor.get();
+            let params = &self.setting.params;
+            let reduction = params.null_reduction + depth / params.null_depth_divisor;
             self.passed[ply + 1] = true;
             let value = -self.search(-beta, -beta + 1, depth - 1 - reduction, ply + 1);
             self.passed[ply + 1] = false;
@@ -573,7 +578,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         let defer = depth >= DEFER_MIN_DEPTH && self.thread.shared.busy.enabled();
         // Moves of a node in check are never reduced.
         let reducible =
-            G::LATE_MOVE_REDUCTIONS && depth >= G::search_params().lmr.min_depth.get() && !in_check;
+            G::LATE_MOVE_REDUCTIONS && depth >= self.setting.params.lmr.min_depth && !in_check;
         let mut picked = 0;
         let mut searched = 0;
         let original_alpha = alpha;
@@ -637,7 +642,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
                 // again to the full depth only if it beats alpha. Not when it
                 // gives check.
                 let reduction = if plain && reducible && !self.pos.in_check() {
-                    G::search_params().lmr.reduction(depth, searched, pv_node)
+                    self.setting.lmr.reduction(depth, searched, pv_node)
                 } else {
                     0
                 };
@@ -723,14 +728,13 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
     fn quiesce(&mut self, mut alpha: Value, beta: Value, ply: usize, qply: u32) -> Value {
         self.thread.seldepth = self.thread.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return self.pos.evaluate();
+            return self.pos.evaluate(self.setting.eval);
         }
-        let in_check =
-            (qply as i32) < G::search_params().qs_evasion_plies.get() && self.pos.in_check();
+        let in_check = (qply as i32) < self.setting.params.qs_evasion_plies && self.pos.in_check();
         let mut best = if in_check {
             -MATE + ply as Value
         } else {
-            self.pos.evaluate()
+            self.pos.evaluate(self.setting.eval)
         };
         if best >= beta {
             return best;
@@ -747,7 +751,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         }
         let frame = &mut self.frames[ply];
         for i in 0..frame.moves.len() {
-            frame.scores[i] = self.pos.gain(frame.moves[i]);
+            frame.scores[i] = self.pos.gain(frame.moves[i], self.setting.eval);
         }
         frame.scores_set();
         // Most valuable victim first: without it, chains of captures explode.

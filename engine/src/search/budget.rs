@@ -3,7 +3,7 @@
 //! searched. Threads count nodes locally and settle with the shared total every
 //! `every` nodes, so the hot path touches no shared memory.
 
-use super::{Limits, Margin, SearchControl, TimeManager};
+use super::{Limits, Margin, SearchControl, TimeManager, TimeParams};
 use crate::clock::Instant;
 use crate::core::Seat;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -26,8 +26,15 @@ pub struct Budget<'a> {
 impl<'a> Budget<'a> {
     /// The budget of `limits` for `side` (whose clock counts), with the time
     /// margin of [`Margin::for_search`].
-    pub fn new(limits: &Limits, control: &'a SearchControl, side: Seat, margin_ms: u64) -> Self {
-        let time = TimeManager::new(limits, side, Margin::for_search(margin_ms, control));
+    pub fn new(
+        limits: &Limits,
+        control: &'a SearchControl,
+        side: Seat,
+        margin_ms: u64,
+        params: &TimeParams,
+    ) -> Self {
+        let margin = Margin::for_search(margin_ms, control);
+        let time = TimeManager::new(limits, side, margin, params);
         control.publish_deadline(time.hard_deadline(control));
         Budget {
             control,
@@ -154,7 +161,7 @@ mod tests {
     /// Nodes counted until the counter says stop, under `limits`.
     fn counted_until_stop(limits: &Limits) -> u64 {
         let control = SearchControl::new(false);
-        let budget = Budget::new(limits, &control, 0, 0);
+        let budget = Budget::new(limits, &control, 0, 0, &TimeParams::default());
         let mut counter = NodeCounter::new(&budget, true);
         let mut nodes = 0;
         while !counter.count(&budget) {

@@ -46,7 +46,7 @@
 //!
 //! # Move ordering
 //! At decision nodes the TT move first (whatever depth it was stored at); then, at
-//! least `STATIC_ORDER_MIN_DEPTH` turns from the horizon, by
+//! least `static_order_min_depth` turns ([`ExpectiParams`]) from the horizon, by
 //! the static value of the position after each move, nearer by a history of
 //! cut-offs. Root moves: the
 //! previous iteration's values. Plain expectimax orders nothing. A static value
@@ -74,7 +74,7 @@ use super::tables::SearchTables;
 use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::*;
 use crate::core::movelist::MAX_MOVES;
-use crate::tune::Tunable;
+use crate::tune::{Params, Tunable};
 use std::sync::atomic::AtomicUsize;
 /// Mixed into the key of a chance node so that it never shares an entry with a
 /// decision node of the same board.
@@ -90,31 +90,53 @@ const TT_MOVE_SCORE: Value = Value::MAX;
 /// The names [`SearchConfig::algorithm`] accepts; the first is the default.
 pub const ALGORITHMS: &[&str] = &["star2", "star1", "expectimax"];
 
-// The tunables of the expectimax search (docs/protocol.md, "Tunables").
-/// Star2 probes chance nodes this many turns or more from the horizon.
-static PROBE_MIN_DEPTH: Tunable = Tunable::new("Tune_ProbeMinDepth", 2, 1, 16);
-/// Chance nodes one turn from the horizon are probed too, but only this deep in
-/// the tree: in shallow iterations a probe there (a move generated twice, a leaf
-/// evaluated twice) costs more than it saves; from depth 4 on it halves the nodes.
-static LAST_TURN_PROBE_MIN_PLY: Tunable = Tunable::new("Tune_LastTurnProbeMinPly", 5, 0, 64);
-/// Decision nodes this many turns or more from the horizon order their moves by
-/// static value (a make and an evaluation per move); nearer, by history.
-static STATIC_ORDER_MIN_DEPTH: Tunable = Tunable::new("Tune_StaticOrderMinDepth", 2, 1, 16);
-/// The root move filter, as GNU Backgammon's: every turn is rated at 0 ply
-/// when the root is listed, and only the best `ROOT_CANDIDATES` within
-/// `ROOT_MARGIN` (thousandths of a point) of the best are searched deeper.
-/// `ROOT_CANDIDATES` 0 searches them all.
-static ROOT_CANDIDATES: Tunable = Tunable::new("Tune_RootCandidates", 8, 0, 64);
-static ROOT_MARGIN: Tunable = Tunable::new("Tune_RootMargin", 200, 0, 3000);
+/// The tunables of the expectimax search (docs/protocol.md, "Tunables").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExpectiParams {
+    /// Star2 probes chance nodes this many turns or more from the horizon.
+    pub probe_min_depth: i32,
+    /// Chance nodes one turn from the horizon are probed too, but only this
+    /// deep in the tree: in shallow iterations a probe there (a move generated
+    /// twice, a leaf evaluated twice) costs more than it saves; from depth 4
+    /// on it halves the nodes.
+    pub last_turn_probe_min_ply: i32,
+    /// Decision nodes this many turns or more from the horizon order their
+    /// moves by static value (a make and an evaluation per move); nearer, by
+    /// history.
+    pub static_order_min_depth: i32,
+    /// The root move filter, as GNU Backgammon's: every turn is rated at 0 ply
+    /// when the root is listed, and only the best `root_candidates` within
+    /// `root_margin` (thousandths of a point) of the best are searched deeper.
+    /// `root_candidates` 0 searches them all.
+    pub root_candidates: i32,
+    pub root_margin: i32,
+}
 
-/// Every tunable the expectimax search reads.
-pub static TUNABLES: &[&Tunable] = &[
-    &PROBE_MIN_DEPTH,
-    &LAST_TURN_PROBE_MIN_PLY,
-    &STATIC_ORDER_MIN_DEPTH,
-    &ROOT_CANDIDATES,
-    &ROOT_MARGIN,
-];
+impl Default for ExpectiParams {
+    fn default() -> Self {
+        ExpectiParams {
+            probe_min_depth: 2,
+            last_turn_probe_min_ply: 5,
+            static_order_min_depth: 2,
+            root_candidates: 8,
+            root_margin: 200,
+        }
+    }
+}
+
+impl Params for ExpectiParams {
+    const TUNABLES: &'static [Tunable<Self>] = &[
+        Tunable::new("Tune_ProbeMinDepth", 1, 16, |p| &mut p.probe_min_depth),
+        Tunable::new("Tune_LastTurnProbeMinPly", 0, 64, |p| {
+            &mut p.last_turn_probe_min_ply
+        }),
+        Tunable::new("Tune_StaticOrderMinDepth", 1, 16, |p| {
+            &mut p.static_order_min_depth
+        }),
+        Tunable::new("Tune_RootCandidates", 0, 64, |p| &mut p.root_candidates),
+        Tunable::new("Tune_RootMargin", 0, 3000, |p| &mut p.root_margin),
+    ];
+}
 
 /// How chance nodes are searched.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -148,14 +170,16 @@ impl ChanceAlgorithm {
     }
 }
 
-pub struct Expectimax {
+/// The expectimax searcher with its evaluator `E` and its own parameters.
+pub struct Expectimax<E> {
     tables: SearchTables,
+    params: Tuning<ExpectiParams, E>,
     algorithm: ChanceAlgorithm,
     use_tt: bool,
     root_filter: bool,
 }
 
-impl Expectimax {
+impl<E> Expectimax<E> {
     pub fn algorithm(&self) -> ChanceAlgorithm {
         self.algorithm
     }
@@ -171,21 +195,31 @@ impl Expectimax {
         self.use_tt = enabled;
     }
 
-    /// Switches the root move filter ([`ROOT_CANDIDATES`]) off or on: off, the
+    /// Switches the root move filter ([`ExpectiParams::root_candidates`]) off or on: off, the
     /// search is full width, as the comparisons of algorithms need.
     pub fn set_root_filter(&mut self, enabled: bool) {
         self.root_filter = enabled;
     }
 }
 
-impl<G: ChanceGame> Searcher<G> for Expectimax {
-    fn tunables() -> Vec<&'static Tunable> {
-        TUNABLES.to_vec()
+impl<G: ChanceGame> Searcher<G> for Expectimax<G::Eval> {
+    type Params = Tuning<ExpectiParams, G::Eval>;
+
+    fn default_params() -> Self::Params {
+        Tuning {
+            search: ExpectiParams::default(),
+            eval: G::Eval::default(),
+        }
+    }
+
+    fn params_mut(&mut self) -> &mut Self::Params {
+        &mut self.params
     }
 
     fn new(config: &SearchConfig) -> Self {
         Expectimax {
             tables: SearchTables::new(config, "expecti"),
+            params: <Self as Searcher<G>>::default_params(),
             algorithm: ChanceAlgorithm::from_name(config.algorithm).unwrap_or_default(),
             use_tt: true,
             root_filter: true,
@@ -216,6 +250,8 @@ impl<G: ChanceGame> Searcher<G> for Expectimax {
         let (tt, pool, scratch) = self.tables.for_search();
         let shared = Shared::new(tt, scratch, pos, limits, control, &config);
         let split = SplitRoot {
+            params: self.params.search,
+            eval: &self.params.eval,
             tt: self.use_tt.then_some(tt),
             algorithm: self.algorithm,
             lines: Mutex::new(Vec::new()),
@@ -253,7 +289,7 @@ pub fn run_fixed_depth<G: ChanceGame>(
     algorithm: ChanceAlgorithm,
     config: &SearchConfig,
 ) -> DepthRun<G::Move> {
-    let mut searcher = <Expectimax as Searcher<G>>::new(config);
+    let mut searcher = <Expectimax<G::Eval> as Searcher<G>>::new(config);
     searcher.set_algorithm(algorithm);
     searcher.set_root_filter(false);
     let result = searcher.search(
@@ -283,7 +319,9 @@ struct SplitLine<M> {
 }
 
 /// What the threads splitting the root share besides the driver's [`Shared`].
-struct SplitRoot<'a, M> {
+struct SplitRoot<'a, M, E> {
+    params: ExpectiParams,
+    eval: &'a E,
     /// `None` with the table switched off.
     tt: Option<&'a TranspositionTable>,
     algorithm: ChanceAlgorithm,
@@ -293,7 +331,7 @@ struct SplitRoot<'a, M> {
     next: AtomicUsize,
 }
 
-impl<M: Copy> SplitRoot<'_, M> {
+impl<M: Copy, E> SplitRoot<'_, M, E> {
     fn lines(&self) -> std::sync::MutexGuard<'_, Vec<SplitLine<M>>> {
         self.lines.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -354,11 +392,14 @@ impl<M: Copy + Default> Frame<M> {
 /// One search thread: its own copy of the position and its stacks.
 struct Worker<'a, G: ChanceGame> {
     thread: Thread<'a, G::Move>,
-    split: &'a SplitRoot<'a, G::Move>,
+    split: &'a SplitRoot<'a, G::Move, G::Eval>,
     /// The main thread's: the other threads, and the pool they run on.
     helpers: Vec<Worker<'a, G>>,
     pool: Option<&'a rayon::ThreadPool>,
     pos: G,
+    /// The split's, copied.
+    params: ExpectiParams,
+    eval: &'a G::Eval,
     /// Per ply, `plies` of them in use; kept between searches with `history`.
     frames: Vec<Frame<G::Move>>,
     plies: usize,
@@ -380,7 +421,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
     fn new(
         id: usize,
         shared: &'a Shared<'a, G::Move>,
-        split: &'a SplitRoot<'a, G::Move>,
+        split: &'a SplitRoot<'a, G::Move, G::Eval>,
         root: &G,
     ) -> Self {
         // A turn is at most a decision and a chance ply.
@@ -403,6 +444,8 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
             helpers: Vec::new(),
             pool: None,
             pos: root.clone(),
+            params: split.params,
+            eval: split.eval,
             frames,
             plies,
             history,
@@ -414,7 +457,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
     /// search (at least the MultiPV lines).
     fn main(
         shared: &'a Shared<'a, G::Move>,
-        split: &'a SplitRoot<'a, G::Move>,
+        split: &'a SplitRoot<'a, G::Move, G::Eval>,
         root: &G,
         filter: bool,
         threads: usize,
@@ -449,7 +492,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
             rating.push((mv, value));
             value
         });
-        let candidates = ROOT_CANDIDATES.get() as usize;
+        let candidates = self.split.params.root_candidates as usize;
         if let (true, Some(lines)) = (candidates > 0 && !root.is_empty(), keep) {
             // Rated at 0 ply: the TT move, listed first, may not be the best rated.
             let value_of = |mv| {
@@ -462,7 +505,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
             let mut kept = 0;
             root.retain(|line| {
                 let stays = kept < lines.max(candidates)
-                    && (kept < lines || value_of(line.mv) >= best - ROOT_MARGIN.get());
+                    && (kept < lines || value_of(line.mv) >= best - self.split.params.root_margin);
                 kept += stays as usize;
                 stays
             });
@@ -477,7 +520,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         self.pos.make(mv);
         let value = match terminal(&self.pos, side) {
             Some(value) => value,
-            None => from_side(&self.pos, side, leaf(&self.pos)),
+            None => from_side(&self.pos, side, leaf(&self.pos, self.eval)),
         };
         self.pos.unmake(mv);
         value
@@ -607,7 +650,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
             return value;
         }
         if depth == 0 || ply + 1 >= self.plies {
-            return leaf(&self.pos);
+            return leaf(&self.pos, self.eval);
         }
         if self.pos.at_chance() {
             self.chance(depth, alpha, beta, ply)
@@ -671,7 +714,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         self.pos.generate_moves(&mut self.frames[ply].moves);
         let count = self.frames[ply].moves.len();
         if count == 0 {
-            return leaf(&self.pos);
+            return leaf(&self.pos, self.eval);
         }
         let probe = probe && count > 1;
         self.order_moves(ply, depth, tt_move, side);
@@ -731,7 +774,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         let count = self.frames[ply].moves.len();
         let static_min_depth = match self.split.algorithm {
             ChanceAlgorithm::Expectimax => u32::MAX,
-            _ => STATIC_ORDER_MIN_DEPTH.get() as u32,
+            _ => self.params.static_order_min_depth as u32,
         };
         self.frames[ply].order.clear();
         for index in 0..count {
@@ -820,8 +863,8 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         order.extend(0..outcomes.len() as u16);
         order.sort_unstable_by_key(|&i| (std::cmp::Reverse(outcomes[i as usize].1), i));
 
-        let probe_here = depth >= PROBE_MIN_DEPTH.get() as u32
-            || (depth == 1 && ply >= LAST_TURN_PROBE_MIN_PLY.get() as usize);
+        let probe_here = depth >= self.params.probe_min_depth as u32
+            || (depth == 1 && ply >= self.params.last_turn_probe_min_ply as usize);
         if probing && probe_here {
             for k in 0..outcomes.len() {
                 let i = self.frames[ply].outcome_order[k] as usize;
@@ -931,7 +974,7 @@ impl<'a, G: ChanceGame> Iterate<'a> for Worker<'a, G> {
     }
 
     fn no_move_value(&self) -> Value {
-        terminal(&self.pos, self.pos.side_to_move()).unwrap_or_else(|| leaf(&self.pos))
+        terminal(&self.pos, self.pos.side_to_move()).unwrap_or_else(|| leaf(&self.pos, self.eval))
     }
 }
 
@@ -974,8 +1017,8 @@ fn terminal<G: ChanceGame>(pos: &G, side: Seat) -> Option<Value> {
 
 /// The static value for the side to move, within the value bound.
 #[inline]
-fn leaf<G: ChanceGame>(pos: &G) -> Value {
-    pos.evaluate().clamp(-G::VALUE_BOUND, G::VALUE_BOUND)
+fn leaf<G: ChanceGame>(pos: &G, eval: &G::Eval) -> Value {
+    pos.evaluate(eval).clamp(-G::VALUE_BOUND, G::VALUE_BOUND)
 }
 
 /// `value` for the side to move as seen by `side`.

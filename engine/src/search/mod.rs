@@ -14,10 +14,11 @@ pub mod time;
 pub mod tt;
 
 pub use limits::{Clock, Limits, RootChoice};
-pub use time::{DelayEstimate, Margin, TimeManager};
+pub use time::{DelayEstimate, Margin, TimeManager, TimeParams};
 
 use crate::clock::Instant;
 use crate::core::{Game, MoveList, Seat};
+use crate::tune::Tuned;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -62,16 +63,18 @@ pub trait TwoPlayerGame: Game {
     /// Whether the alpha-beta searcher tries null moves
     /// ([`TwoPlayerGame::make_null`]): on where a match showed it gains.
     const NULL_MOVE: bool = false;
+    /// The evaluator: its weights and tunables, a value the searcher owns.
+    type Eval: Evaluator;
     /// The game's own alpha-beta tunables (its tuned defaults).
-    fn search_params() -> &'static alphabeta::AlphaBetaParams;
-    /// Static evaluation from the side to move's point of view.
-    fn evaluate(&self) -> Value;
+    const SEARCH: alphabeta::AlphaBetaParams;
+    /// Static evaluation from the side to move's point of view, by `eval`.
+    fn evaluate(&self, eval: &Self::Eval) -> Value;
     /// Whether `mv` changes material (searched in quiescence, ordered early).
     fn is_tactical(&self, mv: Self::Move) -> bool;
-    /// The material `mv` wins at once (captures, promotion), for ordering
-    /// captures most-valuable-victim first and for delta pruning in quiescence.
-    fn gain(&self, mv: Self::Move) -> Value {
-        let _ = mv;
+    /// The material `mv` wins at once (captures, promotion) as `eval` values
+    /// it, for ordering captures most-valuable-victim first.
+    fn gain(&self, mv: Self::Move, eval: &Self::Eval) -> Value {
+        let _ = (mv, eval);
         0
     }
     /// Whether the side to move must answer a threat to its king: quiescence
@@ -105,9 +108,12 @@ pub trait TwoPlayerGame: Game {
 /// What a game of more than two seats, moving in an order its rules decide
 /// (yonin's check priority), adds for the multi-player searchers.
 pub trait MultiPlayerGame: Game {
-    /// Static evaluation, one value per seat, each from that seat's point of view,
-    /// in the game's units (centipawns); eliminated seats get what they keep.
-    fn evaluate_all(&self) -> [Value; 4];
+    /// The evaluator: its weights and tunables, a value the searcher owns.
+    type Eval: Evaluator;
+    /// Static evaluation by `eval`, one value per seat, each from that seat's
+    /// point of view, in the game's units (centipawns); eliminated seats get
+    /// what they keep.
+    fn evaluate_all(&self, eval: &Self::Eval) -> [Value; 4];
     /// Whether `seat` is still playing.
     fn is_alive(&self, seat: Seat) -> bool;
     /// Whether `mv` changes material (ordered early, searched in quiescence).
@@ -131,9 +137,9 @@ pub trait MultiPlayerGame: Game {
     fn append_quiet_tail(&self, moves: &mut MoveList<Self::Move>) {
         let _ = moves;
     }
-    /// The material `mv` wins at once, for ordering captures.
-    fn gain(&self, mv: Self::Move) -> Value {
-        let _ = mv;
+    /// The material `mv` wins at once as `eval` values it, for ordering captures.
+    fn gain(&self, mv: Self::Move, eval: &Self::Eval) -> Value {
+        let _ = (mv, eval);
         0
     }
     /// Hands the turn to `seat` without a move, for best-reply search; `false`
@@ -149,6 +155,9 @@ pub trait MultiPlayerGame: Game {
 /// either waits for a chance event (the dice of the side to move are not rolled
 /// yet) or has a player to move, whose moves are [`Game::generate_moves`].
 pub trait ChanceGame: Game {
+    /// The evaluator: its weights and tunables (and network), a value the
+    /// searcher owns.
+    type Eval: Evaluator;
     /// One outcome of a chance event (a roll of the dice).
     type Chance: Copy + Eq + std::fmt::Debug + Send + Sync + 'static;
     /// The sum of the weights of [`ChanceGame::chance_outcomes`] (36 for two dice).
@@ -164,9 +173,9 @@ pub trait ChanceGame: Game {
     fn apply_chance(&mut self, outcome: Self::Chance);
     /// Takes back the last [`ChanceGame::apply_chance`].
     fn undo_chance(&mut self, outcome: Self::Chance);
-    /// Static evaluation for the side to move (the seat to roll at a chance
-    /// node), as expected points in thousandths, within ±`VALUE_BOUND`.
-    fn evaluate(&self) -> Value;
+    /// Static evaluation by `eval` for the side to move (the seat to roll at
+    /// a chance node), as expected points in thousandths, within ±`VALUE_BOUND`.
+    fn evaluate(&self, eval: &Self::Eval) -> Value;
     /// Bounds (low, high), within ±`VALUE_BOUND`, on every value a search to any
     /// depth can give this position or any position reachable from it (decided
     /// games and evaluations alike), for whichever seat is to move there: what
@@ -174,6 +183,36 @@ pub trait ChanceGame: Game {
     fn value_bounds(&self) -> (Value, Value) {
         (-Self::VALUE_BOUND, Self::VALUE_BOUND)
     }
+}
+
+/// What an evaluator is: a value (weights, tunables) that the searcher
+/// owns and its threads share, starting from the game's defaults.
+pub trait Evaluator: Tuned + Default + Clone + Send + Sync + 'static {}
+
+impl<E: Tuned + Default + Clone + Send + Sync + 'static> Evaluator for E {}
+
+/// A searcher's parameters and its evaluator: all that tunes it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tuning<S, E> {
+    pub search: S,
+    pub eval: E,
+}
+
+/// The search's tunables, then the evaluation's.
+impl<S: Tuned, E: Tuned> Tuned for Tuning<S, E> {
+    fn visit(&mut self, visit: &mut dyn FnMut(crate::tune::Spec, &mut i32)) {
+        self.search.visit(visit);
+        self.eval.visit(visit);
+    }
+}
+
+/// What a worker of an alpha-beta style searcher searches with: the
+/// searcher's parameters (copied), its evaluator and its reductions (shared
+/// by the threads).
+pub(crate) struct Setting<'a, P, E> {
+    pub params: P,
+    pub eval: &'a E,
+    pub lmr: &'a ordering::Lmr,
 }
 
 /// Engine settings every searcher reads.
@@ -188,6 +227,8 @@ pub struct SearchConfig {
     /// The search algorithm for games that offer several (the game's
     /// `SEARCH_ALGORITHMS`); empty means the game's default.
     pub algorithm: &'static str,
+    /// Time management's tunables.
+    pub time: TimeParams,
 }
 
 impl Default for SearchConfig {
@@ -199,6 +240,7 @@ impl Default for SearchConfig {
             time_margin_ms: 300,
             seed: 0,
             algorithm: "",
+            time: TimeParams::default(),
         }
     }
 }
@@ -371,13 +413,13 @@ pub trait Searcher<G: Game>: Send {
     where
         Self: Sized;
     fn tables(&self) -> &tables::SearchTables;
-    /// The tunables this searcher reads (crate::tune).
-    fn tunables() -> Vec<&'static crate::tune::Tunable>
+    /// Its parameters and its evaluator's: everything tunable it reads.
+    type Params: Tuned + Clone + Send;
+    /// The game's defaults of [`Searcher::Params`].
+    fn default_params() -> Self::Params
     where
-        Self: Sized,
-    {
-        Vec::new()
-    }
+        Self: Sized;
+    fn params_mut(&mut self) -> &mut Self::Params;
     fn tables_mut(&mut self) -> &mut tables::SearchTables;
     /// Applies changed settings (threads, hash size, …).
     fn configure(&mut self, config: &SearchConfig) {

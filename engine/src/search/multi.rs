@@ -30,7 +30,7 @@
 //!
 //! Paranoid, BRS and BRS+ share a quiescence over [`MultiPlayerGame::is_tactical`]
 //! moves in the rules' real move order (stand pat for whoever moves, at most
-//! [`QS_MAX_PLIES`] plies deep: in a toy game where a third of the moves are
+//! [`MultiParams::qs_max_plies`] plies deep: in a toy game where a third of the moves are
 //! tactical, 4 plies cost 15 times the nodes of none, 2 plies 4 times).
 //!
 //! Every searcher: iterative deepening, the TT (paranoid and BRS: values and
@@ -57,7 +57,7 @@
 //! shallow pruning needs. A node whose mover is sure of `x` leaves the parent's
 //! seat at most `S − x − (seats − 2)·L`; when that is below what the parent's
 //! seat already has, the node is cut. Static values are clamped to
-//! ±`SHARE_CLAMP` and shifted to `uᵢ ∈ [1, 2·SHARE_CLAMP + 1]`; seat `i` gets
+//! ±`share_clamp` and shifted to `uᵢ ∈ [1, 2·share_clamp + 1]`; seat `i` gets
 //! `L + 200 + spread·uᵢ / Σu` (4 seats: 2200 … 19000, level 6400; the sum is at
 //! most 25600 of S = 32000). A finished game gives sole 1st `W − ply`
 //! (W = L + ¾(S − seats·L) = 20000), sole last `L + ply`, the middle places
@@ -89,7 +89,7 @@
 
 use super::driver::{self, rate_root_moves, Iterate, RootMove, Shared, Thread, MAX_DEPTH};
 use super::ordering::{
-    order_score, History, Killers, Lmr, HISTORY_MAX, SCORE_KILLER, SCORE_TACTICAL,
+    order_score, History, Killers, Lmr, LmrParams, HISTORY_MAX, SCORE_KILLER, SCORE_TACTICAL,
 };
 use super::smp::{busy_key, Deferred};
 use super::tables::SearchTables;
@@ -97,7 +97,7 @@ use super::tt::{value_from_tt, value_to_tt, Bound, TtEntry};
 use super::*;
 use crate::core::movelist::MAX_MOVES;
 use crate::core::{GameResult, Seat};
-use crate::tune::Tunable;
+use crate::tune::{visit_list, Spec, Tunable, Tuned};
 
 /// The algorithms offered, in the order the protocol lists them.
 pub const ALGORITHMS: &[&str] = &["paranoid", "maxn", "brs", "brsplus"];
@@ -108,21 +108,55 @@ pub const ALGORITHMS: &[&str] = &["paranoid", "maxn", "brs", "brsplus"];
 pub const DEFAULT_ALGORITHM: &str = "brs";
 
 /// Plies from the root the stacks hold: the main search, then quiescence
-/// (at most `QS_MAX_PLIES`) and BRS+ sequences.
+/// (at most `MultiParams::qs_max_plies`) and BRS+ sequences.
 const MAX_PLY: usize = MAX_DEPTH as usize + 32;
 /// With several threads, a node this far from the horizon puts off a move
 /// another thread is on (as in alpha-beta).
 const DEFER_MIN_DEPTH: i32 = 3;
-// The tunables of the multi-player searches (docs/protocol.md, "Tunables").
-/// Quiescence searches at most this many plies of tactical moves (tuned with
-/// Yonin's evaluation, see yonin/eval.rs: 2 → 3 in its first round, back to 2
-/// in its second).
-/// At most 6: each ply more multiplies the tactical tail (with MultiPV 64, depth 3
-/// of a middlegame took 3 s at 6, over 15 s at 8 and no iteration in 150 s at 16).
-pub static QS_MAX_PLIES: Tunable = Tunable::new("Tune_QsMaxPlies", 2, 0, 6);
-/// Late move reductions as alpha-beta's, with the multi-player searches' own
-/// values (tuned in Yonin's second round; 3, 3, 200 before).
-static LMR: Lmr = Lmr::new(3, 2, 248);
+/// The tunables of the multi-player searches (docs/protocol.md, "Tunables").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MultiParams {
+    /// Quiescence searches at most this many plies of tactical moves (tuned
+    /// with Yonin's evaluation, see yonin/eval.rs: 2 → 3 in its first round,
+    /// back to 2 in its second). At most 6: each ply more multiplies the
+    /// tactical tail (with MultiPV 64, depth 3 of a middlegame took 3 s at 6,
+    /// over 15 s at 8 and no iteration in 150 s at 16).
+    pub qs_max_plies: i32,
+    /// Max-n: static values are clamped to ±this before they become shares.
+    pub share_clamp: i32,
+    /// Late move reductions as alpha-beta's, with the multi-player searches' own
+    /// values (tuned in Yonin's second round; 3, 3, 200 before).
+    pub lmr: LmrParams,
+}
+
+impl Default for MultiParams {
+    fn default() -> Self {
+        MultiParams {
+            qs_max_plies: 2,
+            share_clamp: 3_000,
+            lmr: LmrParams {
+                min_depth: 3,
+                min_moves: 2,
+                divisor_percent: 248,
+            },
+        }
+    }
+}
+
+impl MultiParams {
+    const OWN: &'static [Tunable<Self>] = &[
+        Tunable::new("Tune_QsMaxPlies", 0, 6, |p| &mut p.qs_max_plies),
+        Tunable::new("Tune_ShareClamp", 100, 20_000, |p| &mut p.share_clamp),
+    ];
+}
+
+/// Every tunable the multi-player searches read, move ordering's last.
+impl Tuned for MultiParams {
+    fn visit(&mut self, visit: &mut dyn FnMut(Spec, &mut i32)) {
+        visit_list(self, Self::OWN, visit);
+        self.lmr.visit(visit);
+    }
+}
 
 const SCORE_TT: i32 = 1 << 30;
 const TRIED: i32 = i32::MIN;
@@ -166,21 +200,33 @@ impl Algorithm {
     }
 }
 
-pub struct MultiSearch {
+/// The multi-player searcher with its evaluator `E` and its own parameters.
+pub struct MultiSearch<E> {
     tables: SearchTables,
+    params: Tuning<MultiParams, E>,
+    /// The reductions for `params.search.lmr`, worked out at a search's start.
+    lmr: Lmr,
 }
 
-impl<G: MultiPlayerGame> Searcher<G> for MultiSearch {
-    /// Every tunable the multi-player searches read, move ordering's included.
-    fn tunables() -> Vec<&'static Tunable> {
-        let mut all = vec![&QS_MAX_PLIES, &places::SHARE_CLAMP];
-        all.extend(LMR.tunables());
-        all
+impl<G: MultiPlayerGame> Searcher<G> for MultiSearch<G::Eval> {
+    type Params = Tuning<MultiParams, G::Eval>;
+
+    fn default_params() -> Self::Params {
+        Tuning {
+            search: MultiParams::default(),
+            eval: G::Eval::default(),
+        }
+    }
+
+    fn params_mut(&mut self) -> &mut Self::Params {
+        &mut self.params
     }
 
     fn new(config: &SearchConfig) -> Self {
         MultiSearch {
             tables: SearchTables::new(config, "multi"),
+            params: <Self as Searcher<G>>::default_params(),
+            lmr: Lmr::new(MultiParams::default().lmr),
         }
     }
 
@@ -200,6 +246,8 @@ impl<G: MultiPlayerGame> Searcher<G> for MultiSearch {
         report: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
         let config = self.tables.config().clone();
+        self.lmr.follow(self.params.search.lmr);
+        let (params, eval, lmr) = (self.params.search, &self.params.eval, &self.lmr);
         let (tt, pool, scratch) = self.tables.for_search();
         let algorithm = Algorithm::from_name(config.algorithm);
         let key_mix = ALGORITHM_MIX[algorithm as usize] ^ ROOT_MIX[pos.side_to_move() as usize & 3];
@@ -208,7 +256,10 @@ impl<G: MultiPlayerGame> Searcher<G> for MultiSearch {
             &shared,
             pool,
             config.threads,
-            |id| Worker::new(id, &shared, pos, algorithm, key_mix),
+            |id| {
+                let setting = Setting { params, eval, lmr };
+                Worker::new(id, &shared, pos, setting, algorithm, key_mix)
+            },
             report,
         )
     }
@@ -327,6 +378,7 @@ fn first_of(scores: &[i32], score: i32) -> Option<usize> {
 
 struct Worker<'a, G: MultiPlayerGame> {
     thread: Thread<'a, G::Move>,
+    setting: Setting<'a, MultiParams, G::Eval>,
     algorithm: Algorithm,
     /// XORed into every key this search probes or stores.
     key_mix: u64,
@@ -365,6 +417,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         id: usize,
         shared: &'a Shared<'a, G::Move>,
         root: &G,
+        setting: Setting<'a, MultiParams, G::Eval>,
         algorithm: Algorithm,
         key_mix: u64,
     ) -> Self {
@@ -389,6 +442,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         };
         let mut worker = Worker {
             thread: Thread::new(id, shared, false),
+            setting,
             algorithm,
             key_mix,
             pos: root.clone(),
@@ -563,7 +617,13 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
 
     #[inline]
     fn static_value(&self) -> Value {
-        self.pos.evaluate_all()[self.root as usize]
+        self.pos.evaluate_all(self.setting.eval)[self.root as usize]
+    }
+
+    /// Max-n: the shares of the static values.
+    fn static_shares(&self) -> [Value; 4] {
+        let values = self.pos.evaluate_all(self.setting.eval);
+        static_shares(values, self.seats, self.setting.params.share_clamp)
     }
 
     /// No legal move although `decided` said play goes on: the game's own
@@ -611,7 +671,10 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
             frame.scores[list][i] = if tt_move == Some(list * SEAT_STRIDE + i) {
                 SCORE_TT
             } else {
-                let gain = self.pos.is_tactical(mv).then(|| self.pos.gain(mv));
+                let gain = self
+                    .pos
+                    .is_tactical(mv)
+                    .then(|| self.pos.gain(mv, self.setting.eval));
                 order_score(mv, gain, self.history.get(seat, mv), killers)
             };
         }
@@ -732,7 +795,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         index: usize,
         tt_move: Option<usize>,
     ) -> i32 {
-        if depth < LMR.min_depth.get() {
+        if depth < self.setting.params.lmr.min_depth {
             return 0;
         }
         let mv = self.frames[ply].lists[list][index];
@@ -740,7 +803,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
             && !self.killers.at(ply).contains(&mv)
             && !self.pos.is_tactical(mv);
         if plain {
-            LMR.reduction(depth, searched, false)
+            self.setting.lmr.reduction(depth, searched, false)
         } else {
             0
         }

@@ -6,9 +6,8 @@
 
 use super::Value;
 use crate::core::Seat;
-use crate::tune::Tunable;
+use crate::tune::{Params, Tunable};
 use std::hash::Hash;
-use std::sync::atomic::{AtomicI32, AtomicU8, Ordering};
 
 /// History scores stay within ±HISTORY_MAX (the update is self-limiting).
 pub const HISTORY_MAX: i32 = 1 << 14;
@@ -21,51 +20,57 @@ pub const GAIN_WEIGHT: i32 = 2 * HISTORY_MAX;
 /// own: nodes `min_depth` or more from the horizon reduce plain quiet moves
 /// (neither tactical, nor the TT move, nor a killer) after their first
 /// `min_moves`, by `ln(depth)·ln(moves searched) · 100 / divisor_percent` plies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LmrParams {
+    pub min_depth: i32,
+    pub min_moves: i32,
+    pub divisor_percent: i32,
+}
+
+impl Params for LmrParams {
+    const TUNABLES: &'static [Tunable<Self>] = &[
+        Tunable::new("Tune_LmrMinDepth", 1, 20, |p| &mut p.min_depth),
+        Tunable::new("Tune_LmrMinMoves", 1, 64, |p| &mut p.min_moves),
+        Tunable::new("Tune_LmrDivisorPercent", 50, 1000, |p| {
+            &mut p.divisor_percent
+        }),
+    ];
+}
+
+/// [`LmrParams`] with the plies by depth and moves searched worked out.
+#[derive(Clone, Debug)]
 pub struct Lmr {
-    pub min_depth: Tunable,
-    pub min_moves: Tunable,
-    pub divisor_percent: Tunable,
-    /// Plies by depth and moves searched, for the divisor in `built_for`.
-    table: [[AtomicU8; 64]; 64],
-    built_for: AtomicI32,
+    pub params: LmrParams,
+    table: [[u8; 64]; 64],
 }
 
 impl Lmr {
-    pub const fn new(min_depth: i32, min_moves: i32, divisor_percent: i32) -> Lmr {
-        Lmr {
-            min_depth: Tunable::new("Tune_LmrMinDepth", min_depth, 1, 20),
-            min_moves: Tunable::new("Tune_LmrMinMoves", min_moves, 1, 64),
-            divisor_percent: Tunable::new("Tune_LmrDivisorPercent", divisor_percent, 50, 1000),
-            table: [const { [const { AtomicU8::new(0) }; 64] }; 64],
-            built_for: AtomicI32::new(0),
+    pub fn new(params: LmrParams) -> Lmr {
+        let mut table = [[0; 64]; 64];
+        let divisor = params.divisor_percent as f64;
+        for (d, row) in table.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = ((d as f64).ln() * (m as f64).ln() * 100.0 / divisor) as u8;
+            }
         }
+        Lmr { params, table }
     }
 
-    pub fn tunables(&'static self) -> [&'static Tunable; 3] {
-        [&self.min_depth, &self.min_moves, &self.divisor_percent]
+    /// This table, worked out again if `params` differ from those it was made for.
+    pub fn follow(&mut self, params: LmrParams) {
+        if self.params != params {
+            *self = Lmr::new(params);
+        }
     }
 
     /// Plies taken off a move after `searched` others at a node `depth` from
     /// the horizon: a ply less at PV nodes, and never straight into quiescence.
+    #[inline]
     pub fn reduction(&self, depth: i32, searched: usize, pv_node: bool) -> i32 {
-        if (searched as i32) < self.min_moves.get() {
+        if (searched as i32) < self.params.min_moves {
             return 0;
         }
-        // The table follows its tunable: rebuilt (by whichever thread sees it
-        // first; every writer writes the same values) when the divisor changes.
-        let divisor = self.divisor_percent.get();
-        if self.built_for.load(Ordering::Acquire) != divisor {
-            for (d, row) in self.table.iter().enumerate().skip(1) {
-                for (m, r) in row.iter().enumerate().skip(1) {
-                    let plies = (d as f64).ln() * (m as f64).ln() * 100.0 / divisor as f64;
-                    r.store(plies as u8, Ordering::Relaxed);
-                }
-            }
-            self.built_for.store(divisor, Ordering::Release);
-        }
-        let r = self.table[(depth as usize).min(63)][searched.min(63)].load(Ordering::Relaxed)
-            as i32
-            - pv_node as i32;
+        let r = self.table[(depth as usize).min(63)][searched.min(63)] as i32 - pv_node as i32;
         // At depth 1 (LmrMinDepth 1) there is no ply to take off.
         r.clamp(0, (depth - 2).max(0))
     }

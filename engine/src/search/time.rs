@@ -5,13 +5,13 @@
 //! byoyomi `b`:
 //!
 //! - the main time is spread over the moves still to come: a share
-//!   `left / MOVES_TO_COME` (sudden death and Fischer) or `left /
-//!   MOVES_TO_COME_WITH_BYOYOMI` (byoyomi, which covers the rest of the game),
+//!   `left / moves_to_come` (sudden death and Fischer) or `left /
+//!   moves_to_come_with_byoyomi` (byoyomi, which covers the rest of the game),
 //!   plus three quarters of the increment; the byoyomi, which cannot be saved,
 //!   is always used whole;
-//! - no new iteration starts after `SOFT_PERCENT` % of that share (the next
+//! - no new iteration starts after `soft_percent` % of that share (the next
 //!   iteration usually costs more than all before it), plus the byoyomi;
-//! - the hard deadline is `HARD_OVER_SHARE` times the share, never more than
+//! - the hard deadline is `hard_over_share` times the share, never more than
 //!   `1 / MAX_MAIN_SHARE` of the main time, plus increment and byoyomi, and
 //!   never beyond what the clock allows.
 //!
@@ -32,26 +32,43 @@
 use super::{Clock, Limits, SearchControl};
 use crate::clock::Instant;
 use crate::core::Seat;
-use crate::tune::Tunable;
+use crate::tune::{Params, Tunable};
 use std::time::Duration;
 
-// The tunables of time management (docs/protocol.md, "Tunables").
-/// Sudden death and Fischer: plan as if this many moves of ours remain.
-static MOVES_TO_COME: Tunable = Tunable::new("Tune_MovesToCome", 40, 5, 200);
-/// With byoyomi the main time need not last the game: plan for fewer moves.
-static MOVES_TO_COME_WITH_BYOYOMI: Tunable = Tunable::new("Tune_MovesToComeByoyomi", 25, 2, 200);
-/// No new iteration after this share (percent) of the planned main time.
-static SOFT_PERCENT: Tunable = Tunable::new("Tune_SoftPercent", 60, 10, 200);
-/// The hard deadline may run to this multiple of the planned main time ...
-static HARD_OVER_SHARE: Tunable = Tunable::new("Tune_HardOverShare", 3, 1, 10);
+/// The tunables of time management (docs/protocol.md, "Tunables").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeParams {
+    /// Sudden death and Fischer: plan as if this many moves of ours remain.
+    pub moves_to_come: i32,
+    /// With byoyomi the main time need not last the game: plan for fewer moves.
+    pub moves_to_come_with_byoyomi: i32,
+    /// No new iteration after this share (percent) of the planned main time.
+    pub soft_percent: i32,
+    /// The hard deadline may run to this multiple of the planned main time ...
+    pub hard_over_share: i32,
+}
 
-/// Every tunable of time management.
-pub static TUNABLES: &[&Tunable] = &[
-    &MOVES_TO_COME,
-    &MOVES_TO_COME_WITH_BYOYOMI,
-    &SOFT_PERCENT,
-    &HARD_OVER_SHARE,
-];
+impl Default for TimeParams {
+    fn default() -> Self {
+        TimeParams {
+            moves_to_come: 40,
+            moves_to_come_with_byoyomi: 25,
+            soft_percent: 60,
+            hard_over_share: 3,
+        }
+    }
+}
+
+impl Params for TimeParams {
+    const TUNABLES: &'static [Tunable<Self>] = &[
+        Tunable::new("Tune_MovesToCome", 5, 200, |p| &mut p.moves_to_come),
+        Tunable::new("Tune_MovesToComeByoyomi", 2, 200, |p| {
+            &mut p.moves_to_come_with_byoyomi
+        }),
+        Tunable::new("Tune_SoftPercent", 10, 200, |p| &mut p.soft_percent),
+        Tunable::new("Tune_HardOverShare", 1, 10, |p| &mut p.hard_over_share),
+    ];
+}
 
 /// ... but one move never takes more than 1/n of the main time (plus
 /// increment and byoyomi): a safety bound, not tuned.
@@ -140,6 +157,7 @@ pub struct TimeManager {
     /// `ponderhit` brings.
     side: Seat,
     margin: Margin,
+    params: TimeParams,
 }
 
 impl TimeManager {
@@ -155,12 +173,12 @@ impl TimeManager {
     /// `movetime` wins over a clock. With `infinite` and no clock nothing
     /// expires; a clock sent with `infinite` (pondering) applies once `waiting`
     /// is cleared.
-    pub fn new(limits: &Limits, side: Seat, margin: Margin) -> Self {
+    pub fn new(limits: &Limits, side: Seat, margin: Margin, params: &TimeParams) -> Self {
         let (soft, hard) = if let Some(movetime) = limits.movetime {
             let hard = movetime.saturating_sub(margin.of(movetime));
             (Some(hard), Some(hard))
         } else if let Some(clock) = &limits.clock {
-            let (soft, hard) = plan(clock, side, margin);
+            let (soft, hard) = plan(clock, side, margin, params);
             (Some(soft), Some(hard))
         } else {
             (None, None)
@@ -170,6 +188,7 @@ impl TimeManager {
             hard,
             side,
             margin,
+            params: *params,
         }
     }
 
@@ -185,7 +204,7 @@ impl TimeManager {
     fn current(&self, control: &SearchControl) -> (Option<Duration>, Option<Duration>) {
         match control.revised_clock() {
             Some(clock) => {
-                let (soft, hard) = plan(&clock, self.side, self.margin);
+                let (soft, hard) = plan(&clock, self.side, self.margin, &self.params);
                 (Some(soft), Some(hard))
             }
             None => (self.soft, self.hard),
@@ -217,29 +236,33 @@ impl TimeManager {
 }
 
 /// (soft, hard) for `side` under `clock`, as the module documentation says.
-fn plan(clock: &Clock, side: Seat, margin: Margin) -> (Duration, Duration) {
+fn plan(clock: &Clock, side: Seat, margin: Margin, params: &TimeParams) -> (Duration, Duration) {
     let seat = side as usize;
     let left = clock.time_left[seat].unwrap_or(Duration::ZERO);
     let increment = clock.increment[seat];
     let byoyomi = clock.byoyomi;
     let allowed = left + increment + byoyomi;
     let moves_to_come = if byoyomi > Duration::ZERO {
-        &MOVES_TO_COME_WITH_BYOYOMI
+        params.moves_to_come_with_byoyomi
     } else {
-        &MOVES_TO_COME
+        params.moves_to_come
     };
-    let share = left / moves_to_come.get() as u32 + increment * 3 / 4;
-    let longest = (share * HARD_OVER_SHARE.get() as u32).min(left / MAX_MAIN_SHARE + increment);
+    let share = left / moves_to_come as u32 + increment * 3 / 4;
+    let longest = (share * params.hard_over_share as u32).min(left / MAX_MAIN_SHARE + increment);
     let hard = (longest + byoyomi)
         .min(allowed)
         .saturating_sub(margin.of(allowed));
-    let soft = (share * SOFT_PERCENT.get() as u32 / 100 + byoyomi).min(hard);
+    let soft = (share * params.soft_percent as u32 / 100 + byoyomi).min(hard);
     (soft, hard)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn planned(limits: &Limits, side: Seat, margin: Margin) -> TimeManager {
+        TimeManager::new(limits, side, margin, &TimeParams::default())
+    }
 
     const MARGIN: u64 = 300;
 
@@ -269,29 +292,29 @@ mod tests {
                 ..clock(Some(0), 0)
             },
         ] {
-            let tm = TimeManager::new(&limits, 0, Margin::fixed(MARGIN));
+            let tm = planned(&limits, 0, Margin::fixed(MARGIN));
             assert_eq!(tm.hard_limit(), Some(ms(29_700)), "{limits:?}");
             assert!(tm.soft_limit() <= tm.hard_limit());
         }
-        let tm = TimeManager::new(&clock(Some(0), 60_000), 1, Margin::fixed(MARGIN));
+        let tm = planned(&clock(Some(0), 60_000), 1, Margin::fixed(MARGIN));
         assert_eq!(tm.hard_limit(), Some(ms(59_700)));
     }
 
     #[test]
     fn main_time_plus_byoyomi_uses_part_of_the_main_time() {
-        let tm = TimeManager::new(&clock(Some(600_000), 10_000), 0, Margin::fixed(MARGIN));
+        let tm = planned(&clock(Some(600_000), 10_000), 0, Margin::fixed(MARGIN));
         let (soft, hard) = (tm.soft_limit().unwrap(), tm.hard_limit().unwrap());
         assert!(soft > ms(10_000) && soft < ms(60_000), "{soft:?}");
         assert!(hard >= soft && hard <= ms(610_000 - MARGIN), "{hard:?}");
         // Nearly out of main time: byoyomi still bounds the move.
-        let tm = TimeManager::new(&clock(Some(100), 10_000), 0, Margin::fixed(MARGIN));
+        let tm = planned(&clock(Some(100), 10_000), 0, Margin::fixed(MARGIN));
         assert!(tm.hard_limit().unwrap() <= ms(10_100 - MARGIN));
     }
 
     #[test]
     fn sudden_death_never_exceeds_the_clock() {
         for left in [0, 50, 300, 1_000, 60_000] {
-            let tm = TimeManager::new(&clock(Some(left), 0), 0, Margin::fixed(MARGIN));
+            let tm = planned(&clock(Some(left), 0), 0, Margin::fixed(MARGIN));
             let margin = ms(MARGIN).min(ms(left) / MARGIN_SHARE);
             assert!(tm.hard_limit().unwrap() <= ms(left) - margin);
             assert!(tm.soft_limit() <= tm.hard_limit());
@@ -300,9 +323,9 @@ mod tests {
 
     #[test]
     fn a_short_limit_keeps_three_quarters_of_itself() {
-        let tm = TimeManager::new(&Limits::movetime(ms(40)), 0, Margin::fixed(300));
+        let tm = planned(&Limits::movetime(ms(40)), 0, Margin::fixed(300));
         assert_eq!(tm.hard_limit(), Some(ms(30)));
-        let tm = TimeManager::new(&clock(Some(0), 1_000), 0, Margin::fixed(300));
+        let tm = planned(&clock(Some(0), 1_000), 0, Margin::fixed(300));
         assert_eq!(tm.hard_limit(), Some(ms(750)));
     }
 
@@ -311,9 +334,9 @@ mod tests {
         let control = SearchControl::new(false);
         control.keep_after_search(10);
         let kept = Margin::for_search(MARGIN, &control);
-        let tm = TimeManager::new(&Limits::movetime(ms(2_000)), 0, kept);
+        let tm = planned(&Limits::movetime(ms(2_000)), 0, kept);
         assert_eq!(tm.hard_limit(), Some(ms(2_000 - 300 - 200)));
-        let plain = TimeManager::new(&Limits::movetime(ms(2_000)), 0, Margin::fixed(MARGIN));
+        let plain = planned(&Limits::movetime(ms(2_000)), 0, Margin::fixed(MARGIN));
         assert_eq!(plain.hard_limit(), Some(ms(1_700)));
     }
 
@@ -329,9 +352,9 @@ mod tests {
         // Three times a long one, but the search keeps half its time.
         assert_eq!(margin(200).of(ms(10_000)), ms(600));
         assert_eq!(margin(200).of(ms(1_000)), ms(500));
-        let tm = TimeManager::new(&Limits::movetime(ms(200)), 0, margin(40));
+        let tm = planned(&Limits::movetime(ms(200)), 0, margin(40));
         assert_eq!(tm.hard_limit(), Some(ms(100)));
-        let tm = TimeManager::new(&clock(Some(0), 1_000), 0, margin(150));
+        let tm = planned(&clock(Some(0), 1_000), 0, margin(150));
         assert_eq!(tm.hard_limit(), Some(ms(550)));
     }
 
@@ -352,7 +375,7 @@ mod tests {
 
     #[test]
     fn nothing_expires_while_waiting() {
-        let tm = TimeManager::new(&Limits::movetime(ms(0)), 0, Margin::fixed(0));
+        let tm = planned(&Limits::movetime(ms(0)), 0, Margin::fixed(0));
         let control = SearchControl::new(true);
         assert!(!tm.hard_expired(&control) && !tm.soft_expired(&control));
         control.ponderhit(None);
@@ -361,21 +384,20 @@ mod tests {
             infinite: true,
             ..Limits::default()
         };
-        assert!(!TimeManager::new(&infinite, 0, Margin::fixed(0))
-            .hard_expired(&SearchControl::new(false)));
+        assert!(!planned(&infinite, 0, Margin::fixed(0)).hard_expired(&SearchControl::new(false)));
     }
 
     #[test]
     fn main_time_is_spread_over_the_game_and_one_move_takes_a_bounded_share() {
         // The two clocks that once spent 11-13 s and 2.7 s on the first move.
-        let tm = TimeManager::new(&clock(Some(60_000), 1_000), 0, Margin::fixed(MARGIN));
+        let tm = planned(&clock(Some(60_000), 1_000), 0, Margin::fixed(MARGIN));
         assert_eq!(tm.soft_limit(), Some(ms(60_000 / 25 * 60 / 100 + 1_000)));
         assert_eq!(tm.hard_limit(), Some(ms(60_000 / 10 + 1_000 - MARGIN)));
-        let tm = TimeManager::new(&clock(Some(5_000), 2_000), 0, Margin::fixed(MARGIN));
+        let tm = planned(&clock(Some(5_000), 2_000), 0, Margin::fixed(MARGIN));
         assert_eq!(tm.hard_limit(), Some(ms(5_000 / 10 + 2_000 - MARGIN)));
         for left in [1_000, 30_000, 600_000, 3_600_000] {
             for byoyomi in [0, 1_000, 10_000] {
-                let tm = TimeManager::new(&clock(Some(left), byoyomi), 0, Margin::fixed(MARGIN));
+                let tm = planned(&clock(Some(left), byoyomi), 0, Margin::fixed(MARGIN));
                 let hard = tm.hard_limit().unwrap();
                 assert!(
                     hard <= ms(left / MAX_MAIN_SHARE as u64 + byoyomi),
@@ -392,7 +414,7 @@ mod tests {
     #[test]
     fn a_clock_sent_with_ponderhit_replaces_the_one_go_gave() {
         // `go ponder` without a clock: nothing would ever expire.
-        let tm = TimeManager::new(&Limits::default(), 0, Margin::fixed(0));
+        let tm = planned(&Limits::default(), 0, Margin::fixed(0));
         let control = SearchControl::new(true);
         assert!(!tm.hard_expired(&control));
         let ponderhit = Clock {

@@ -26,7 +26,7 @@ pub mod weak;
 pub use weak::{Weak, Weakness};
 
 use crate::search::{Limits, Score, Value};
-use crate::tune::Tunable;
+use crate::tune::{Params, Tunable};
 use rand::Rng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -44,11 +44,29 @@ pub const CANDIDATES: usize = 4;
 /// `Variety` chooses among near-equal moves only this many plies into a game.
 pub const VARIETY_PLIES: u32 = 16;
 
-/// Level 0's noise and blindness in percent of the game's own
-/// ([`crate::session::Playable::LEVEL_NOISE`], `LEVEL_BLIND_PERMILLE`).
-pub static NOISE_PERCENT: Tunable = Tunable::new("Tune_LevelNoisePercent", 100, 0, 1000);
-pub static BLIND_PERCENT: Tunable = Tunable::new("Tune_LevelBlindPercent", 100, 0, 250);
-pub static TUNABLES: &[&Tunable] = &[&NOISE_PERCENT, &BLIND_PERCENT];
+/// The levels' tunables: level 0's noise and blindness in percent of the
+/// game's own ([`crate::session::Playable::LEVEL_NOISE`], `LEVEL_BLIND_PERMILLE`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StrengthParams {
+    pub noise_percent: i32,
+    pub blind_percent: i32,
+}
+
+impl Default for StrengthParams {
+    fn default() -> Self {
+        StrengthParams {
+            noise_percent: 100,
+            blind_percent: 100,
+        }
+    }
+}
+
+impl Params for StrengthParams {
+    const TUNABLES: &'static [Tunable<Self>] = &[
+        Tunable::new("Tune_LevelNoisePercent", 0, 1000, |p| &mut p.noise_percent),
+        Tunable::new("Tune_LevelBlindPercent", 0, 250, |p| &mut p.blind_percent),
+    ];
+}
 
 /// What a level below full strength plays with.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -75,31 +93,46 @@ pub struct Level {
 /// evenly spaced strongest (empty: evenly), so that a game can take small
 /// steps where its strength grows fast, and stop short of 1 where it stops
 /// growing; a game with more levels takes smaller steps.
+/// With the default [`StrengthParams`].
 pub fn level(index: u32, levels: u32, spacing: &[f64], noise: Value, blind_permille: u32) -> Level {
-    let levels = levels.max(2);
-    let index = index.min(levels - 1);
-    // Evenly spaced, the levels 0 … levels - 1 have weakness 1 … 1 / levels.
-    let (way, weakness) = match spacing.get(index as usize) {
-        Some(&way) => {
-            let way = way.clamp(0.0, 1.0);
-            (way, 1.0 - way * (levels - 1) as f64 / levels as f64)
+    StrengthParams::default().level(index, levels, spacing, noise, blind_permille)
+}
+
+impl StrengthParams {
+    /// [`level`] with these parameters.
+    pub fn level(
+        &self,
+        index: u32,
+        levels: u32,
+        spacing: &[f64],
+        noise: Value,
+        blind_permille: u32,
+    ) -> Level {
+        let levels = levels.max(2);
+        let index = index.min(levels - 1);
+        // Evenly spaced, the levels 0 … levels - 1 have weakness 1 … 1 / levels.
+        let (way, weakness) = match spacing.get(index as usize) {
+            Some(&way) => {
+                let way = way.clamp(0.0, 1.0);
+                (way, 1.0 - way * (levels - 1) as f64 / levels as f64)
+            }
+            None => (
+                index as f64 / (levels - 1) as f64,
+                (levels - index) as f64 / levels as f64,
+            ),
+        };
+        let squared = weakness * weakness;
+        let noise = noise as f64 * self.noise_percent as f64 / 100.0;
+        let blind = blind_permille as f64 * self.blind_percent as f64 / 100.0;
+        Level {
+            nodes: 2f64
+                .powf(FIRST_NODES_LOG2 + (LAST_NODES_LOG2 - FIRST_NODES_LOG2) * way)
+                .round() as u64,
+            noise: (noise * squared).round() as Value,
+            blind_permille: ((blind * squared).round() as u32).min(1000),
+            margin: (FIRST_MARGIN * weakness).round() as Value,
+            lines: 1.0 + (CANDIDATES - 1) as f64 * weakness,
         }
-        None => (
-            index as f64 / (levels - 1) as f64,
-            (levels - index) as f64 / levels as f64,
-        ),
-    };
-    let squared = weakness * weakness;
-    let noise = noise as f64 * NOISE_PERCENT.get() as f64 / 100.0;
-    let blind = blind_permille as f64 * BLIND_PERCENT.get() as f64 / 100.0;
-    Level {
-        nodes: 2f64
-            .powf(FIRST_NODES_LOG2 + (LAST_NODES_LOG2 - FIRST_NODES_LOG2) * way)
-            .round() as u64,
-        noise: (noise * squared).round() as Value,
-        blind_permille: ((blind * squared).round() as u32).min(1000),
-        margin: (FIRST_MARGIN * weakness).round() as Value,
-        lines: 1.0 + (CANDIDATES - 1) as f64 * weakness,
     }
 }
 

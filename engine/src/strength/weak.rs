@@ -170,19 +170,18 @@ impl<G: Game> Game for Weak<G> {
 }
 
 impl<G: TwoPlayerGame> TwoPlayerGame for Weak<G> {
+    type Eval = G::Eval;
     const LATE_MOVE_REDUCTIONS: bool = G::LATE_MOVE_REDUCTIONS;
     const NULL_MOVE: bool = G::NULL_MOVE;
-    fn search_params() -> &'static crate::search::alphabeta::AlphaBetaParams {
-        G::search_params()
-    }
-    fn evaluate(&self) -> Value {
-        self.pos.evaluate() + self.noise(0)
+    const SEARCH: crate::search::alphabeta::AlphaBetaParams = G::SEARCH;
+    fn evaluate(&self, eval: &G::Eval) -> Value {
+        self.pos.evaluate(eval) + self.noise(0)
     }
     fn is_tactical(&self, mv: Self::Move) -> bool {
         self.pos.is_tactical(mv)
     }
-    fn gain(&self, mv: Self::Move) -> Value {
-        self.pos.gain(mv)
+    fn gain(&self, mv: Self::Move, eval: &G::Eval) -> Value {
+        self.pos.gain(mv, eval)
     }
     fn in_check(&self) -> bool {
         self.pos.in_check()
@@ -202,8 +201,9 @@ impl<G: TwoPlayerGame> TwoPlayerGame for Weak<G> {
 }
 
 impl<G: MultiPlayerGame> MultiPlayerGame for Weak<G> {
-    fn evaluate_all(&self) -> [Value; 4] {
-        let mut values = self.pos.evaluate_all();
+    type Eval = G::Eval;
+    fn evaluate_all(&self, eval: &G::Eval) -> [Value; 4] {
+        let mut values = self.pos.evaluate_all(eval);
         for (seat, value) in values.iter_mut().enumerate().take(G::SEATS) {
             *value += self.noise(seat as u64 + 1);
         }
@@ -215,8 +215,8 @@ impl<G: MultiPlayerGame> MultiPlayerGame for Weak<G> {
     fn is_tactical(&self, mv: Self::Move) -> bool {
         self.pos.is_tactical(mv)
     }
-    fn gain(&self, mv: Self::Move) -> Value {
-        self.pos.gain(mv)
+    fn gain(&self, mv: Self::Move, eval: &G::Eval) -> Value {
+        self.pos.gain(mv, eval)
     }
     fn make_pass(&mut self, seat: Seat) -> bool {
         self.pos.make_pass(seat)
@@ -227,6 +227,7 @@ impl<G: MultiPlayerGame> MultiPlayerGame for Weak<G> {
 }
 
 impl<G: ChanceGame> ChanceGame for Weak<G> {
+    type Eval = G::Eval;
     type Chance = G::Chance;
     const CHANCE_WEIGHT: u32 = G::CHANCE_WEIGHT;
     const VALUE_BOUND: Value = G::VALUE_BOUND;
@@ -242,8 +243,8 @@ impl<G: ChanceGame> ChanceGame for Weak<G> {
     fn undo_chance(&mut self, outcome: Self::Chance) {
         self.pos.undo_chance(outcome);
     }
-    fn evaluate(&self) -> Value {
-        (self.pos.evaluate() + self.noise(0)).clamp(-G::VALUE_BOUND, G::VALUE_BOUND)
+    fn evaluate(&self, eval: &G::Eval) -> Value {
+        (self.pos.evaluate(eval) + self.noise(0)).clamp(-G::VALUE_BOUND, G::VALUE_BOUND)
     }
     // The noise may break the game's own bounds: only the widest are sure.
     fn value_bounds(&self) -> (Value, Value) {

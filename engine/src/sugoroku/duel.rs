@@ -7,7 +7,7 @@
 //! units the error bar is computed over.
 
 use super::net::Networks;
-use super::{Evaluation, Roll, Sugoroku, SugorokuMove, SugorokuRules, ROLLS};
+use super::{Evaluation, Roll, Sugoroku, SugorokuEval, SugorokuMove, SugorokuRules, ROLLS};
 use crate::core::{Game, GameResult, MoveList, Seat};
 use crate::search::expecti::Expectimax;
 use crate::search::{ChanceGame, Limits, SearchConfig, SearchControl, Searcher};
@@ -27,8 +27,8 @@ pub enum Player<'a> {
     /// The turn with the best pip-count lead right after it (a hit counts as the
     /// pips it costs the opponent); an immediate win first.
     Greedy,
-    /// The engine: expectimax to `depth` turns.
-    Search { depth: u32 },
+    /// The engine: expectimax to `depth` turns with `evaluation`.
+    Search { depth: u32, evaluation: Evaluation },
     /// The turn a network (one being trained, say) values most, at 0 ply.
     Network(&'a Networks),
     /// The same, but valuing races the tables hold exactly ([`super::race`]).
@@ -52,7 +52,7 @@ pub struct DuelResult {
 
 struct Contestant<'a> {
     player: Player<'a>,
-    searcher: Option<Expectimax>,
+    searcher: Option<Expectimax<SugorokuEval>>,
 }
 
 /// The turn whose result `value` (for the side that moved, in points) rates
@@ -79,13 +79,20 @@ pub fn best_at_zero_ply(
 
 impl<'a> Contestant<'a> {
     fn new(player: Player<'a>) -> Self {
-        let searcher = matches!(player, Player::Search { .. }).then(|| {
-            let config = SearchConfig {
-                hash_mb: DUEL_HASH_MB,
-                ..SearchConfig::default()
-            };
-            <Expectimax as Searcher<Sugoroku>>::new(&config)
-        });
+        let searcher = match player {
+            Player::Search { evaluation, .. } => {
+                let config = SearchConfig {
+                    hash_mb: DUEL_HASH_MB,
+                    ..SearchConfig::default()
+                };
+                let mut searcher = <Expectimax<SugorokuEval> as Searcher<Sugoroku>>::new(&config);
+                Searcher::<Sugoroku>::params_mut(&mut searcher)
+                    .eval
+                    .evaluation = evaluation;
+                Some(searcher)
+            }
+            _ => None,
+        };
         Contestant { player, searcher }
     }
 
@@ -93,7 +100,7 @@ impl<'a> Contestant<'a> {
         let mut moves = MoveList::new();
         pos.generate_moves(&mut moves);
         match (self.player, &mut self.searcher) {
-            (Player::Search { depth }, Some(searcher)) => {
+            (Player::Search { depth, .. }, Some(searcher)) => {
                 let control = SearchControl::new(false);
                 searcher
                     .search(pos, &Limits::depth(depth), &control, &mut |_| {})
@@ -110,11 +117,15 @@ impl<'a> Contestant<'a> {
             (Player::NetworkWithExactRaces(network), _) => best_at_zero_ply(pos, &moves, |after| {
                 -super::race::outcomes(network, after).equity()
             }),
-            (Player::Static(evaluation), _) => best_at_zero_ply(pos, &moves, |after| {
-                let mut after = *after;
-                after.set_evaluation(evaluation);
-                -(after.evaluate() as f32) / 1000.0
-            }),
+            (Player::Static(evaluation), _) => {
+                let eval = SugorokuEval {
+                    evaluation,
+                    ..SugorokuEval::default()
+                };
+                best_at_zero_ply(pos, &moves, |after| {
+                    -(after.evaluate(&eval) as f32) / 1000.0
+                })
+            }
             _ => moves[rng.gen_range(0..moves.len())],
         }
     }
@@ -155,7 +166,7 @@ fn play(
     let mut choices = Xoshiro256PlusPlus::seed_from_u64(choices);
     for seat in seats.iter_mut() {
         if let Some(searcher) = &mut seat.searcher {
-            <Expectimax as Searcher<Sugoroku>>::clear(searcher);
+            <Expectimax<SugorokuEval> as Searcher<Sugoroku>>::clear(searcher);
         }
     }
     let mut pos = *start;
@@ -222,7 +233,7 @@ pub fn duel_from(a: Player, b: Player, starts: &[Sugoroku], seed: u64) -> DuelRe
 /// itself at 0 ply from the start, game g on dice seeded by (seed, g); games
 /// won before such a race are skipped.
 pub fn race_starts(count: usize, seed: u64, rules: &SugorokuRules) -> Vec<Sugoroku> {
-    let network = rules.network();
+    let network = super::net::embedded();
     let mut starts = Vec::with_capacity(count);
     let mut moves = MoveList::new();
     for game in 0u64.. {
@@ -272,7 +283,10 @@ mod tests {
     #[test]
     fn the_engine_beats_the_random_and_the_greedy_player() {
         let rules = SugorokuRules::default();
-        let engine = Player::Search { depth: 1 };
+        let engine = Player::Search {
+            depth: 1,
+            evaluation: Evaluation::Network,
+        };
         for baseline in [Player::Random, Player::Greedy] {
             let result = duel(engine, baseline, 100, 1, &rules);
             assert!(
@@ -290,7 +304,11 @@ mod tests {
         let rules = SugorokuRules::default();
         for depth in [1, 2] {
             for baseline in [Player::Random, Player::Greedy] {
-                let r = duel(Player::Search { depth }, baseline, 150, 11, &rules);
+                let engine = Player::Search {
+                    depth,
+                    evaluation: Evaluation::Network,
+                };
+                let r = duel(engine, baseline, 150, 11, &rules);
                 println!(
                     "engine depth {depth} vs {baseline:?}: {} games, {:+.3} ± {:.3} points/game, {} wins",
                     r.games, r.points, r.error95, r.wins
@@ -306,15 +324,18 @@ mod tests {
     #[ignore]
     fn network_figures() {
         let network = Player::Network(crate::sugoroku::net::embedded());
-        let handmade = SugorokuRules {
-            evaluation: Evaluation::Handmade,
-            ..SugorokuRules::default()
-        };
+        let rules = SugorokuRules::default();
         for (name, opponent) in [
             ("hand-made, 0 ply", Player::Static(Evaluation::Handmade)),
-            ("hand-made, 2-turn search", Player::Search { depth: 2 }),
+            (
+                "hand-made, 2-turn search",
+                Player::Search {
+                    depth: 2,
+                    evaluation: Evaluation::Handmade,
+                },
+            ),
         ] {
-            let r = duel(network, opponent, 200, 5, &handmade);
+            let r = duel(network, opponent, 200, 5, &rules);
             println!(
                 "network at 0 ply vs {name}: {} games, {:+.3} ± {:.3} points/game; won 1/2/3 {:?}, lost 1/2/3 {:?}",
                 r.games, r.points, r.error95, &r.results[..3], &r.results[3..]

@@ -8,16 +8,19 @@
 //! multiplier rule. No allocation: it runs at every leaf.
 
 use super::dice::ROLLS;
+use super::net::Networks;
 use super::position::{Sugoroku, BAR, HOME, OFF};
 use super::rules::{Closeout, Finish};
-use crate::core::{Game, Seat};
+use crate::core::options::OptionValue;
+use crate::core::{Game, HouseRules, OptionSpec, Seat};
 use crate::search::Value;
-use crate::tune::Tunable;
+use crate::tune::{Params, Spec, Tunable, Tuned};
+use std::sync::Arc;
 
 /// Pips a turn moves on average: two dice, a double is two moves as well.
 const PIPS_PER_TURN: f32 = 7.0;
 
-/// The evaluation's weights, from the tunables below.
+/// The evaluation's weights, from [`Handmade`]'s tunables.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Weights {
     /// Pips lost on average to overshooting the target with a stone's last move.
@@ -42,64 +45,181 @@ pub(super) struct Weights {
     pub closeout_chance: [f32; 7],
 }
 
-// The hand-made evaluation's tunables (docs/protocol.md, "Tunables"), in
-// thousandths of the weights above. Tuned by one-ply self-play
-// (allhome/multiplier, 4000 games with paired dice): these beat the first
-// guesses by about 0.36 points a game.
-static WASTE_PER_STONE: Tunable = Tunable::new("Tune_SugorokuWastePerStone", 1000, 0, 5000);
-static RACE_SPREAD: Tunable = Tunable::new("Tune_SugorokuRaceSpread", 800, 0, 5000);
-static RACE_SPREAD_MIN: Tunable = Tunable::new("Tune_SugorokuRaceSpreadMin", 500, 0, 5000);
-static MADE_POINT: Tunable = Tunable::new("Tune_SugorokuMadePoint", 200, 0, 5000);
-static HOME_POINT: Tunable = Tunable::new("Tune_SugorokuHomePoint", 700, 0, 5000);
-static PRIME_STEP: Tunable = Tunable::new("Tune_SugorokuPrimeStep", 500, 0, 5000);
-static BAR_BASE: Tunable = Tunable::new("Tune_SugorokuBarBase", 400, 0, 5000);
-static BAR_PER_HOME_POINT: Tunable = Tunable::new("Tune_SugorokuBarPerHomePoint", 250, 0, 5000);
-static HIT_LOSS_SHARE: Tunable = Tunable::new("Tune_SugorokuHitLossShare", 700, 0, 1000);
-/// Against a home of 2..=6 points made (none and one never close out).
-static CLOSEOUT_CHANCE: [Tunable; 5] = [
-    Tunable::new("Tune_SugorokuCloseout2", 20, 0, 1000),
-    Tunable::new("Tune_SugorokuCloseout3", 50, 0, 1000),
-    Tunable::new("Tune_SugorokuCloseout4", 120, 0, 1000),
-    Tunable::new("Tune_SugorokuCloseout5", 300, 0, 1000),
-    Tunable::new("Tune_SugorokuCloseout6", 900, 0, 1000),
+/// The hand-made evaluation's tunables (docs/protocol.md, "Tunables"), in
+/// thousandths of the [`Weights`] of the same names. Tuned by one-ply
+/// self-play (allhome/multiplier, 4000 games with paired dice): these beat the
+/// first guesses by about 0.36 points a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Handmade {
+    pub waste_per_stone: i32,
+    pub race_spread: i32,
+    pub race_spread_min: i32,
+    pub made_point: i32,
+    pub home_point: i32,
+    pub prime_step: i32,
+    pub bar_base: i32,
+    pub bar_per_home_point: i32,
+    pub hit_loss_share: i32,
+    /// Against a home of 2..=6 points made (none and one never close out).
+    pub closeout_chance: [i32; 5],
+}
+
+impl Default for Handmade {
+    fn default() -> Self {
+        Handmade {
+            waste_per_stone: 1000,
+            race_spread: 800,
+            race_spread_min: 500,
+            made_point: 200,
+            home_point: 700,
+            prime_step: 500,
+            bar_base: 400,
+            bar_per_home_point: 250,
+            hit_loss_share: 700,
+            closeout_chance: [20, 50, 120, 300, 900],
+        }
+    }
+}
+
+impl Params for Handmade {
+    const TUNABLES: &'static [Tunable<Self>] = &[
+        Tunable::new("Tune_SugorokuWastePerStone", 0, 5000, |h| {
+            &mut h.waste_per_stone
+        }),
+        Tunable::new("Tune_SugorokuRaceSpread", 0, 5000, |h| &mut h.race_spread),
+        Tunable::new("Tune_SugorokuRaceSpreadMin", 0, 5000, |h| {
+            &mut h.race_spread_min
+        }),
+        Tunable::new("Tune_SugorokuMadePoint", 0, 5000, |h| &mut h.made_point),
+        Tunable::new("Tune_SugorokuHomePoint", 0, 5000, |h| &mut h.home_point),
+        Tunable::new("Tune_SugorokuPrimeStep", 0, 5000, |h| &mut h.prime_step),
+        Tunable::new("Tune_SugorokuBarBase", 0, 5000, |h| &mut h.bar_base),
+        Tunable::new("Tune_SugorokuBarPerHomePoint", 0, 5000, |h| {
+            &mut h.bar_per_home_point
+        }),
+        Tunable::new("Tune_SugorokuHitLossShare", 0, 1000, |h| {
+            &mut h.hit_loss_share
+        }),
+        Tunable::new("Tune_SugorokuCloseout2", 0, 1000, |h| {
+            &mut h.closeout_chance[0]
+        }),
+        Tunable::new("Tune_SugorokuCloseout3", 0, 1000, |h| {
+            &mut h.closeout_chance[1]
+        }),
+        Tunable::new("Tune_SugorokuCloseout4", 0, 1000, |h| {
+            &mut h.closeout_chance[2]
+        }),
+        Tunable::new("Tune_SugorokuCloseout5", 0, 1000, |h| {
+            &mut h.closeout_chance[3]
+        }),
+        Tunable::new("Tune_SugorokuCloseout6", 0, 1000, |h| {
+            &mut h.closeout_chance[4]
+        }),
+    ];
+}
+
+/// The evaluation the engine's search uses (`SugorokuEval`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Evaluation {
+    /// The trained network ([`super::net`]); races the tables hold are
+    /// valued exactly ([`super::race`]).
+    #[default]
+    Network,
+    /// The hand-made evaluation, kept for comparison.
+    Handmade,
+}
+
+/// The evaluator: which evaluation, the network (the embedded one unless a
+/// file was read) and the hand-made evaluation's weights.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SugorokuEval {
+    pub evaluation: Evaluation,
+    /// A network read from `SugorokuWeights`; `None`: the embedded one.
+    pub network: Option<Arc<Networks>>,
+    pub handmade: Handmade,
+}
+
+impl SugorokuEval {
+    /// The network the evaluation uses.
+    #[inline]
+    pub fn network(&self) -> &Networks {
+        self.network
+            .as_deref()
+            .unwrap_or_else(|| super::net::embedded())
+    }
+}
+
+/// The evaluator's options, announced after the house rules.
+const SPECS: &[OptionSpec] = &[
+    OptionSpec::combo("SugorokuEval", "network", &["network", "handmade"]),
+    OptionSpec::text("SugorokuWeights", ""),
 ];
 
-/// Every tunable of the hand-made evaluation.
-pub static TUNABLES: &[&Tunable] = &[
-    &WASTE_PER_STONE,
-    &RACE_SPREAD,
-    &RACE_SPREAD_MIN,
-    &MADE_POINT,
-    &HOME_POINT,
-    &PRIME_STEP,
-    &BAR_BASE,
-    &BAR_PER_HOME_POINT,
-    &HIT_LOSS_SHARE,
-    &CLOSEOUT_CHANCE[0],
-    &CLOSEOUT_CHANCE[1],
-    &CLOSEOUT_CHANCE[2],
-    &CLOSEOUT_CHANCE[3],
-    &CLOSEOUT_CHANCE[4],
-];
+/// Not rules of the game, but options set as rules are (by name, validated,
+/// a file that cannot be read refused with the reason).
+impl HouseRules for SugorokuEval {
+    fn specs() -> &'static [OptionSpec] {
+        SPECS
+    }
+
+    /// `SugorokuWeights`: a network file to read (empty or `<empty>`: the
+    /// embedded network); a file that cannot be read or is not a valid network
+    /// is refused and the network in use stays.
+    fn try_apply(&mut self, spec: &OptionSpec, value: OptionValue) -> Result<(), String> {
+        let OptionValue::Text(path) = &value else {
+            self.apply(spec, value);
+            return Ok(());
+        };
+        if path.is_empty() || path == "<empty>" {
+            self.network = None;
+            return Ok(());
+        }
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read the file: {e}"))?;
+        self.network = Some(Arc::new(Networks::from_bytes(&bytes)?));
+        Ok(())
+    }
+
+    fn apply(&mut self, spec: &OptionSpec, value: OptionValue) {
+        match (spec.name, value) {
+            ("SugorokuEval", OptionValue::Choice(choice)) => {
+                self.evaluation = if choice == "handmade" {
+                    Evaluation::Handmade
+                } else {
+                    Evaluation::Network
+                }
+            }
+            _ => unreachable!("validated option {} reached SugorokuEval", spec.name),
+        }
+    }
+}
+
+impl Tuned for SugorokuEval {
+    fn visit(&mut self, visit: &mut dyn FnMut(Spec, &mut i32)) {
+        self.handmade.visit(visit);
+    }
+}
 
 impl Weights {
-    /// The weights as the tunables stand now.
-    pub(super) fn current() -> Weights {
-        let w = |t: &Tunable| t.get() as f32 / 1000.0;
+    /// The weights `handmade` sets.
+    pub(super) fn of(handmade: &Handmade) -> Weights {
+        let w = |thousandths: i32| thousandths as f32 / 1000.0;
         let mut closeout_chance = [0.0; 7];
-        for (chance, tunable) in closeout_chance[2..].iter_mut().zip(&CLOSEOUT_CHANCE) {
+        for (chance, &tunable) in closeout_chance[2..]
+            .iter_mut()
+            .zip(&handmade.closeout_chance)
+        {
             *chance = w(tunable);
         }
         Weights {
-            waste_per_stone: w(&WASTE_PER_STONE),
-            race_spread: w(&RACE_SPREAD),
-            race_spread_min: w(&RACE_SPREAD_MIN),
-            made_point: w(&MADE_POINT),
-            home_point: w(&HOME_POINT),
-            prime_step: w(&PRIME_STEP),
-            bar_base: w(&BAR_BASE),
-            bar_per_home_point: w(&BAR_PER_HOME_POINT),
-            hit_loss_share: w(&HIT_LOSS_SHARE),
+            waste_per_stone: w(handmade.waste_per_stone),
+            race_spread: w(handmade.race_spread),
+            race_spread_min: w(handmade.race_spread_min),
+            made_point: w(handmade.made_point),
+            home_point: w(handmade.home_point),
+            prime_step: w(handmade.prime_step),
+            bar_base: w(handmade.bar_base),
+            bar_per_home_point: w(handmade.bar_per_home_point),
+            hit_loss_share: w(handmade.hit_loss_share),
             closeout_chance,
         }
     }
@@ -292,8 +412,8 @@ fn in_contact(board: &Board) -> bool {
     b_stones != 0 && w_stones != 0 && w_stones.trailing_zeros() < 31 - b_stones.leading_zeros()
 }
 
-pub fn evaluate(pos: &Sugoroku) -> Value {
-    evaluate_with(pos, &Weights::current())
+pub fn evaluate(pos: &Sugoroku, handmade: &Handmade) -> Value {
+    evaluate_with(pos, &Weights::of(handmade))
 }
 
 pub(super) fn evaluate_with(pos: &Sugoroku, w: &Weights) -> Value {

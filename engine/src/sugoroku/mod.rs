@@ -22,8 +22,9 @@ mod race_tests;
 mod tests;
 
 pub use dice::{Dice, Roll, ROLLS};
+pub use eval::{Evaluation, Handmade, SugorokuEval};
 pub use movegen::{Step, SugorokuMove};
 pub use perft::{divide, perft};
 pub use position::{Sugoroku, BAR, HOME, OFF};
-pub use rules::{Closeout, Evaluation, Finish, SugorokuRules};
+pub use rules::{Closeout, Finish, SugorokuRules};
 mod play;

@@ -197,7 +197,12 @@ fn decided_positions_evaluate_to_their_result() {
         };
         let points = outcome.value_for(pos.side_to_move());
         assert_eq!(network.outcomes(&pos), Outcomes::decided(points));
-        assert_eq!(pos.evaluate(), points * 1000, "{}", pos.sfen());
+        assert_eq!(
+            pos.evaluate(&Default::default()),
+            points * 1000,
+            "{}",
+            pos.sfen()
+        );
         checked += 1;
     }
     assert!(checked > 50, "{checked} decided positions");
@@ -214,7 +219,11 @@ fn network_values_stay_within_the_rules_bounds_and_are_consistent() {
             assert_eq!((o.win2, o.win3, o.lose2, o.lose3), (0.0, 0.0, 0.0, 0.0));
         }
         let (low, high) = pos.value_bounds();
-        assert!((low..=high).contains(&pos.evaluate()), "{}", pos.sfen());
+        assert!(
+            (low..=high).contains(&pos.evaluate(&Default::default())),
+            "{}",
+            pos.sfen()
+        );
         // From the other side the same position is worth the opposite.
         let flipped = o.flipped();
         assert!((flipped.equity() + o.equity()).abs() < 1e-5);
@@ -223,16 +232,11 @@ fn network_values_stay_within_the_rules_bounds_and_are_consistent() {
 
 #[test]
 fn the_hand_made_evaluation_stays_selectable() {
-    let mut rules = SugorokuRules::default();
-    let pos = Sugoroku::start(&rules);
-    rules.set("SugorokuEval", "handmade").unwrap();
-    let handmade = Sugoroku::start(&rules);
-    assert_eq!(rules.evaluation, Evaluation::Handmade);
-    assert_ne!(pos.evaluate(), handmade.evaluate());
-    assert_eq!(
-        pos.key(),
-        handmade.key(),
-        "the evaluation is not part of the position"
-    );
-    assert!(rules.set("SugorokuEval", "oracle").is_err());
+    let pos = Sugoroku::start(&SugorokuRules::default());
+    let mut eval = SugorokuEval::default();
+    let network = pos.evaluate(&eval);
+    assert_eq!(eval.set("SugorokuEval", "handmade"), Ok(true));
+    assert_eq!(eval.evaluation, Evaluation::Handmade);
+    assert_ne!(pos.evaluate(&eval), network);
+    assert!(eval.set("SugorokuEval", "oracle").is_err());
 }

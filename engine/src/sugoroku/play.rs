@@ -2,10 +2,10 @@
 //! the rolls, and no search before the side to move has rolled.
 
 use super::Sugoroku;
-use crate::core::{Game, OptionSpec};
+use crate::core::{Game, HouseRules, OptionError, OptionSpec};
 use crate::search::expecti::{self, Expectimax};
 use crate::search::ChanceGame;
-use crate::session::{Playable, SEARCH_ALGORITHM};
+use crate::session::{ParamsOf, Playable, SEARCH_ALGORITHM};
 
 const SEARCH_OPTIONS: &[OptionSpec] = &[OptionSpec::combo(
     SEARCH_ALGORITHM,
@@ -50,17 +50,13 @@ impl Playable for Sugoroku {
         118, 214, 259, 235, 255, 304, 349, 441, 480, 535, 627, 705, 750, 774, 826, 864, 899, 906,
         934, 916, 1001,
     ];
-    type Searcher = Expectimax;
+    type Searcher = Expectimax<super::SugorokuEval>;
 
     /// The race table of the finish rule in use, built in the background.
-    fn prepare_evaluation(rules: &super::SugorokuRules) {
-        if rules.evaluation == super::Evaluation::Network {
+    fn prepare_evaluation(rules: &super::SugorokuRules, params: &ParamsOf<Self>) {
+        if params.eval.evaluation == super::Evaluation::Network {
             super::race::prepare(rules.finish);
         }
-    }
-
-    fn eval_tunables() -> &'static [&'static crate::tune::Tunable] {
-        super::eval::TUNABLES
     }
 
     const BENCH_POSITIONS: &'static [&'static str] = &[
@@ -89,16 +85,28 @@ impl Playable for Sugoroku {
         SEARCH_OPTIONS
     }
 
+    fn eval_options() -> &'static [OptionSpec] {
+        <super::SugorokuEval as HouseRules>::specs()
+    }
+
+    fn set_eval_option(
+        params: &mut ParamsOf<Self>,
+        name: &str,
+        value: &str,
+    ) -> Result<bool, OptionError> {
+        params.eval.set(name, value)
+    }
+
     fn divide(&self, depth: u32) -> Vec<(String, u64)> {
         super::divide(self, depth)
     }
 
     /// `probs <win> <win2> <win3> <lose2> <lose3>`: the evaluation's result
     /// probabilities (permille) for the side to move after `mv`.
-    fn info_details(&self, mv: super::SugorokuMove) -> String {
+    fn info_details(&self, mv: super::SugorokuMove, params: &ParamsOf<Self>) -> String {
         let mut after = *self;
         after.make(mv);
-        let p = super::race::outcomes(self.rules().network(), &after)
+        let p = super::race::outcomes(params.eval.network(), &after)
             .flipped()
             .to_array();
         let permille: Vec<String> = p

@@ -5,7 +5,8 @@
 
 use super::dice::{Dice, Roll, ROLLS};
 use super::movegen::{Step, SugorokuMove};
-use super::rules::{Closeout, Evaluation, Finish, SugorokuRules};
+use super::rules::{Closeout, Finish, SugorokuRules};
+use super::Evaluation;
 use crate::core::zobrist::key_table;
 use crate::core::{Game, MoveError, MoveList, Outcome, ParseError, Seat};
 use crate::search::{ChanceGame, Value};
@@ -89,11 +90,6 @@ impl Sugoroku {
         let old = self.stones[side as usize][point as usize];
         self.key ^= stone_key(side, point, old) ^ stone_key(side, point, count);
         self.stones[side as usize][point as usize] = count;
-    }
-
-    /// Chooses the evaluation the search uses here (not a rule: the key stays).
-    pub fn set_evaluation(&mut self, evaluation: Evaluation) {
-        self.rules.evaluation = evaluation;
     }
 
     /// Stones of `side` on `point` of that side's own numbering (0 off, 25 bar).
@@ -419,6 +415,7 @@ impl Game for Sugoroku {
 }
 
 impl ChanceGame for Sugoroku {
+    type Eval = super::SugorokuEval;
     type Chance = Roll;
     const CHANCE_WEIGHT: u32 = 36;
     const VALUE_BOUND: Value = 3000;
@@ -444,14 +441,14 @@ impl ChanceGame for Sugoroku {
         self.set_dice(Dice::NONE);
     }
 
-    fn evaluate(&self) -> Value {
-        match self.rules.evaluation {
+    fn evaluate(&self, eval: &Self::Eval) -> Value {
+        match eval.evaluation {
             Evaluation::Network => {
-                let equity = super::race::outcomes(self.rules.network(), self).equity();
+                let equity = super::race::outcomes(eval.network(), self).equity();
                 let (low, high) = self.value_bounds();
                 ((equity * 1000.0).round() as Value).clamp(low, high)
             }
-            Evaluation::Handmade => super::eval::evaluate(self),
+            Evaluation::Handmade => super::eval::evaluate(self, &eval.handmade),
         }
     }
 

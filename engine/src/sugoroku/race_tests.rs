@@ -245,10 +245,13 @@ fn tables_agree_with_brute_force() {
 #[test]
 fn the_evaluation_is_exact_in_races_the_tables_hold() {
     let pos = race(Finish::BearOff, &[(1, 3)], &[(1, 1)]);
-    assert_eq!(pos.evaluate(), -1000);
+    assert_eq!(pos.evaluate(&Default::default()), -1000);
     let pos = race(Finish::AllHome, &[(12, 1)], &[(7, 1)]);
     let equity = 2.0 * 26.0 / 36.0 - 1.0;
-    assert_eq!(pos.evaluate(), (equity * 1000.0f32).round() as i32);
+    assert_eq!(
+        pos.evaluate(&Default::default()),
+        (equity * 1000.0f32).round() as i32
+    );
     let network = |pos: &Sugoroku| net::embedded().outcomes(pos);
     for pos in [
         race(Finish::AllHome, &[(13, 1)], &[(7, 1)]),

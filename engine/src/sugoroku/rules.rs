@@ -1,6 +1,5 @@
 //! Sugoroku house rules: how the game is finished and what closing the home does.
 
-use super::net::Networks;
 use crate::core::options::OptionValue;
 use crate::core::{HouseRules, OptionSpec};
 
@@ -27,32 +26,10 @@ pub enum Closeout {
     Off,
 }
 
-/// The evaluation the engine's search uses. Not a rule of the game: it travels
-/// with the position as the rules do, so that every leaf sees it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Evaluation {
-    /// The trained network ([`super::net`]); races the tables hold are
-    /// valued exactly ([`super::race`]).
-    #[default]
-    Network,
-    /// The hand-made evaluation, kept for comparison.
-    Handmade,
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SugorokuRules {
     pub finish: Finish,
     pub closeout: Closeout,
-    pub evaluation: Evaluation,
-    /// A network read from `SugorokuWeights`; `None`: the embedded one.
-    pub network: Option<&'static Networks>,
-}
-
-impl SugorokuRules {
-    /// The network the evaluation uses.
-    pub fn network(&self) -> &'static Networks {
-        self.network.unwrap_or_else(super::net::embedded)
-    }
 }
 
 const SPECS: &[OptionSpec] = &[
@@ -62,32 +39,11 @@ const SPECS: &[OptionSpec] = &[
         "multiplier",
         &["multiplier", "instant", "off"],
     ),
-    OptionSpec::combo("SugorokuEval", "network", &["network", "handmade"]),
-    OptionSpec::text("SugorokuWeights", ""),
 ];
 
 impl HouseRules for SugorokuRules {
     fn specs() -> &'static [OptionSpec] {
         SPECS
-    }
-
-    /// `SugorokuWeights`: a network file to read (empty or `<empty>`: the
-    /// embedded network); a file that cannot be read or is not a valid network
-    /// is refused and the network in use stays.
-    fn try_apply(&mut self, spec: &OptionSpec, value: OptionValue) -> Result<(), String> {
-        let OptionValue::Text(path) = &value else {
-            self.apply(spec, value);
-            return Ok(());
-        };
-        if path.is_empty() || path == "<empty>" {
-            self.network = None;
-            return Ok(());
-        }
-        let bytes = std::fs::read(path).map_err(|e| format!("cannot read the file: {e}"))?;
-        let network = Networks::from_bytes(&bytes)?;
-        // Options change seldom: a network read lives as long as the process.
-        self.network = Some(Box::leak(Box::new(network)));
-        Ok(())
     }
 
     fn apply(&mut self, spec: &OptionSpec, value: OptionValue) {
@@ -104,13 +60,6 @@ impl HouseRules for SugorokuRules {
                     "instant" => Closeout::Instant,
                     "off" => Closeout::Off,
                     _ => Closeout::Multiplier,
-                }
-            }
-            ("SugorokuEval", OptionValue::Choice(choice)) => {
-                self.evaluation = if choice == "handmade" {
-                    Evaluation::Handmade
-                } else {
-                    Evaluation::Network
                 }
             }
             _ => unreachable!("validated option {} reached SugorokuRules", spec.name),

@@ -852,7 +852,7 @@ fn random_playouts_keep_every_part_consistent_and_games_end() {
             "{}",
             pos.sfen()
         );
-        assert!(pos.evaluate().abs() <= 3000);
+        assert!(pos.evaluate(&Default::default()).abs() <= 3000);
         let mut moves = MoveList::new();
         pos.generate_moves(&mut moves);
         for &mv in moves.iter() {
@@ -910,18 +910,21 @@ fn chance_outcomes_weigh_thirty_six() {
 fn evaluation_prefers_the_race_leader_and_stays_in_bounds() {
     let rules = SugorokuRules::default();
     let start = Sugoroku::start(&rules);
-    assert!(start.evaluate() > 0, "on roll at the start is an edge");
-    assert!(start.evaluate() < 300);
+    assert!(
+        start.evaluate(&Default::default()) > 0,
+        "on roll at the start is an edge"
+    );
+    assert!(start.evaluate(&Default::default()) < 300);
     // Black far ahead in a pure race, either side to move.
     let black = [(1, 5), (2, 5), (3, 4), (9, 1)];
     let white = [(20, 15)];
     let ahead = setup(&black, &white, 'b', "-", &rules);
-    assert!(ahead.evaluate() > 800);
+    assert!(ahead.evaluate(&Default::default()) > 800);
     let behind = setup(&black, &white, 'w', "-", &rules);
-    assert!(behind.evaluate() < -800);
+    assert!(behind.evaluate(&Default::default()) < -800);
     // A won game is worth its points.
     let done = played(&setup(&black, &white, 'b', "3", &rules), "9/6");
-    assert_eq!(done.evaluate(), -1000);
+    assert_eq!(done.evaluate(&Default::default()), -1000);
 }
 
 /// The same position with the colours swapped: `w` plays `b`'s part.
@@ -959,7 +962,12 @@ fn evaluation_and_turns_do_not_depend_on_the_colour() {
                 pos = Sugoroku::start(&rules);
             }
             let twin = mirrored(&pos);
-            assert_eq!(twin.evaluate(), pos.evaluate(), "{}", pos.sfen());
+            assert_eq!(
+                twin.evaluate(&Default::default()),
+                pos.evaluate(&Default::default()),
+                "{}",
+                pos.sfen()
+            );
             assert_eq!(turns(&twin), turns(&pos), "{}", pos.sfen());
             if pos.at_chance() {
                 pos.apply_chance(Roll::new(rng.gen_range(1..=6), rng.gen_range(1..=6)));
@@ -1000,7 +1008,7 @@ fn greedy_turn(pos: &Sugoroku) -> SugorokuMove {
     let value = |&mv: &SugorokuMove| {
         let mut after = *pos;
         after.make(mv);
-        -after.evaluate()
+        -after.evaluate(&Default::default())
     };
     *moves.iter().max_by_key(|mv| value(mv)).unwrap()
 }

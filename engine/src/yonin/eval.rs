@@ -9,7 +9,7 @@ use super::state::{State, YoninMove};
 use crate::core::board9::Bitboard;
 use crate::core::{Game, Seat};
 use crate::search::Value;
-use crate::tune::Tunable;
+use crate::tune::{Params, Tunable};
 
 // The evaluation's tunables (docs/protocol.md, "Tunables"), tuned in three
 // rounds, the first two with the multi-player search's quiescence and
@@ -45,90 +45,102 @@ use crate::tune::Tunable;
 // 100 ms against three engines with the values before (200 games, seed
 // 31350); against three engines of `c4b0220` +78.3 ± 26.8 (400 games, seed
 // 31351).
-/// Board values by kind, in `Kind::ALL` order (the king counts only through
-/// safety and totals, and the pawn is the unit: neither is tuned).
-static BOARD: [Tunable; 8] = [
-    Tunable::new("Tune_YoninKing", 0, 0, 0),
-    Tunable::new("Tune_YoninRook", 191, 50, 4000),
-    Tunable::new("Tune_YoninGold", 619, 50, 4000),
-    Tunable::new("Tune_YoninSilver", 573, 50, 4000),
-    Tunable::new("Tune_YoninPawn", 100, 100, 100),
-    Tunable::new("Tune_YoninDragon", 1050, 50, 4000),
-    Tunable::new("Tune_YoninProSilver", 467, 50, 4000),
-    Tunable::new("Tune_YoninTokin", 622, 50, 4000),
-];
-/// In hand a piece is worth a little more: it can go anywhere (`Kind::HAND` order).
-static HAND: [Tunable; 4] = [
-    Tunable::new("Tune_YoninHandRook", 1132, 50, 4000),
-    Tunable::new("Tune_YoninHandGold", 676, 50, 4000),
-    Tunable::new("Tune_YoninHandSilver", 501, 50, 4000),
-    Tunable::new("Tune_YoninHandPawn", 50, 20, 1000),
-];
-/// Each piece counts toward the rule-17 total, the places tie-break.
-static PER_PIECE: Tunable = Tunable::new("Tune_YoninPerPiece", 3, 0, 200);
-/// A checkmate made is a step up the places.
-static PER_MATE: Tunable = Tunable::new("Tune_YoninPerMate", 379, 0, 10_000);
-/// King safety: per defender next to the king (up to four), per square next to
-/// it an opponent attacks, per open flight square (up to four), per checker,
-/// and when in check with at most one flight.
-static KING_DEFENDER: Tunable = Tunable::new("Tune_YoninKingDefender", 11, 0, 200);
-static KING_PRESSURE: Tunable = Tunable::new("Tune_YoninKingPressure", 39, 0, 300);
-static KING_FLIGHT: Tunable = Tunable::new("Tune_YoninKingFlight", 20, 0, 200);
-static CHECKER: Tunable = Tunable::new("Tune_YoninChecker", 166, 0, 1000);
-static NEARLY_MATED: Tunable = Tunable::new("Tune_YoninNearlyMated", 251, 0, 4000);
-/// A piece an opponent can win (unguarded, or guarded but attacked by a
-/// cheaper piece), in percent of what its owner would lose: the largest such
-/// loss, and the second (a fork). The seat to move saves its largest by moving.
-static HANGING: Tunable = Tunable::new("Tune_YoninHanging", 78, 0, 100);
-static HANGING_SECOND: Tunable = Tunable::new("Tune_YoninHangingSecond", 50, 0, 100);
-/// Per square a seat's pieces attack (its mobility, roughly).
-static MOBILITY: Tunable = Tunable::new("Tune_YoninMobility", 6, 0, 100);
+/// The evaluator: its weights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct YoninEval {
+    /// Board values by kind, in `Kind::ALL` order (the king counts only
+    /// through safety and totals, and the pawn is the unit: neither is tuned).
+    pub board: [Value; 8],
+    /// In hand a piece is worth a little more: it can go anywhere (`Kind::HAND` order).
+    pub hand: [Value; 4],
+    /// Each piece counts toward the rule-17 total, the places tie-break.
+    pub per_piece: i32,
+    /// A checkmate made is a step up the places.
+    pub per_mate: i32,
+    /// King safety: per defender next to the king (up to four), per square
+    /// next to it an opponent attacks, per open flight square (up to four),
+    /// per checker, and when in check with at most one flight.
+    pub king_defender: i32,
+    pub king_pressure: i32,
+    pub king_flight: i32,
+    pub checker: i32,
+    pub nearly_mated: i32,
+    /// A piece an opponent can win (unguarded, or guarded but attacked by a
+    /// cheaper piece), in percent of what its owner would lose: the largest
+    /// such loss, and the second (a fork). The seat to move saves its largest
+    /// by moving.
+    pub hanging: i32,
+    pub hanging_second: i32,
+    /// Per square a seat's pieces attack (its mobility, roughly).
+    pub mobility: i32,
+}
 
-/// Every tunable of the evaluation.
-pub static TUNABLES: &[&Tunable] = &[
-    &BOARD[1],
-    &BOARD[2],
-    &BOARD[3],
-    &BOARD[5],
-    &BOARD[6],
-    &BOARD[7],
-    &HAND[0],
-    &HAND[1],
-    &HAND[2],
-    &HAND[3],
-    &PER_PIECE,
-    &PER_MATE,
-    &KING_DEFENDER,
-    &KING_PRESSURE,
-    &KING_FLIGHT,
-    &CHECKER,
-    &NEARLY_MATED,
-    &HANGING,
-    &HANGING_SECOND,
-    &MOBILITY,
-];
+impl Default for YoninEval {
+    fn default() -> Self {
+        YoninEval {
+            board: [0, 191, 619, 573, 100, 1050, 467, 622],
+            hand: [1132, 676, 501, 50],
+            per_piece: 3,
+            per_mate: 379,
+            king_defender: 11,
+            king_pressure: 39,
+            king_flight: 20,
+            checker: 166,
+            nearly_mated: 251,
+            hanging: 78,
+            hanging_second: 50,
+            mobility: 6,
+        }
+    }
+}
+
+impl Params for YoninEval {
+    const TUNABLES: &'static [Tunable<Self>] = &[
+        Tunable::new("Tune_YoninRook", 50, 4000, |e| &mut e.board[1]),
+        Tunable::new("Tune_YoninGold", 50, 4000, |e| &mut e.board[2]),
+        Tunable::new("Tune_YoninSilver", 50, 4000, |e| &mut e.board[3]),
+        Tunable::new("Tune_YoninDragon", 50, 4000, |e| &mut e.board[5]),
+        Tunable::new("Tune_YoninProSilver", 50, 4000, |e| &mut e.board[6]),
+        Tunable::new("Tune_YoninTokin", 50, 4000, |e| &mut e.board[7]),
+        Tunable::new("Tune_YoninHandRook", 50, 4000, |e| &mut e.hand[0]),
+        Tunable::new("Tune_YoninHandGold", 50, 4000, |e| &mut e.hand[1]),
+        Tunable::new("Tune_YoninHandSilver", 50, 4000, |e| &mut e.hand[2]),
+        Tunable::new("Tune_YoninHandPawn", 20, 1000, |e| &mut e.hand[3]),
+        Tunable::new("Tune_YoninPerPiece", 0, 200, |e| &mut e.per_piece),
+        Tunable::new("Tune_YoninPerMate", 0, 10_000, |e| &mut e.per_mate),
+        Tunable::new("Tune_YoninKingDefender", 0, 200, |e| &mut e.king_defender),
+        Tunable::new("Tune_YoninKingPressure", 0, 300, |e| &mut e.king_pressure),
+        Tunable::new("Tune_YoninKingFlight", 0, 200, |e| &mut e.king_flight),
+        Tunable::new("Tune_YoninChecker", 0, 1000, |e| &mut e.checker),
+        Tunable::new("Tune_YoninNearlyMated", 0, 4000, |e| &mut e.nearly_mated),
+        Tunable::new("Tune_YoninHanging", 0, 100, |e| &mut e.hanging),
+        Tunable::new("Tune_YoninHangingSecond", 0, 100, |e| &mut e.hanging_second),
+        Tunable::new("Tune_YoninMobility", 0, 100, |e| &mut e.mobility),
+    ];
+}
+
 /// An eliminated seat keeps only its place; later eliminations rank higher.
 const ELIMINATED: Value = -12_000;
 
 /// The material `mv` wins at once: the captured piece (to the hand) and the
 /// promotion.
-pub fn gain(state: &State, mv: YoninMove) -> Value {
+pub fn gain(state: &State, mv: YoninMove, eval: &YoninEval) -> Value {
     let mut gain = 0;
     if let Some(from) = mv.from() {
         let captured = state.at(mv.to());
         if !captured.is_none() {
-            gain += BOARD[captured.kind().index()].get()
-                + HAND[captured.kind().unpromoted().hand_index()].get();
+            gain += eval.board[captured.kind().index()]
+                + eval.hand[captured.kind().unpromoted().hand_index()];
         }
         if mv.promotes() {
             let kind = state.at(from).kind();
-            gain += BOARD[kind.promoted().index()].get() - BOARD[kind.index()].get();
+            gain += eval.board[kind.promoted().index()] - eval.board[kind.index()];
         }
     }
     gain
 }
 
-/// The piece values of [`BOARD`] and [`HAND`], read once per evaluation.
+/// The piece values of a [`YoninEval`], with the cheapest capturer worked out.
 pub(super) struct PieceValues {
     pub(super) board: [Value; 8],
     hand: [Value; 4],
@@ -137,11 +149,11 @@ pub(super) struct PieceValues {
 }
 
 impl PieceValues {
-    pub(super) fn now() -> PieceValues {
-        let board = BOARD.each_ref().map(Tunable::get);
+    pub(super) fn of(eval: &YoninEval) -> PieceValues {
+        let board = eval.board;
         PieceValues {
             board,
-            hand: HAND.each_ref().map(Tunable::get),
+            hand: eval.hand,
             cheapest: board[1..].iter().copied().min().unwrap_or(0),
         }
     }
@@ -245,6 +257,7 @@ fn king_safety(
     seat: Seat,
     maps: &[Bitboard; 4],
     attacked: Bitboard,
+    eval: &YoninEval,
 ) -> (Value, Option<Seat>) {
     let king = state.kings[seat as usize];
     let own = state.by_owner[seat as usize];
@@ -255,30 +268,30 @@ fn king_safety(
     let blockers = own | state.by_kind[Kind::King.index()];
     let flights = (zone & !attacked & !blockers).count() as Value;
     let defenders = (zone & own).count() as Value;
-    let mut value = KING_DEFENDER.get() * defenders.min(4) - KING_PRESSURE.get() * pressure
-        + KING_FLIGHT.get() * flights.min(4);
+    let mut value = eval.king_defender * defenders.min(4) - eval.king_pressure * pressure
+        + eval.king_flight * flights.min(4);
     let mut heir = None;
     if attacked.has(king) {
         let checkers = state.attackers(king, state.others(seat));
-        value -= CHECKER.get() * checkers.count() as Value;
+        value -= eval.checker * checkers.count() as Value;
         if flights <= 1 {
             // Near elimination: what it owns would pass to the checker.
-            value -= NEARLY_MATED.get();
+            value -= eval.nearly_mated;
             heir = checkers.into_iter().next().map(|sq| state.at(sq).owner());
         }
     }
     (value, heir)
 }
 
-pub fn evaluate_all(pos: &Yonin) -> [Value; 4] {
+pub fn evaluate_all(pos: &Yonin, eval: &YoninEval) -> [Value; 4] {
     let state = pos.state();
     let out = pos.eliminations();
     let totals = pos.totals();
-    let (hanging, hanging_second) = (HANGING.get(), HANGING_SECOND.get());
-    let mobility = MOBILITY.get();
+    let (hanging, hanging_second) = (eval.hanging, eval.hanging_second);
+    let mobility = eval.mobility;
     let weighs_hanging = hanging | hanging_second != 0;
     let maps = attack_maps(state, weighs_hanging || mobility != 0);
-    let values = PieceValues::now();
+    let values = PieceValues::of(eval);
     let mover = pos.side_to_move();
     let mut raw = [0 as Value; 4];
     for seat in 0..4u8 {
@@ -287,11 +300,11 @@ pub fn evaluate_all(pos: &Yonin) -> [Value; 4] {
         }
         let material = values.material(state, seat);
         let attacked = union_of_others(&maps, seat);
-        let (safety, heir) = king_safety(state, seat, &maps, attacked);
+        let (safety, heir) = king_safety(state, seat, &maps, attacked, eval);
         raw[seat as usize] += material
             + safety
-            + PER_MATE.get() * out.mates_by(seat) as Value
-            + PER_PIECE.get() * totals[seat as usize] as Value
+            + eval.per_mate * out.mates_by(seat) as Value
+            + eval.per_piece * totals[seat as usize] as Value
             + mobility * maps[seat as usize].count() as Value;
         if weighs_hanging {
             let guarded = maps[seat as usize];
@@ -303,7 +316,7 @@ pub fn evaluate_all(pos: &Yonin) -> [Value; 4] {
         }
         if let Some(heir) = heir {
             // A share of the expected inheritance and of the mate itself.
-            raw[heir as usize] += (material + PER_MATE.get()) / 4;
+            raw[heir as usize] += (material + eval.per_mate) / 4;
         }
     }
     let alive = state.alive.count_ones() as Value;

@@ -12,6 +12,7 @@ mod state;
 #[cfg(test)]
 mod tests;
 
+pub use eval::YoninEval;
 pub use notation::START_SFEN;
 pub use piece::Kind;
 pub use position::{Eliminations, Recency, Yonin};

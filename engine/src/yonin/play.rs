@@ -1,5 +1,6 @@
 //! Yonin as the session plays it: the multi-player searchers, chosen by option.
 
+use super::eval::YoninEval;
 use super::Yonin;
 use crate::core::{OptionSpec, Seat};
 use crate::review::ReviewScale;
@@ -14,7 +15,7 @@ const SEARCH_OPTIONS: &[OptionSpec] = &[OptionSpec::combo(
 
 impl Playable for Yonin {
     fn immediate_gain(&self, mv: Self::Move) -> i64 {
-        crate::search::MultiPlayerGame::gain(self, mv).into()
+        crate::search::MultiPlayerGame::gain(self, mv, &YoninEval::default()).into()
     }
     const REVIEW: ReviewScale = ReviewScale::YONIN;
     fn readable_move(&self, mv: Self::Move, kanji: bool) -> String {
@@ -48,7 +49,10 @@ impl Playable for Yonin {
             }
             return Some(shares);
         }
-        let shares = multi::static_shares(self.evaluate_all(), 4);
+        // The default evaluation's view: a review's estimate, not a tuned engine's.
+        let eval = super::eval::YoninEval::default();
+        let clamp = multi::MultiParams::default().share_clamp;
+        let shares = multi::static_shares(self.evaluate_all(&eval), 4, clamp);
         let alive: Vec<usize> = (0..4).filter(|&s| self.is_alive(s as Seat)).collect();
         let total: i64 = alive.iter().map(|&s| shares[s] as i64).sum();
         let mut points = [0; 4];
@@ -65,11 +69,7 @@ impl Playable for Yonin {
         131, 163, 169, 193, 212, 241, 248, 280, 285, 307, 308, 326, 338, 362, 405, 426, 461, 482,
         500, 513, 528,
     ];
-    type Searcher = MultiSearch;
-
-    fn eval_tunables() -> &'static [&'static crate::tune::Tunable] {
-        super::eval::TUNABLES
-    }
+    type Searcher = MultiSearch<YoninEval>;
 
     const BENCH_POSITIONS: &'static [&'static str] = &[
         super::START_SFEN,

@@ -573,8 +573,10 @@ impl Game for Yonin {
 }
 
 impl crate::search::MultiPlayerGame for Yonin {
-    fn evaluate_all(&self) -> [crate::search::Value; 4] {
-        super::eval::evaluate_all(self)
+    type Eval = super::eval::YoninEval;
+
+    fn evaluate_all(&self, eval: &Self::Eval) -> [crate::search::Value; 4] {
+        super::eval::evaluate_all(self, eval)
     }
 
     #[inline]
@@ -602,8 +604,8 @@ impl crate::search::MultiPlayerGame for Yonin {
         mv.promotes() || mv.from().is_some() && !self.state.at(mv.to()).is_none()
     }
 
-    fn gain(&self, mv: YoninMove) -> crate::search::Value {
-        super::eval::gain(&self.state, mv)
+    fn gain(&self, mv: YoninMove, eval: &Self::Eval) -> crate::search::Value {
+        super::eval::gain(&self.state, mv, eval)
     }
 
     fn make_pass(&mut self, seat: Seat) -> bool {

@@ -1687,15 +1687,15 @@ fn conformance_random_playouts() {
 #[test]
 fn evaluation_is_per_seat_and_favours_material() {
     let pos = Yonin::start(&YoninRules::default());
-    let values = pos.evaluate_all();
+    let values = pos.evaluate_all(&Default::default());
     assert!(
         values.iter().all(|&v| v == values[0]),
         "symmetric start: {values:?}"
     );
     let mut pos = corner_mate();
-    let before = pos.evaluate_all();
+    let before = pos.evaluate_all(&Default::default());
     play(&mut pos, "G*1b");
-    let after = pos.evaluate_all();
+    let after = pos.evaluate_all(&Default::default());
     assert!(
         after[0] > before[0],
         "a mate with inheritance is good for the mater"
@@ -1781,7 +1781,7 @@ fn the_moves_are_the_board_moves_then_the_drops_a_quiet_tail() {
 #[test]
 fn a_piece_is_hanging_when_unguarded_or_attacked_by_a_cheaper_piece() {
     use super::eval::{attack_maps, hanging_losses, union_of_others, PieceValues};
-    let values = PieceValues::now();
+    let values = PieceValues::of(&Default::default());
     let value = |kind: Kind| values.board[kind.index()];
     let losses = |extra: &[(&'static str, &'static str)]| {
         let pos = at(&build(&kings_and(extra), "-/-/-/-", 1, "-", "-"));

@@ -3,8 +3,11 @@
 //! evaluation change, and a sanity run (every game must end by the rules without
 //! an illegal move). Yonin and Sugoroku go through the match runner.
 //!
+//! Each engine is a session of its own with its own options, `Tune_…`
+//! included, so two tunings play each other in one process:
+//!
 //! `cargo run --release -p yomi-tools --bin selfplay -- --game hasami --games 40 \
-//!    --nodes 20000 --a MultiPV=1 --b Threads=2 --seed 1`
+//!    --nodes 20000 --a Tune_HasamiHanging=60 --b Tune_HasamiHanging=36 --seed 1`
 //!
 //! Each opening (random plies from the seed) is played twice, colours swapped.
 

@@ -18,7 +18,7 @@ fn config(threads: usize) -> SearchConfig {
 }
 
 fn search(pos: &Hasami, limits: &Limits, config: &SearchConfig) -> SearchResult<HasamiMove> {
-    let mut searcher = <AlphaBeta as Searcher<Hasami>>::new(config);
+    let mut searcher = <AlphaBeta<_> as Searcher<Hasami>>::new(config);
     searcher.search(pos, limits, &SearchControl::new(false), &mut |_| {})
 }
 
@@ -58,7 +58,7 @@ fn root_minimax(pos: &Hasami, depth: u32) -> Value {
 }
 
 fn quiescence(pos: &mut Hasami, ply: usize, root_ply: u32) -> Value {
-    let mut best = pos.evaluate();
+    let mut best = pos.evaluate(&Default::default());
     let mut moves = MoveList::new();
     pos.generate_tactical(&mut moves);
     for &mv in moves.iter() {
@@ -169,7 +169,7 @@ fn stop_from_another_thread_returns_promptly() {
                 Instant::now()
             })
         };
-        let mut searcher = <AlphaBeta as Searcher<Hasami>>::new(&config(threads));
+        let mut searcher = <AlphaBeta<_> as Searcher<Hasami>>::new(&config(threads));
         let result = searcher.search(&pos, &Limits::default(), &control, &mut |_| {});
         let returned = Instant::now();
         let stopped = stopper.join().unwrap();
@@ -187,7 +187,7 @@ fn stopped_before_starting_still_moves() {
     let pos = Hasami::start(&HasamiRules::default());
     let control = SearchControl::new(false);
     control.stop();
-    let mut searcher = <AlphaBeta as Searcher<Hasami>>::new(&config(1));
+    let mut searcher = <AlphaBeta<_> as Searcher<Hasami>>::new(&config(1));
     let result = searcher.search(&pos, &Limits::default(), &control, &mut |_| {});
     assert!(legal_moves(&pos).contains(&result.best.unwrap()));
     assert_eq!(result.depth, 0);
@@ -213,7 +213,7 @@ fn infinite_waits_for_stop() {
         infinite: true,
         ..Limits::default()
     };
-    let mut searcher = <AlphaBeta as Searcher<Hasami>>::new(&config(1));
+    let mut searcher = <AlphaBeta<_> as Searcher<Hasami>>::new(&config(1));
     let result = searcher.search(&pos, &limits, &control, &mut |_| {});
     assert!(started.elapsed() >= Duration::from_millis(100));
     assert_eq!(result.score, Score::Mate(1));
@@ -228,7 +228,7 @@ fn movetime_is_kept() {
         ..config(2)
     };
     let control = SearchControl::new(false);
-    let mut searcher = <AlphaBeta as Searcher<Hasami>>::new(&config);
+    let mut searcher = <AlphaBeta<_> as Searcher<Hasami>>::new(&config);
     let result = searcher.search(
         &pos,
         &Limits::movetime(Duration::from_millis(150)),
@@ -259,7 +259,7 @@ fn node_limit_is_respected() {
 #[test]
 fn multipv_reports_distinct_moves() {
     let pos = hasami("pppp1pppp/9/4p4/9/9/4P4/9/9/PPPP1PPPP b - 3");
-    let mut searcher = <AlphaBeta as Searcher<Hasami>>::new(&SearchConfig {
+    let mut searcher = <AlphaBeta<_> as Searcher<Hasami>>::new(&SearchConfig {
         multipv: 3,
         ..config(1)
     });
@@ -304,7 +304,7 @@ fn value_of(score: Score) -> Value {
 fn reports_each_iteration() {
     let pos = Hasami::start(&HasamiRules::default());
     let mut depths = Vec::new();
-    let mut searcher = <AlphaBeta as Searcher<Hasami>>::new(&config(1));
+    let mut searcher = <AlphaBeta<_> as Searcher<Hasami>>::new(&config(1));
     let result = searcher.search(
         &pos,
         &Limits::depth(4),
@@ -316,7 +316,7 @@ fn reports_each_iteration() {
     );
     assert_eq!(depths, [1, 2, 3, 4]);
     assert!(result.ponder.is_some());
-    assert!(<AlphaBeta as Searcher<Hasami>>::hashfull(&searcher) > 0);
+    assert!(<AlphaBeta<_> as Searcher<Hasami>>::hashfull(&searcher) > 0);
 }
 
 /// With two threads the target depth may be completed by the helper first; its
@@ -326,7 +326,7 @@ fn two_threads_report_and_answer_the_target_depth() {
     for pos in random_positions(7, 6) {
         let mut depths = Vec::new();
         let mut last_pv = Vec::new();
-        let mut searcher = <AlphaBeta as Searcher<Hasami>>::new(&config(2));
+        let mut searcher = <AlphaBeta<_> as Searcher<Hasami>>::new(&config(2));
         let result = searcher.search(
             &pos,
             &Limits::depth(5),
@@ -362,7 +362,7 @@ fn a_forced_move_under_the_clock_is_played_after_one_iteration() {
     let mut moves = MoveList::new();
     pos.generate_moves(&mut moves);
     assert_eq!(moves.len(), 1);
-    let mut searcher = <AlphaBeta as Searcher<Annan>>::new(&config(1));
+    let mut searcher = <AlphaBeta<_> as Searcher<Annan>>::new(&config(1));
     let mut search =
         |limits: Limits| searcher.search(&pos, &limits, &SearchControl::new(false), &mut |_| {});
     let clocked = search(Limits::movetime(Duration::from_secs(60)));

@@ -267,6 +267,7 @@ impl Game for Race {
 }
 
 impl ChanceGame for Race {
+    type Eval = ();
     type Chance = u8;
     const CHANCE_WEIGHT: u32 = 4;
     const VALUE_BOUND: Value = 2000;
@@ -283,7 +284,7 @@ impl ChanceGame for Race {
     fn undo_chance(&mut self, _: u8) {
         self.die = None;
     }
-    fn evaluate(&self) -> Value {
+    fn evaluate(&self, _: &()) -> Value {
         let lead = self.race_need(1 - self.side) - self.race_need(self.side);
         // Moving (or rolling) next is worth about a die. The small odd term from the
         // key makes means fall between integers, so that rounding is exercised.
@@ -308,7 +309,7 @@ fn naive(pos: &mut Race, depth: u32) -> Value {
         return outcome.value_for(pos.side_to_move()) * 1000;
     }
     if depth == 0 {
-        return pos.evaluate();
+        return pos.evaluate(&());
     }
     if pos.at_chance() {
         let mut sum = 0i64;
@@ -427,8 +428,10 @@ fn every_algorithm_finds_the_naive_expectimax_value() {
 fn split_for(
     tt: Option<&TranspositionTable>,
     algorithm: ChanceAlgorithm,
-) -> SplitRoot<'_, RaceMove> {
+) -> SplitRoot<'_, RaceMove, ()> {
     SplitRoot {
+        params: ExpectiParams::default(),
+        eval: &(),
         tt,
         algorithm,
         lines: Mutex::new(Vec::new()),
@@ -537,7 +540,7 @@ fn the_table_changes_no_value() {
         for algorithm in ALL {
             let mut values = Vec::new();
             for enabled in [true, false] {
-                let mut searcher = <Expectimax as Searcher<Race>>::new(&config(1));
+                let mut searcher = <Expectimax<_> as Searcher<Race>>::new(&config(1));
                 searcher.set_algorithm(algorithm);
                 searcher.set_tt_enabled(enabled);
                 let result = searcher.search(
@@ -588,7 +591,7 @@ fn multipv_lines_are_the_best_moves_with_exact_values() {
             .collect();
         values.sort_unstable_by(|a, b| b.cmp(a));
         values.truncate(lines);
-        let mut searcher = <Expectimax as Searcher<Race>>::new(&SearchConfig {
+        let mut searcher = <Expectimax<_> as Searcher<Race>>::new(&SearchConfig {
             multipv: lines,
             ..config(1)
         });
@@ -612,7 +615,7 @@ fn multipv_lines_are_the_best_moves_with_exact_values() {
 #[test]
 fn reports_every_iteration_with_points() {
     let pos = random_positions(6, 1).remove(0);
-    let mut searcher = <Expectimax as Searcher<Race>>::new(&config(1));
+    let mut searcher = <Expectimax<_> as Searcher<Race>>::new(&config(1));
     let mut depths = Vec::new();
     let result = searcher.search(
         &pos,
@@ -636,7 +639,7 @@ fn node_limit_is_respected() {
     pos.apply_chance(2);
     for threads in [1, 2] {
         let limit = 3000;
-        let mut searcher = <Expectimax as Searcher<Race>>::new(&config(threads));
+        let mut searcher = <Expectimax<_> as Searcher<Race>>::new(&config(threads));
         let result = searcher.search(
             &pos,
             &Limits::nodes(limit),
@@ -686,7 +689,7 @@ fn stop_ends_an_infinite_search_and_nothing_else_does() {
                 control.stop();
             })
         };
-        let mut searcher = <Expectimax as Searcher<Race>>::new(&config(threads));
+        let mut searcher = <Expectimax<_> as Searcher<Race>>::new(&config(threads));
         let result = searcher.search(&pos, &limits, &control, &mut |_| {});
         assert!(stopped.load(Ordering::SeqCst), "answered before stop");
         assert!(result.best.is_some());
@@ -697,7 +700,7 @@ fn stop_ends_an_infinite_search_and_nothing_else_does() {
 #[test]
 fn a_root_waiting_for_the_dice_has_no_move() {
     let pos = Race::start(&RaceRules);
-    let mut searcher = <Expectimax as Searcher<Race>>::new(&config(1));
+    let mut searcher = <Expectimax<_> as Searcher<Race>>::new(&config(1));
     let result = searcher.search(
         &pos,
         &Limits::depth(2),
@@ -705,7 +708,7 @@ fn a_root_waiting_for_the_dice_has_no_move() {
         &mut |_| {},
     );
     assert_eq!(result.best, None);
-    assert_eq!(result.score, Score::Points(pos.evaluate()));
+    assert_eq!(result.score, Score::Points(pos.evaluate(&())));
 }
 
 #[test]
@@ -714,8 +717,8 @@ fn algorithms_are_chosen_by_name() {
     for &name in ALGORITHMS {
         let algorithm = ChanceAlgorithm::from_name(name).expect("a listed name");
         assert_eq!(algorithm.name(), name);
-        let mut searcher = <Expectimax as Searcher<Race>>::new(&SearchConfig::default());
-        <Expectimax as Searcher<Race>>::configure(
+        let mut searcher = <Expectimax<_> as Searcher<Race>>::new(&SearchConfig::default());
+        <Expectimax<_> as Searcher<Race>>::configure(
             &mut searcher,
             &SearchConfig {
                 algorithm: name,
@@ -753,7 +756,7 @@ fn node_counts_by_depth() {
 fn movetime_ends_the_search_with_a_move() {
     let mut pos = Race::start(&RaceRules);
     pos.apply_chance(1);
-    let mut searcher = <Expectimax as Searcher<Race>>::new(&SearchConfig {
+    let mut searcher = <Expectimax<_> as Searcher<Race>>::new(&SearchConfig {
         time_margin_ms: 0,
         ..config(2)
     });
@@ -787,7 +790,7 @@ fn a_ponder_search_answers_only_after_ponderhit() {
         infinite: true,
         ..Limits::default()
     };
-    let mut searcher = <Expectimax as Searcher<Race>>::new(&SearchConfig {
+    let mut searcher = <Expectimax<_> as Searcher<Race>>::new(&SearchConfig {
         time_margin_ms: 0,
         ..config(1)
     });
@@ -845,7 +848,7 @@ mod sugoroku_bounds {
                     assert!(low <= value && value <= high, "{}", pos.sfen());
                     break;
                 }
-                let value = pos.evaluate();
+                let value = pos.evaluate(&Default::default());
                 assert!(low <= value && value <= high, "{}: {value}", pos.sfen());
                 if pos.at_chance() {
                     let outcomes = pos.chance_outcomes();

@@ -227,7 +227,7 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
         let mut best_score = i32::MIN;
         for &mv in self.scratch.iter() {
             let score = if self.pos.is_tactical(mv) {
-                SCORE_TACTICAL + self.pos.gain(mv)
+                SCORE_TACTICAL + self.pos.gain(mv, self.setting.eval)
             } else {
                 0
             };

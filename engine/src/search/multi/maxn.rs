@@ -19,7 +19,7 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
             return shares;
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return static_shares(self.pos.evaluate_all(), self.seats);
+            return self.static_shares();
         }
         let key = self.key();
         let tt_move = self.thread.shared.tt.probe(key).and_then(|e| e.move_index);
@@ -30,7 +30,7 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
         if count == 0 {
             return match self.pos.outcome() {
                 Some(outcome) => place_shares(outcome.result, self.seats, ply),
-                None => static_shares(self.pos.evaluate_all(), self.seats),
+                None => self.static_shares(),
             };
         }
         let tt_move = tt_move.map(usize::from).filter(|&i| i < count);

@@ -16,9 +16,6 @@ pub const SHARE_FLOOR: Value = 2_000;
 /// Static shares start this far above the floor (clear of last place's share).
 pub(super) const STATIC_FLOOR: Value = 200;
 
-/// Max-n: static values are clamped to ±this before they become shares (a tunable).
-pub(super) static SHARE_CLAMP: Tunable = Tunable::new("Tune_ShareClamp", 3_000, 100, 20_000);
-
 /// The root-relative value of a finished game for `seat` of `seats`, `ply`
 /// plies from the root (see the module doc).
 pub fn place_value(result: GameResult, seat: Seat, seats: usize, ply: usize) -> Value {
@@ -122,10 +119,9 @@ pub fn place_shares(result: GameResult, seats: usize, ply: usize) -> [Value; 4] 
     shares
 }
 
-/// Max-n shares from static values (module doc).
-pub fn static_shares(values: [Value; 4], seats: usize) -> [Value; 4] {
+/// Max-n shares from static values, clamped to ±`clamp` (module doc).
+pub fn static_shares(values: [Value; 4], seats: usize, clamp: Value) -> [Value; 4] {
     let mut raw = [0; 4];
-    let clamp = SHARE_CLAMP.get();
     for seat in 0..seats {
         raw[seat] = values[seat].clamp(-clamp, clamp) + clamp + 1;
     }

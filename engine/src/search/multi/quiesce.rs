@@ -13,7 +13,7 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
         qply: u32,
     ) -> Value {
         let stand = self.static_value();
-        if qply >= QS_MAX_PLIES.get() as u32 || ply >= MAX_PLY - 1 {
+        if qply >= self.setting.params.qs_max_plies as u32 || ply >= MAX_PLY - 1 {
             return stand;
         }
         let maximizing = self.pos.side_to_move() == self.root;
@@ -25,7 +25,7 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
         frame.clear();
         self.pos.generate_tactical(&mut frame.lists[0]);
         for i in 0..frame.lists[0].len() {
-            frame.scores[0][i] = self.pos.gain(frame.lists[0][i]);
+            frame.scores[0][i] = self.pos.gain(frame.lists[0][i], self.setting.eval);
         }
         while let Some(index) = self.frames[ply].pick_in(0) {
             let mv = self.frames[ply].lists[0][index];

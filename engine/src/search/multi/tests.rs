@@ -17,6 +17,9 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The default clamp of static values into shares.
+const CLAMP: Value = 3_000;
+
 #[derive(Clone, Debug, Default, PartialEq)]
 struct RaidRules;
 
@@ -232,7 +235,8 @@ impl Raid {
 }
 
 impl MultiPlayerGame for Raid {
-    fn evaluate_all(&self) -> [Value; 4] {
+    type Eval = ();
+    fn evaluate_all(&self, _: &()) -> [Value; 4] {
         let c = &self.core;
         let mut values = [0; 4];
         for (seat, value) in values.iter_mut().enumerate() {
@@ -251,7 +255,7 @@ impl MultiPlayerGame for Raid {
     fn is_tactical(&self, mv: RaidMove) -> bool {
         mv.damage >= 2
     }
-    fn gain(&self, mv: RaidMove) -> Value {
+    fn gain(&self, mv: RaidMove, _: &()) -> Value {
         100 * mv.damage as Value
     }
     /// The moves up to the last tactical one: the searchers' staged
@@ -303,8 +307,8 @@ fn terminal(pos: &Raid, root: Seat, ply: usize) -> Option<Value> {
 
 /// Full-width quiescence: whoever moves may stand pat or take any tactical move.
 fn quiescence_ref(pos: &mut Raid, root: Seat, ply: usize, qply: u32) -> Value {
-    let stand = pos.evaluate_all()[root as usize];
-    if qply >= QS_MAX_PLIES.get() as u32 {
+    let stand = pos.evaluate_all(&())[root as usize];
+    if qply >= MultiParams::default().qs_max_plies as u32 {
         return stand;
     }
     let maximizing = pos.side_to_move() == root;
@@ -405,12 +409,12 @@ fn background(pos: &Raid) -> Option<RaidMove> {
     let best_tactical = moves
         .iter()
         .filter(|&&mv| pos.is_tactical(mv))
-        .map(|&mv| pos.gain(mv))
+        .map(|&mv| pos.gain(mv, &()))
         .max();
     match best_tactical {
         Some(gain) => moves
             .into_iter()
-            .find(|&mv| pos.is_tactical(mv) && pos.gain(mv) == gain),
+            .find(|&mv| pos.is_tactical(mv) && pos.gain(mv, &()) == gain),
         None => moves.first().copied(),
     }
 }
@@ -485,7 +489,7 @@ fn brs_plus_ref(pos: &mut Raid, root: Seat, depth: u32, ply: usize) -> Value {
         take_back(pos, &mut line, 0);
     }
     if best == INFINITE {
-        pos.evaluate_all()[root as usize]
+        pos.evaluate_all(&())[root as usize]
     } else {
         best
     }
@@ -499,7 +503,7 @@ fn maxn_ref(pos: &mut Raid, depth: u32, ply: usize) -> [Value; 4] {
         }
     }
     if depth == 0 {
-        return static_shares(pos.evaluate_all(), 4);
+        return static_shares(pos.evaluate_all(&()), 4, CLAMP);
     }
     let mover = pos.side_to_move();
     let mut best: Option<[Value; 4]> = None;
@@ -531,7 +535,7 @@ fn search(
     limits: &Limits,
     config: &SearchConfig,
 ) -> (SearchResult<RaidMove>, Option<SearchInfo<RaidMove>>) {
-    let mut searcher = <MultiSearch as Searcher<Raid>>::new(config);
+    let mut searcher = <MultiSearch<_> as Searcher<Raid>>::new(config);
     let mut last = None;
     let result = searcher.search(pos, limits, &SearchControl::new(false), &mut |info| {
         last = Some(info.clone())
@@ -609,10 +613,10 @@ fn values_of_places_are_ordered_and_bounded() {
     assert_eq!(three.iter().sum::<Value>(), share_total(3));
     assert_eq!(share_to_value(three[1], 3), MATE - 2);
     assert_eq!(share_to_value(three[2], 3), -(MATE - 2));
-    let level = static_shares([50, 50, 50, 0], 3);
+    let level = static_shares([50, 50, 50, 0], 3, CLAMP);
     assert!(level[0] == level[1] && level[1] == level[2] && level[3] == 0);
     assert_eq!(share_to_value(level[0], 3), 0);
-    assert!(three[1] > static_shares([9_000, -9_000, -9_000, 0], 3)[0]);
+    assert!(three[1] > static_shares([9_000, -9_000, -9_000, 0], 3, CLAMP)[0]);
 
     // Max-n vectors: non-negative, summing to at most S; a win beats and a last
     // place loses to every static vector.
@@ -620,7 +624,7 @@ fn values_of_places_are_ordered_and_bounded() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
     for _ in 0..1000 {
         let values = std::array::from_fn(|_| rng.gen_range(-20_000..20_000));
-        let shares = static_shares(values, 4);
+        let shares = static_shares(values, 4, CLAMP);
         assert!(shares.iter().all(|&s| s >= 0) && shares.iter().sum::<Value>() <= total);
         let ply = rng.gen_range(0..MAX_PLY);
         for places in [
@@ -795,7 +799,7 @@ fn multipv_lines_are_the_best_moves_with_exact_values() {
                 })
                 .collect();
             values.sort_unstable_by(|a, b| b.cmp(a));
-            let mut searcher = <MultiSearch as Searcher<Raid>>::new(&SearchConfig {
+            let mut searcher = <MultiSearch<_> as Searcher<Raid>>::new(&SearchConfig {
                 multipv: 3,
                 ..config(algorithm, 1)
             });
@@ -878,7 +882,7 @@ fn stop_from_another_thread_returns_promptly() {
                 Instant::now()
             })
         };
-        let mut searcher = <MultiSearch as Searcher<Raid>>::new(&config(algorithm, threads));
+        let mut searcher = <MultiSearch<_> as Searcher<Raid>>::new(&config(algorithm, threads));
         let pos = long_game();
         let result = searcher.search(&pos, &Limits::default(), &control, &mut |_| {});
         let returned = Instant::now();
@@ -898,7 +902,7 @@ fn stopped_before_starting_still_moves() {
     let control = SearchControl::new(false);
     control.stop();
     for algorithm in ALGORITHMS {
-        let mut searcher = <MultiSearch as Searcher<Raid>>::new(&config(algorithm, 1));
+        let mut searcher = <MultiSearch<_> as Searcher<Raid>>::new(&config(algorithm, 1));
         let result = searcher.search(&pos, &Limits::default(), &control, &mut |_| {});
         assert!(moves_of(&pos).contains(&result.best.unwrap()));
         assert_eq!(result.depth, 0);
@@ -927,7 +931,7 @@ fn infinite_waits_for_stop() {
         infinite: true,
         ..Limits::default()
     };
-    let mut searcher = <MultiSearch as Searcher<Raid>>::new(&config("paranoid", 1));
+    let mut searcher = <MultiSearch<_> as Searcher<Raid>>::new(&config("paranoid", 1));
     let result = searcher.search(&pos, &limits, &control, &mut |_| {});
     assert!(started.elapsed() >= Duration::from_millis(100));
     assert!(result.best.is_some());
@@ -939,7 +943,7 @@ fn every_iteration_is_reported() {
     let pos = Raid::new([3; 4], 1, 12);
     for algorithm in ALGORITHMS {
         let mut depths = Vec::new();
-        let mut searcher = <MultiSearch as Searcher<Raid>>::new(&config(algorithm, 1));
+        let mut searcher = <MultiSearch<_> as Searcher<Raid>>::new(&config(algorithm, 1));
         searcher.search(
             &pos,
             &Limits::depth(4),
