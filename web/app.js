@@ -395,7 +395,8 @@ function onWorkerLine(line) {
     }
     app.firstCpuMoveMs ??= performance.now();
     const finish = () => {
-      if (positionLine() !== request.position) return advance();
+      // The position moved on, or the seat was handed to a person during the pause.
+      if (positionLine() !== request.position || app.seats[request.seat] !== "cpu") return advance();
       try {
         play(request.best);
       } catch (e) {
@@ -516,7 +517,7 @@ function renderEval(status = app.referee.status()) {
   }
   bar.title = t("evaluation");
   bar.classList.toggle("turned", app.flipped && !yonin);
-  $("eval-text").textContent = text || (status.over ? "" : $("eval-text").textContent);
+  $("eval-text").textContent = text;
 }
 
 // ---- hint ----
@@ -1089,8 +1090,10 @@ function drawRecord() {
     span.addEventListener("click", () => viewPly(i + 1));
     item.append(span);
   });
-  // The list scrolls by itself to the newest move (the page does not move).
-  if (app.view === null) list.scrollTop = list.scrollHeight;
+  // The list scrolls by itself to the newest move, or to the move shown (the page does not move).
+  const shown = list.querySelector("li.current");
+  if (app.view === null || !shown) list.scrollTop = list.scrollHeight;
+  else list.scrollTop = shown.offsetTop - list.offsetTop - (list.clientHeight - shown.offsetHeight) / 2;
 }
 
 function statusText(s) {

@@ -1,8 +1,10 @@
 // The page in headless Chromium (Debian's): every game played by clicks, one
 // of each to its end, the CPU's replies checked against the rules; take-back,
-// hint, save and load, the link, the keys, the languages and the review panel;
-// screenshots of each game at desktop and phone sizes in each language under
-// target/web/. Run: node --test web/test/  (after web/build.sh)
+// hint, save and load, the link, the keys, the languages, the evaluation bar,
+// the review of a game (its records and verdicts written under target/web/,
+// which tests/web.rs compares with the native `yomi review`); screenshots of
+// each game and of the review at desktop and phone sizes in each language
+// under target/web/. Run: node --test web/test/  (after web/build.sh)
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -532,6 +534,8 @@ test("the review of a finished game starts by itself, shows its progress and can
   await p.goto(`${server.url}?analysis=100&review=2000000`);
   await p.waitForFunction(() => window.yomiApp?.state === "human");
   await p.click("#save summary");
+  // Opened, the box shows the game's record first (its toggle event comes after the click).
+  await p.waitForFunction(() => document.getElementById("record-text").value !== "", undefined, { polling: 100 });
   await load(p, "setoption name USI_Variant value hasami\nsetoption name MoveLimit value 8\nposition startpos moves 9i9c 1a1b 8i8c 1b1a 7i7c 1a1b 6i6c 1b1a");
   assert.equal(await p.evaluate(() => yomiApp.state), "over");
   assert.ok(await p.isVisible("#review"));
