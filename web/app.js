@@ -1342,13 +1342,14 @@ function drawReview() {
   for (let seat = 0; seat < SEATS[app.game]; seat++) {
     const item = el("li");
     item.dataset.mover = seat;
-    item.append(seatDot(seat), el("span", "who", seatLabel(seat)));
+    const tally = el("span", "tally");
+    item.append(seatDot(seat), el("span", "who", seatLabel(seat)), tally);
     for (const verdict of MARKED) {
       const count = entries.filter((e) => e.seatIndex === seat && e.verdict === verdict).length;
       const tag = el("span", `count ${verdict}`, `${t(`verdict.${verdict}`)} ${count}`);
       tag.dataset.verdict = verdict;
       tag.dataset.count = count;
-      item.append(tag);
+      tally.append(tag);
     }
     counts.append(item);
   }
@@ -1359,7 +1360,10 @@ function drawReview() {
   const H = 170;
   const first = run.plan[0]?.ply ?? 1;
   const x = (ply) => ((ply - first + 1) / Math.max(1, total)) * (W - 16) + 8;
-  const y = (c) => H - 8 - c * (H - 16);
+  // Yonin's shares stay near a half for long: the graph spans what they reach (at least 0.4 to 0.6).
+  const yonin = app.game === "yonin";
+  const spread = yonin ? Math.max(0.1, ...entries.flatMap((e) => (e.shares ?? []).map((v) => Math.abs(v - 0.5)))) : 0.5;
+  const y = (c) => H - 8 - ((c - 0.5) / (2 * spread) + 0.5) * (H - 16);
   const ns = "http://www.w3.org/2000/svg";
   const node = (tag, attrs) => {
     const e = document.createElementNS(ns, tag);
@@ -1370,7 +1374,6 @@ function drawReview() {
   svg.replaceChildren(node("rect", { x: 0, y: 0, width: W, height: H, class: "graph-bg" }), node("line", { x1: 0, x2: W, y1: y(0.5), y2: y(0.5), class: "graph-mid" }));
   const start = `${x(first - 1).toFixed(1)},${y(0.5).toFixed(1)}`;
   const line = (points, colour) => svg.append(node("polyline", { points: [start, ...points].join(" "), class: "graph-line", stroke: colour }));
-  const yonin = app.game === "yonin";
   // Yonin: each seat's share of the place points (1 all told for the first, 0 the last).
   const value = (e, seat) => (yonin ? (e.shares?.[seat] ?? 0.5) : firstSeatChance(e));
   const at = (e, seat) => `${x(e.ply).toFixed(1)},${y(value(e, seat)).toFixed(1)}`;
