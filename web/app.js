@@ -102,6 +102,8 @@ function el(tag, cls, text) {
 
 function applyLanguage() {
   document.title = t("title");
+  // A message of the record box in the language before: gone.
+  $("record-message").textContent = "";
   for (const e of document.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
   for (const o of $("game").options) o.textContent = t(`game.${o.value}`);
   if (app.referee) {
