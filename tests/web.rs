@@ -6,8 +6,13 @@
 //! (tools/apt-install.sh, as root or through sudo; web/build.sh does the same
 //! for the compiler), and `npm ci --prefix web` fetches playwright-core. Where
 //! that cannot be done it fails saying what to install; `YOMI_SKIP_WEB=1`
-//! skips all of it on a machine without the toolchain.
+//! skips all of it on a machine without the toolchain. Last, the reviews the
+//! page made (written under `target/web/`) are checked against the native
+//! `yomi review` of the same records at the same budget.
 
+mod common;
+
+use common::cli;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::SystemTime;
@@ -109,6 +114,15 @@ fn the_wasm_engine_and_the_page_pass_their_tests() {
             "npm ci --prefix web",
         );
     }
+    // The page's reviews of this run only.
+    let shots = root.join("target/web");
+    for entry in std::fs::read_dir(&shots).into_iter().flatten().flatten() {
+        if entry.file_name().to_string_lossy().starts_with("review-")
+            && !entry.path().extension().is_some_and(|e| e == "png")
+        {
+            std::fs::remove_file(entry.path()).expect("remove an old review");
+        }
+    }
     run(
         Command::new("node")
             .args([
@@ -119,5 +133,98 @@ fn the_wasm_engine_and_the_page_pass_their_tests() {
             ])
             .current_dir(root.join("web")),
         "node --test (web/test)",
+    );
+    the_page_reviews_as_the_command_line_does(&shots);
+}
+
+/// The value of `key` in a line of `yomi review --json` (a number, a string
+/// without its quotes, or `null`), as the page writes it (`none` for null).
+fn json_field(line: &str, key: &str) -> String {
+    let at = line
+        .find(&format!("\"{key}\":"))
+        .unwrap_or_else(|| panic!("no {key} in {line}"));
+    let rest = &line[at + key.len() + 3..];
+    let value = match rest.strip_prefix('"') {
+        // A string (a Sugoroku move has commas): up to its closing quote.
+        Some(text) => &text[..text.find('"').expect("a closing quote")],
+        None => &rest[..rest.find([',', '}']).unwrap_or(rest.len())],
+    };
+    if value == "null" { "none" } else { value }.to_string()
+}
+
+/// Each `review-<name>.page` the page test wrote (`nodes N`, then a line a
+/// move: ply, seat, verdict, best, played, best value, played value, loss)
+/// equals `yomi review --record review-<name>.record --nodes N --json` with
+/// the page's hash size (16 MiB; one thread in both).
+fn the_page_reviews_as_the_command_line_does(dir: &Path) {
+    let mut compared = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("target/web").flatten() {
+        let path = entry.path();
+        if !path.extension().is_some_and(|e| e == "page") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("the page's review");
+        let mut lines = text.lines().filter(|l| !l.is_empty());
+        let nodes = lines
+            .next()
+            .and_then(|l| l.strip_prefix("nodes "))
+            .expect("nodes N");
+        let page: Vec<Vec<&str>> = lines.map(|l| l.split(' ').collect()).collect();
+        let record = path.with_extension("record");
+        let record = record.to_str().expect("a path in UTF-8");
+        let out = cli(&[
+            "review",
+            "--record",
+            record,
+            "--nodes",
+            nodes,
+            "--json",
+            "--set",
+            "USI_Hash=16",
+        ]);
+        assert!(
+            out.status.success(),
+            "yomi review --record {record}: {out:?}"
+        );
+        let native: Vec<Vec<String>> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter(|l| l.starts_with("{\"ply\""))
+            .map(|l| {
+                [
+                    "ply",
+                    "seat",
+                    "verdict",
+                    "best",
+                    "played",
+                    "bestValue",
+                    "playedValue",
+                    "loss",
+                ]
+                .iter()
+                .map(|key| json_field(l, key))
+                .collect()
+            })
+            .collect();
+        assert_eq!(
+            page.len(),
+            native.len(),
+            "{record}: the page {page:?}, natively {native:?}"
+        );
+        for (p, n) in page.iter().zip(&native) {
+            assert_eq!(p[..5], n[..5], "{record}");
+            for (a, b) in p[5..].iter().zip(&n[5..]) {
+                let (a, b): (f64, f64) =
+                    (a.parse().expect("a number"), b.parse().expect("a number"));
+                assert!(
+                    (a - b).abs() < 1e-9,
+                    "{record}: the page {p:?}, natively {n:?}"
+                );
+            }
+        }
+        compared.push(path);
+    }
+    assert!(
+        compared.len() >= 5,
+        "the page test wrote its reviews: {compared:?}"
     );
 }

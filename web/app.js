@@ -2,7 +2,7 @@
 // The referee is an engine on the page's thread (legal moves, status, the board);
 // the CPU seats think in a worker (worker.js), and so does the analysis behind
 // the evaluation bar and the hint, so the page stays responsive.
-import { Engine, parseInfo } from "./yomi.js";
+import { Engine, parseInfo, parseReview } from "./yomi.js";
 import { LANGUAGES, language, pickLanguage, setLanguage, t } from "./i18n.js";
 import { LEVEL_ELO } from "./levels.js";
 
@@ -39,6 +39,13 @@ const app = {
   flipped: false,
   /** The analysis of the position on the board: {position, best, info, done}. */
   analysis: null,
+  /** The newest search's look at the game, for the bar: {seat, info}; Yonin: each seat's place points. */
+  evaluation: null,
+  places: [0.5, 0.5, 0.5, 0.5],
+  /** The review of the game: {worker, plan, entries, position, nodes, done, stopped, error}. */
+  review: null,
+  /** The reviewed move shown on the board. */
+  reviewShown: null,
   hint: null,
   /** A move of the game shown instead of the position now (the move list, the review). */
   view: null,
@@ -95,6 +102,8 @@ function el(tag, cls, text) {
 
 function applyLanguage() {
   document.title = t("title");
+  // A message of the record box in the language before: gone.
+  $("record-message").textContent = "";
   for (const e of document.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
   for (const o of $("game").options) o.textContent = t(`game.${o.value}`);
   if (app.referee) {
@@ -137,7 +146,16 @@ function buildRules(values = Object.fromEntries(rules())) {
       input = Object.assign(el("input"), { type: "number", min: o.min, max: o.max, value });
     }
     input.dataset.option = o.name;
-    input.addEventListener("change", () => newGame());
+    input.addEventListener("change", () => {
+      const pressed = lastPress;
+      newGame();
+      // A press on the board that took the focus from here (a number typed,
+      // then the board clicked) lands on the new game's board: the cells it
+      // was pressed on are gone, so the press is the click.
+      if (pressed && performance.now() - pressed.at < 500 && pressed.onBoard && !pressed.target.isConnected) {
+        document.elementFromPoint(pressed.x, pressed.y)?.closest(CELLS)?.click();
+      }
+    });
     label.append(input);
     box.append(label);
   }
@@ -227,6 +245,9 @@ function clearPlay() {
   app.hint = null;
   app.view = null;
   app.analysis = null;
+  app.evaluation = null;
+  app.places = [0.5, 0.5, 0.5, 0.5];
+  cancelReview();
 }
 
 function newGame() {
@@ -304,6 +325,8 @@ function advance() {
     }
     setState(status.over ? "over" : "human");
     if (!status.over) analyse(seat);
+    // A finished game is reviewed at once (unless it is already).
+    else if (app.review?.position !== positionLine()) startReview();
   }
   render(status);
 }
@@ -364,7 +387,7 @@ function onWorkerLine(line) {
     if (request.kind === "analysis") {
       Object.assign(app.analysis, { best: request.best, info: request.info, done: true });
       if (app.wantHint) showHint();
-      return renderEval();
+      return;
     }
     if (!request.best || request.best === "resign") {
       app.thinking = null;
@@ -374,7 +397,8 @@ function onWorkerLine(line) {
     }
     app.firstCpuMoveMs ??= performance.now();
     const finish = () => {
-      if (positionLine() !== request.position) return advance();
+      // The position moved on, or the seat was handed to a person during the pause.
+      if (positionLine() !== request.position || app.seats[request.seat] !== "cpu") return advance();
       try {
         play(request.best);
       } catch (e) {
@@ -398,6 +422,8 @@ function onWorkerLine(line) {
     } else if (request && info.score) {
       request.info = info;
       if (request.kind === "move") showThinking(request, info);
+      // The bar follows every search of the position on the board: the analysis and the CPU's own.
+      if (!info.score.bound && request.position === positionLine()) noteEvaluation(request.seat, info);
     }
   }
 }
@@ -431,7 +457,6 @@ function judge(info, seat) {
   }
   const cp = info.score.cp;
   const chance = 1 / (1 + Math.exp(-cp / CP_SCALE[app.game]));
-  if (app.game === "yonin") return { chance, text: t("evalFor", { side: seatLabel(seat), value: signed(cp / 100, 1) }) };
   if (Math.abs(cp) < 30) return { chance, text: t("evalEven") };
   const leader = cp > 0 ? seat : 1 - seat;
   return { chance, text: t("evalAhead", { side: seatLabel(leader), value: signed(Math.abs(cp) / 100, 1) }) };
@@ -439,32 +464,62 @@ function judge(info, seat) {
 
 const signed = (x, digits) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(digits)}`;
 
-/** The bar shows the first seat's share (Yonin: the analysed seat's, in its colour). */
+/** A Yonin search score as the seat's place points (1st 1 … 4th 0), as the review maps it (docs/review.md). */
+function placePoints(score) {
+  if (score.mate !== undefined) return score.mate > 0 ? 1 : 0;
+  const cp = Math.max(-20000, Math.min(20000, score.cp));
+  if (cp >= 10000) return 2 / 3 + (cp - 10000) / 30000;
+  if (cp <= -10000) return 1 / 3 + (cp + 10000) / 30000;
+  return 0.5 + cp / 60000;
+}
+
+/** The newest look at the position of `seat` (the one to move): the bar and its words follow it. */
+function noteEvaluation(seat, info) {
+  app.evaluation = { seat, info };
+  if (app.game === "yonin") app.places[seat] = placePoints(info.score);
+  renderEval();
+}
+
+/**
+ * The bar: the first seat's share (its chance to win) against the second's;
+ * Yonin: four parts, each seat's share of the place points, each from the
+ * newest search for that seat (a checkmated seat has none), its words each
+ * seat's expected place.
+ */
 function renderEval(status = app.referee.status()) {
   const bar = $("evalbar");
-  const fill = bar.querySelector(".fill");
-  let share = null;
+  const yonin = app.game === "yonin";
+  const parts = yonin ? 4 : 1;
+  if (bar.children.length !== parts) bar.replaceChildren(...Array.from({ length: parts }, (_, i) => el("div", `fill seat${i}`)));
+  for (const fill of bar.children) fill.dataset.game = app.game;
+  let shares = null;
   let text = "";
-  let seat = 0;
-  if (status.over) {
-    share = status.draw || status.places ? 0.5 : seatOf(status.winner) === 0 ? 1 : 0;
-  } else if (app.analysis && app.analysis.done && app.analysis.info && app.analysis.position === positionLine()) {
-    seat = app.analysis.seat;
-    const verdict = judge(app.analysis.info, seat);
+  if (yonin) {
+    const out = new Set((status.out ?? "-").split(",").filter((x) => x && x !== "-").map((x) => Number(x.split(":")[0])));
+    const points = status.over && status.places ? status.places.map((p) => (4 - p) / 3) : app.places.map((p, i) => (out.has(i) ? 0 : p));
+    const sum = points.reduce((a, b) => a + b, 0) || 1;
+    shares = points.map((p) => p / sum);
+    if (!status.over && app.evaluation) text = t("evalPlaces", { list: shares.map((p, i) => `${sideName(i)} ${(4 - 6 * p).toFixed(1)}`).join(", ") });
+  } else if (status.over) {
+    shares = [status.draw ? 0.5 : seatOf(status.winner) === 0 ? 1 : 0];
+  } else if (app.evaluation) {
+    const { seat, info } = app.evaluation;
+    const verdict = judge(info, seat);
     text = verdict.text;
-    share = app.game === "yonin" || seat === 0 ? verdict.chance : 1 - verdict.chance;
-    if (app.game !== "yonin") seat = 0;
+    shares = [seat === 0 ? verdict.chance : 1 - verdict.chance];
   }
-  if (share !== null) {
-    fill.style.width = `${(share * 100).toFixed(1)}%`;
-    bar.dataset.share = share.toFixed(3);
+  if (shares) {
+    [...bar.children].forEach((fill, i) => {
+      fill.style.width = `${(shares[i] * 100).toFixed(1)}%`;
+    });
+    bar.dataset.share = shares[0].toFixed(3);
+  } else if (!app.evaluation) {
+    for (const fill of bar.children) fill.style.width = `${100 / parts}%`;
+    delete bar.dataset.share;
   }
-  fill.className = `fill seat${seat}`;
   bar.title = t("evaluation");
-  fill.dataset.game = app.game;
-  bar.classList.toggle("turned", app.flipped && app.game !== "yonin");
-  if (text) $("eval-text").textContent = text;
-  else if (status.over) $("eval-text").textContent = "";
+  bar.classList.toggle("turned", app.flipped && !yonin);
+  $("eval-text").textContent = text;
 }
 
 // ---- hint ----
@@ -481,9 +536,26 @@ function showHint() {
   render();
 }
 
-/** The squares (9×9) or points (Sugoroku, b's numbering) of the hint: [from, to] pairs. */
+/**
+ * The squares (9×9) or points (Sugoroku, b's numbering) of the hint: [from,
+ * to] pairs; on a reviewed move's position, the engine's best move there.
+ */
 function hintMarks() {
-  return app.hint ? movePlaces(app.hint, seatOf(app.referee.status().turn)) : [];
+  const shown = reviewed();
+  if (shown) return movePlaces(shown.best ?? "", shown.seatIndex);
+  return app.hint && app.view === null ? movePlaces(app.hint, seatOf(app.referee.status().turn)) : [];
+}
+
+/** The reviewed move shown on the board, if the board shows one. */
+const reviewed = () => (app.view !== null && app.reviewShown?.before === app.view ? app.reviewShown : null);
+
+/** The seat whose hand a hint or a reviewed move marks. */
+const markedSeat = () => reviewed()?.seatIndex ?? (app.view === null ? seatOf(app.referee.status().turn) : -1);
+
+/** The places of the move played, on a reviewed move's position. */
+function playedMarks() {
+  const shown = reviewed();
+  return shown ? movePlaces(shown.played, shown.seatIndex).flat() : [];
 }
 
 // ---- take-back: the person's last move and everything after it ----
@@ -684,6 +756,7 @@ function clickPoint(point) {
 function viewPly(ply) {
   app.view = ply === null || ply >= app.referee.moves.length ? null : Math.max(0, ply);
   app.selected = null;
+  app.reviewShown = null;
   render();
 }
 app.viewPly = viewPly;
@@ -712,6 +785,11 @@ function render(status = app.referee.status()) {
   renderEval(status);
   drawThinking();
   $("viewing").hidden = app.view === null;
+  const move = reviewed();
+  $("viewing-text").textContent = move
+    ? t("reviewShown", { ply: move.ply, side: seatLabel(move.seatIndex), played: move.played, verdict: t(`verdict.${move.verdict}`), best: move.best ?? "—" })
+    : "";
+  drawReview();
   $("takeback").disabled = takeBackPoint() < 0;
   $("hint").disabled = app.state !== "human";
   const passing = app.state === "human" && app.legal.length === 1 && app.legal[0] === "pass";
@@ -806,9 +884,10 @@ function drawShogi(board, shown) {
   const to = targets();
   const last = lastMarks(shown).flat();
   const hint = hintMarks().flat();
+  const played = playedMarks();
   const order = (list) => (app.flipped ? [...list].reverse() : list);
   const [top, bottom] = app.flipped ? [0, 1] : [1, 0];
-  if (app.game === "annan") board.append(drawHands(parseShogiHands(hands, top), top));
+  if (app.game === "annan") board.append(drawHands(parseShogiHands(hands, top), top, hint, played));
   const grid = el("div", yonin ? "grid yonin" : "grid");
   const files = order([...FILES]);
   grid.append(el("div", "label"));
@@ -830,16 +909,17 @@ function drawShogi(board, shown) {
       if (to.has(square)) sq.classList.add("to");
       if (last.includes(square)) sq.classList.add("last");
       if (hint.includes(square)) sq.classList.add("hint");
+      if (played.includes(square)) sq.classList.add("played");
       sq.addEventListener("click", () => clickSquare(square));
       grid.append(sq);
     }
     grid.append(el("div", "label", RANKS[r]));
   }
   board.append(grid);
-  if (app.game === "annan") board.append(drawHands(parseShogiHands(hands, bottom), bottom, hint));
+  if (app.game === "annan") board.append(drawHands(parseShogiHands(hands, bottom), bottom, hint, played));
   if (yonin) {
     const all = el("div", "hands yonin");
-    hands.split("/").forEach((hand, seat) => all.append(drawHands(parseCounts(hand), seat, hint)));
+    hands.split("/").forEach((hand, seat) => all.append(drawHands(parseCounts(hand), seat, hint, played)));
     board.append(all);
   }
 }
@@ -866,7 +946,7 @@ function parseShogiHands(text, owner) {
   return counts;
 }
 
-function drawHands(counts, seat, hint = []) {
+function drawHands(counts, seat, hint, played) {
   const hand = el("div", "hand");
   hand.dataset.hand = seat;
   hand.append(el("span", "hand-name", t("inHand", { side: seatLabel(seat) })));
@@ -878,7 +958,8 @@ function drawHands(counts, seat, hint = []) {
     sq.dataset.owner = seat;
     sq.append(pieceElement({ piece: letter, owner: seat, facing: app.game === "yonin" ? seat : seat * 2, promoted: false }));
     if (app.selected === `${letter}*` && mine) sq.classList.add("from");
-    if (mine && hint.includes(`${letter}*`)) sq.classList.add("hint");
+    if (seat === markedSeat() && hint.includes(`${letter}*`)) sq.classList.add("hint");
+    if (seat === markedSeat() && played.includes(`${letter}*`)) sq.classList.add("played");
     if (mine) sq.addEventListener("click", () => clickHand(letter));
     hand.append(sq);
     if (counts[letter] > 1) hand.append(el("span", "count", `×${counts[letter]}`));
@@ -911,6 +992,7 @@ function drawSugoroku(board, shown) {
   const tos = new Set(live ? app.steps.filter((s) => s.from === app.selected).map((s) => s.to) : []);
   const last = lastMarks(shown).flat();
   const hint = hintMarks().flat();
+  const played = playedMarks();
   // Numbers as the viewer counts: b's from below, w's when the board is flipped.
   const label = (p) => (p === "bar" ? "" : String(app.flipped ? 25 - p : p));
   const numbers = (list) => {
@@ -920,6 +1002,7 @@ function drawSugoroku(board, shown) {
   const mark = (cell, key) => {
     if (last.includes(key)) cell.classList.add("last");
     if (hint.includes(key)) cell.classList.add("hint");
+    if (played.includes(key)) cell.classList.add("played");
   };
   const point = (p, bottom) => {
     const cell = el("div", `point${bottom ? " bottom" : ""}`);
@@ -1009,8 +1092,10 @@ function drawRecord() {
     span.addEventListener("click", () => viewPly(i + 1));
     item.append(span);
   });
-  // The list scrolls by itself to the newest move (the page does not move).
-  if (app.view === null) list.scrollTop = list.scrollHeight;
+  // The list scrolls by itself to the newest move, or to the move shown (the page does not move).
+  const shown = list.querySelector("li.current");
+  if (app.view === null || !shown) list.scrollTop = list.scrollHeight;
+  else list.scrollTop = shown.offsetTop - list.offsetTop - (list.clientHeight - shown.offsetHeight) / 2;
 }
 
 function statusText(s) {
@@ -1052,6 +1137,14 @@ function statusText(s) {
   }
   return [head, ...details].join(" · ");
 }
+
+/** The last press of a pointer, for a house rule's change that it brings about. */
+let lastPress = null;
+document.addEventListener(
+  "pointerdown",
+  (e) => (lastPress = { x: e.clientX, y: e.clientY, target: e.target, onBoard: Boolean(e.target.closest?.("#board")), at: performance.now() }),
+  true,
+);
 
 // ---- keyboard: arrows move a cursor over the board, Enter or Space clicks ----
 const CELLS = "#board [data-square], #board [data-drop], #board [data-point]";
@@ -1114,31 +1207,165 @@ function flip() {
   render();
 }
 
-// ---- the review after a game (the engine's part is added separately) ----
+// ---- the review: a second worker judges every move, the page shows the verdicts ----
 const VERDICT_COLOURS = { best: "#2a7d3a", good: "#6a9a3a", inaccuracy: "#d9a21b", mistake: "#e0661b", blunder: "#c0261d" };
+const MARKED = ["inaccuracy", "mistake", "blunder"];
+/** The review's budget a move, in nodes (the same verdicts every time; `?review=<nodes>` changes it). */
+const REVIEW_NODES = { hasami: 150000, annan: 100000, yonin: 30000, sugoroku: 20000 };
+const reviewNodes = () => Number(new URLSearchParams(location.search).get("review")) || REVIEW_NODES[app.game];
+/** Seat colours of the Yonin graph (the pieces' colours). */
+const SEAT_COLOURS = ["#111", "#b0271d", "#1d4fb0", "#237a2e"];
 
 /**
- * Shows the review panel: `entries` is [{ply, seat, played, best, bestValue,
- * playedValue, loss, verdict}], one per move reviewed (`ply` the move's number
- * from 1, values from the mover's view in the units of `info score cp`, or a
- * Sugoroku equity in thousandths). Draws the evaluation after each move (the
- * first seat's winning chance; Yonin: the mover's) and lists the moves that
- * lost most; a click on a point or a line shows that move on the board.
+ * The moves the review judges, from the referee: [{ply, before, after}], the
+ * ply as `status` counts it, `before` the moves played before it (in
+ * Sugoroku: its roll included) and `after` the moves once it is played.
  */
-function showReview(entries) {
+function reviewPlan() {
+  const r = app.referee;
+  const plies = r.moves.map((_, i) => {
+    r.send(r.positionLine(r.moves.slice(0, i)));
+    const s = r.status();
+    return { ply: s.ply, rolled: s.dice !== "-" };
+  });
+  r.send(r.positionLine());
+  plies.push({ ply: r.status().ply, rolled: false });
+  const plan = [];
+  for (let j = 0; j + 1 < plies.length; j++) {
+    if (plies[j + 1].ply <= plies[j].ply) continue;
+    let before = j;
+    while (before > 0 && plies[before - 1].ply === plies[j].ply && plies[before - 1].rolled) before--;
+    plan.push({ ply: plies[j].ply + 1, before, after: j + 1 });
+  }
+  return plan;
+}
+
+/** Reviews the game in a worker of its own, the page free meanwhile; a review under way is dropped. */
+function startReview() {
+  cancelReview(false);
+  const plan = reviewPlan();
+  if (!plan.length) return;
+  const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+  worker.postMessage(app.referee.protocol.module);
+  const run = { worker, plan, entries: [], position: positionLine(), nodes: reviewNodes(), done: false, stopped: false, error: null };
+  app.review = run;
+  app.reviewShown = null;
+  worker.onmessage = (e) => onReviewLine(run, String(e.data));
+  worker.postMessage(
+    [
+      `setoption name USI_Variant value ${app.game}`,
+      "setoption name USI_Hash value 16",
+      ...rules().map(([name, value]) => `setoption name ${name} value ${value}`),
+      positionLine(),
+      `review nodes ${run.nodes}`,
+      "isready",
+    ].join("\n"),
+  );
+  drawReview();
+}
+app.startReview = startReview;
+
+function onReviewLine(run, line) {
+  if (run !== app.review) return;
+  const entry = parseReview(line);
+  if (entry) {
+    const step = run.plan.find((q) => q.ply === entry.ply) ?? { before: null, after: null };
+    run.entries.push({ ...entry, seatIndex: seatOf(entry.seat), before: step.before, after: step.after });
+  } else if (line.startsWith("info string error")) {
+    run.error = line.slice("info string error: ".length);
+  } else if (line === "readyok") {
+    run.done = true;
+    run.worker.terminate();
+  } else return;
+  drawReview();
+}
+
+/** Stops a review under way (its worker ends); `hide` also hides the panel (a new game). */
+function cancelReview(hide = true) {
+  const run = app.review;
+  if (run && !run.done) {
+    run.worker.terminate();
+    run.done = true;
+    run.stopped = true;
+  }
+  if (hide) {
+    app.review = null;
+    app.reviewShown = null;
+    $("review").hidden = true;
+  } else drawReview();
+}
+
+/** A value in the game's unit as a player reads it: pawns, place points, points. */
+function lossText(loss) {
+  if (app.game === "hasami" || app.game === "annan") return loss >= 10000 ? "" : t("loss", { value: (loss / 100).toFixed(1) });
+  return t("loss", { value: loss.toFixed(3) });
+}
+
+/**
+ * The first seat's chance to win after a move (0–1) from its review, whose
+ * values are the mover's: centipawns (Hasami, Annan), points of equity
+ * (Sugoroku).
+ */
+function firstSeatChance(e) {
+  const c = app.game === "sugoroku" ? Math.min(1, Math.max(0, (1 + e.playedValue) / 2)) : 1 / (1 + Math.exp(-e.playedValue / CP_SCALE[app.game]));
+  return e.seatIndex === 0 ? c : 1 - c;
+}
+
+/**
+ * Shows the review: the progress while it runs (with Cancel), each side's
+ * counts of inaccuracies, mistakes and blunders, the graph of the evaluation
+ * after each move (the first seat's chance; Yonin: each seat's share of the
+ * place points) with the marked moves in their colours, and the list of those
+ * moves with the engine's best. A click on a point or a line shows the
+ * position before that move, the move played and the best marked.
+ */
+function drawReview() {
+  const run = app.review;
+  $("review-start").disabled = !app.referee.moves.length || Boolean(run && !run.done);
   const panel = $("review");
-  panel.hidden = false;
+  panel.hidden = !run;
+  if (!run) return;
+  const total = run.plan.length;
+  const entries = [...run.entries].sort((a, b) => a.ply - b.ply);
+  const n = entries.length;
+  $("review-progress").hidden = run.done && !run.stopped && !run.error;
+  $("review-cancel").hidden = run.done;
+  $("review-bar").hidden = run.done;
+  $("review-bar").value = total ? n / total : 0;
+  $("review-progress-text").textContent = run.error
+    ? t("reviewError", { reason: run.error })
+    : run.stopped
+      ? t("reviewCancelled", { n, total })
+      : t("reviewing", { n: Math.min(n + 1, total), total });
+  panel.dataset.done = String(run.done);
+  // Each side's counts.
+  const counts = $("review-counts");
+  counts.replaceChildren();
+  for (let seat = 0; seat < SEATS[app.game]; seat++) {
+    const item = el("li");
+    item.dataset.mover = seat;
+    const tally = el("span", "tally");
+    item.append(seatDot(seat), el("span", "who", seatLabel(seat)), tally);
+    for (const verdict of MARKED) {
+      const count = entries.filter((e) => e.seatIndex === seat && e.verdict === verdict).length;
+      const tag = el("span", `count ${verdict}`, `${t(`verdict.${verdict}`)} ${count}`);
+      tag.dataset.verdict = verdict;
+      tag.dataset.count = count;
+      tally.append(tag);
+    }
+    counts.append(item);
+  }
+  // The graph.
   const svg = $("review-graph");
+  svg.setAttribute("aria-label", t("reviewGraph"));
   const W = 600;
-  const H = 160;
-  const n = Math.max(1, ...entries.map((e) => e.ply));
-  const chance = (e) => {
-    const cp = e.playedValue;
-    const c = app.game === "sugoroku" ? 1 / (1 + Math.exp(-cp / 400)) : 1 / (1 + Math.exp(-cp / (CP_SCALE[app.game] ?? 600)));
-    return app.game !== "yonin" && e.seat === 1 ? 1 - c : c;
-  };
-  const x = (ply) => (ply / n) * (W - 10) + 5;
-  const y = (c) => H - 5 - c * (H - 10);
+  const H = 170;
+  const first = run.plan[0]?.ply ?? 1;
+  const x = (ply) => ((ply - first + 1) / Math.max(1, total)) * (W - 16) + 8;
+  // Yonin's shares stay near a half for long: the graph spans what they reach (at least 0.4 to 0.6).
+  const yonin = app.game === "yonin";
+  const spread = yonin ? Math.max(0.1, ...entries.flatMap((e) => (e.shares ?? []).map((v) => Math.abs(v - 0.5)))) : 0.5;
+  const y = (c) => H - 8 - ((c - 0.5) / (2 * spread) + 0.5) * (H - 16);
   const ns = "http://www.w3.org/2000/svg";
   const node = (tag, attrs) => {
     const e = document.createElementNS(ns, tag);
@@ -1147,27 +1374,50 @@ function showReview(entries) {
   };
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.replaceChildren(node("rect", { x: 0, y: 0, width: W, height: H, class: "graph-bg" }), node("line", { x1: 0, x2: W, y1: y(0.5), y2: y(0.5), class: "graph-mid" }));
-  const sorted = [...entries].sort((a, b) => a.ply - b.ply);
-  svg.append(node("polyline", { points: sorted.map((e) => `${x(e.ply).toFixed(1)},${y(chance(e)).toFixed(1)}`).join(" "), class: "graph-line" }));
+  const start = `${x(first - 1).toFixed(1)},${y(0.5).toFixed(1)}`;
+  const line = (points, colour) => svg.append(node("polyline", { points: [start, ...points].join(" "), class: "graph-line", stroke: colour }));
+  // Yonin: each seat's share of the place points (1 all told for the first, 0 the last).
+  const value = (e, seat) => (yonin ? (e.shares?.[seat] ?? 0.5) : firstSeatChance(e));
+  const at = (e, seat) => `${x(e.ply).toFixed(1)},${y(value(e, seat)).toFixed(1)}`;
+  if (yonin) for (let seat = 0; seat < 4; seat++) line(entries.map((e) => at(e, seat)), SEAT_COLOURS[seat]);
+  else line(entries.map((e) => at(e, 0)), "#333");
+  // The list of marked moves.
   const list = $("review-list");
   list.replaceChildren();
-  for (const e of sorted) {
-    const dot = node("circle", { cx: x(e.ply).toFixed(1), cy: y(chance(e)).toFixed(1), r: e.verdict === "mistake" || e.verdict === "blunder" ? 5 : 3, fill: VERDICT_COLOURS[e.verdict] ?? "#555" });
+  for (const e of entries) {
+    const marked = MARKED.includes(e.verdict);
+    const shown = app.reviewShown?.ply === e.ply;
+    const dot = node("circle", { cx: x(e.ply).toFixed(1), cy: y(value(e, e.seatIndex)).toFixed(1), r: marked ? 6 : 3, fill: marked ? VERDICT_COLOURS[e.verdict] : "#888", class: `${e.verdict}${shown ? " shown" : ""}` });
     dot.dataset.ply = e.ply;
-    dot.append(node("title", {}));
-    dot.firstChild.textContent = `${e.ply}. ${sideName(e.seat)} ${e.played} (${t(`verdict.${e.verdict}`)})`;
-    dot.addEventListener("click", () => viewPly(e.ply));
+    dot.dataset.verdict = e.verdict;
+    const title = node("title", {});
+    title.textContent = t("reviewEntry", { ply: e.ply, side: sideName(e.seatIndex), played: e.played, verdict: t(`verdict.${e.verdict}`) });
+    dot.append(title);
+    dot.addEventListener("click", () => showReviewed(e));
     svg.append(dot);
-    if (e.verdict === "mistake" || e.verdict === "blunder" || e.verdict === "inaccuracy") {
-      const item = el("li", `verdict ${e.verdict}`);
-      item.dataset.ply = e.ply;
-      item.append(el("span", "", `${e.ply}. ${sideName(e.seat)} ${e.played}: ${t(`verdict.${e.verdict}`)}`), el("span", "best", ` → ${e.best}`));
-      item.addEventListener("click", () => viewPly(e.ply));
-      list.append(item);
-    }
+    if (!marked) continue;
+    const item = el("li", `verdict ${e.verdict}${shown ? " shown" : ""}`);
+    item.dataset.ply = e.ply;
+    item.dataset.verdict = e.verdict;
+    const button = el("button", "", t("reviewEntry", { ply: e.ply, side: seatLabel(e.seatIndex), played: e.played, verdict: t(`verdict.${e.verdict}`) }));
+    button.type = "button";
+    button.prepend(el("span", "swatch"));
+    button.append(el("span", "best", ` · ${t("reviewBest", { move: e.best ?? "—" })}`), el("span", "loss", ` ${lossText(e.loss)}`));
+    button.addEventListener("click", () => showReviewed(e));
+    item.append(button);
+    list.append(item);
   }
+  if (run.done && !list.childElementCount) list.append(el("li", "none", t("reviewNoMarks")));
 }
-app.showReview = showReview;
+
+/** Shows the position before a reviewed move, the move played and the engine's best marked. */
+function showReviewed(entry) {
+  if (entry.before === null || app.review?.position !== positionLine()) return;
+  app.view = entry.before;
+  app.reviewShown = entry;
+  app.selected = null;
+  render();
+}
 
 // ---- start ----
 function wire() {
@@ -1184,6 +1434,8 @@ function wire() {
   $("hint").addEventListener("click", showHint);
   $("flip").addEventListener("click", flip);
   $("back-to-game").addEventListener("click", () => viewPly(null));
+  $("review-start").addEventListener("click", startReview);
+  $("review-cancel").addEventListener("click", () => cancelReview(false));
   $("save").addEventListener("toggle", () => {
     if ($("save").open) $("record-text").value = recordText();
   });

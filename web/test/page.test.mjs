@@ -1,11 +1,13 @@
 // The page in headless Chromium (Debian's): every game played by clicks, one
 // of each to its end, the CPU's replies checked against the rules; take-back,
-// hint, save and load, the link, the keys, the languages and the review panel;
-// screenshots of each game at desktop and phone sizes in each language under
-// target/web/. Run: node --test web/test/  (after web/build.sh)
+// hint, save and load, the link, the keys, the languages, the evaluation bar,
+// the review of a game (its records and verdicts written under target/web/,
+// which tests/web.rs compares with the native `yomi review`); screenshots of
+// each game and of the review at desktop and phone sizes in each language
+// under target/web/. Run: node --test web/test/  (after web/build.sh)
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { serve } from "./serve.mjs";
 import { launch } from "./browser.mjs";
@@ -21,7 +23,7 @@ before(async () => {
   page = await context.newPage();
   page.on("pageerror", (e) => errors.push(e.message));
   // A short analysis (the bar and the hint) keeps the CPU's replies quick.
-  await page.goto(`${server.url}?analysis=100`);
+  await page.goto(`${server.url}?analysis=100&review=5000`);
   await waitFor(() => yomiApp.state === "human");
   // Quick CPU replies for the test.
   await page.fill("#movetime", "400");
@@ -34,8 +36,8 @@ after(async () => {
 });
 
 /** Waits for a condition evaluated in the page. */
-function waitFor(fn, arg, timeout = 30000) {
-  return page.waitForFunction(fn, arg, { timeout });
+function waitFor(fn, arg, timeout = 30000, polling = "raf") {
+  return page.waitForFunction(fn, arg, { timeout, polling });
 }
 
 const app = (fn, arg) => page.evaluate(fn, arg);
@@ -406,31 +408,187 @@ test("keys: arrows move the cursor, Enter picks and plays; F flips the board", a
   assert.equal(await app(() => document.querySelector("#board [data-square]").dataset.square), "9a");
 });
 
-test("the review panel: hand-made entries drawn as a graph; a click shows that move", async () => {
+/** The review's budget in the tests, in nodes: the command line's verdicts at the same budget must match. */
+const REVIEW_NODES = 20000;
+
+/** Reviews the page's game by the button; resolves when the review is done. */
+async function review(p) {
+  await p.click("#review-start");
+  await p.waitForFunction(() => document.getElementById("review").dataset.done === "true" && yomiApp.review?.done, undefined, { timeout: 120000, polling: 100 });
+}
+
+/**
+ * Writes the page's record and its review under target/web/ (review-<name>.record
+ * and .page), which tests/web.rs reviews with the native `yomi review` to compare.
+ */
+async function saveReview(p, name) {
+  const { record, lines } = await p.evaluate(() => ({
+    record: yomiApp.referee.recordLines().join("\n"),
+    lines: [...yomiApp.review.entries]
+      .sort((a, b) => a.ply - b.ply)
+      .map((e) => [e.ply, e.seat, e.verdict, e.best ?? "none", e.played, e.bestValue, e.playedValue, e.loss].join(" ")),
+  }));
+  assert.ok(lines.length > 0, name);
+  writeFileSync(`${SHOTS}review-${name}.record`, `${record}\n`);
+  writeFileSync(`${SHOTS}review-${name}.page`, [`nodes ${REVIEW_NODES}`, ...lines, ""].join("\n"));
+}
+
+/** A record loaded through the page's own "Load" button. */
+async function load(p, record) {
+  await p.fill("#record-text", record);
+  await p.click("#import");
+  await p.waitForFunction(() => document.getElementById("record-message").textContent === "Game loaded.", undefined, { polling: 100 });
+}
+
+test("the review: the Annan hanging rook reviewed in the page, the blunder marked at its ply, a click shows its position", { timeout: 300000 }, async () => {
+  const p = await context.newPage();
+  p.on("pageerror", (e) => errors.push(e.message));
+  // The record through the page's link: the rook on 4b hangs to the king.
+  const rook = "setoption name USI_Variant value annan\nposition sfen 4k4/9/9/9/5R3/9/9/9/4K4 b - 1 moves 4e4b 5a4b";
+  await p.goto(`${server.url}?analysis=100&review=${REVIEW_NODES}#record=${encodeURIComponent(rook)}`);
+  await p.waitForFunction(() => window.yomiApp?.state === "human" && yomiApp.referee.moves.length === 2);
+  assert.ok(await p.isHidden("#review"));
+  await review(p);
+  assert.equal(await p.locator("#review-graph circle").count(), 2);
+  assert.equal(await p.getAttribute('#review-graph circle[data-ply="1"]', "data-verdict"), "blunder");
+  assert.equal(await p.getAttribute('#review-graph circle[data-ply="2"]', "data-verdict"), "best");
+  assert.deepEqual(await p.evaluate(() => [...document.querySelectorAll("#review-list li")].map((li) => `${li.dataset.ply} ${li.dataset.verdict}`)), ["1 blunder"]);
+  assert.equal(await p.getAttribute('#review-counts li[data-mover="0"] [data-verdict="blunder"]', "data-count"), "1");
+  assert.equal(await p.getAttribute('#review-counts li[data-mover="1"] [data-verdict="blunder"]', "data-count"), "0");
+  assert.ok(await p.isHidden("#review-progress"));
+  assert.match(await p.textContent("#review-list li"), /^1\. Black \(You\): 4e4b — blunder · best 4e4c/);
+  // The list's line shows the position before the blunder, the move played and the best marked.
+  await p.click('#review-list li[data-ply="1"] button');
+  assert.equal(await p.evaluate(() => yomiApp.view), 0);
+  assert.equal(await p.textContent("#viewing-text"), "Move 1: Black (You) played 4e4b (blunder); best: 4e4c");
+  assert.equal(await p.getAttribute('[data-square="4e"]', "data-piece"), "R0");
+  assert.equal(await p.getAttribute('[data-square="4b"]', "data-piece"), null);
+  const marks = (cls) => p.evaluate((c) => [...document.querySelectorAll(`[data-square].${c}`)].map((e) => e.dataset.square).sort(), cls);
+  assert.deepEqual(await marks("hint"), ["4c", "4e"]);
+  assert.deepEqual(await marks("played"), ["4b", "4e"]);
+  // A point of the graph: the king's capture, from the position before it.
+  await p.click('#review-graph circle[data-ply="2"]');
+  assert.equal(await p.evaluate(() => yomiApp.view), 1);
+  assert.equal(await p.getAttribute('[data-square="4b"]', "data-piece"), "R0");
+  await p.click("#back-to-game");
+  assert.equal(await p.evaluate(() => yomiApp.view), null);
+  assert.deepEqual(await marks("hint"), []);
+  await saveReview(p, "annan-rook");
+
+  // A missed mate in one (L*1c), loaded by the Load button; every seat a person's, so nothing moves.
+  await p.selectOption('[data-seat="1"]', "human");
+  await load(p, "setoption name USI_Variant value annan\nposition sfen 7lk/7pB/9/9/9/9/9/9/4K4 b L 1 moves 5i4h");
+  await review(p);
+  assert.equal(await p.getAttribute('#review-graph circle[data-ply="1"]', "data-verdict"), "blunder");
+  await p.click('#review-list li[data-ply="1"] button');
+  assert.match(await p.textContent("#viewing-text"), /best: L\*1c$/);
+  assert.deepEqual(await marks("hint"), ["1c"]);
+  assert.equal(await p.locator('[data-hand="0"] [data-drop="L"].hint').count(), 1, "the lance in hand marked");
+  await saveReview(p, "annan-mate");
+
+  // Sugoroku: a blot left to a double shot (docs/review.md), and a Yonin game's start.
+  await load(p, "setoption name USI_Variant value sugoroku\nposition sfen 2w/2w/2b/2b/3b/4b/0/2b/2b/0/0/0/0/0/0/0/0/0/3w/3w/3w/2w/0/0 0/0 0/0 b 21 1 moves 9/7,9/8");
+  await review(p);
+  assert.equal(await p.getAttribute('#review-graph circle[data-ply="1"]', "data-verdict"), "blunder");
+  await p.click('#review-list li[data-ply="1"] button');
+  assert.deepEqual(await p.evaluate(() => [...document.querySelectorAll(".point.played")].map((e) => e.dataset.point).sort()), ["7", "8", "9"]);
+  await saveReview(p, "sugoroku-blot");
+  await load(p, "setoption name USI_Variant value yonin\nposition startpos moves 5g5f 7e6e 5c5d 3e4e");
+  await review(p);
+  assert.equal(await p.locator("#review-graph polyline").count(), 4, "a line a seat");
+  assert.equal(await p.locator("#review-counts li").count(), 4);
+  await saveReview(p, "yonin-start");
+
+  // A game the CPU plays in the page (every seat a CPU at level 0), then reviewed.
+  await p.selectOption("#game", "annan");
+  await p.selectOption("#level", "0");
+  await p.fill("#movetime", "100");
+  for (const seat of [0, 1]) await p.selectOption(`[data-seat="${seat}"]`, "cpu");
+  await p.waitForFunction(() => yomiApp.referee.moves.length >= 16 || yomiApp.state === "over");
+  for (const seat of [0, 1]) await p.selectOption(`[data-seat="${seat}"]`, "human");
+  await p.waitForFunction(() => yomiApp.state === "human" || yomiApp.state === "over");
+  await review(p);
+  const reviewed = await p.evaluate(() => yomiApp.review.entries.length);
+  assert.equal(reviewed, await p.evaluate(() => yomiApp.referee.moves.length));
+  await saveReview(p, "annan-cpu");
+  // Screenshots: a marked move shown, in each language, at desktop and phone size.
+  const marked = await p.evaluate(() => yomiApp.review.entries.find((e) => e.verdict === "blunder" || e.verdict === "mistake")?.ply);
+  if (marked) await p.click(`#review-list li[data-ply="${marked}"] button`);
+  for (const lang of ["en", "bn", "hi"]) {
+    await p.selectOption("#language", lang);
+    for (const [size, viewport] of [["desktop", { width: 1200, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+      await p.setViewportSize(viewport);
+      const wide = await p.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(wide <= viewport.width, `review ${lang} ${size}: ${wide} px wide`);
+      await p.screenshot({ path: `${SHOTS}review-${lang}-${size}.png`, fullPage: true });
+    }
+  }
+  await p.selectOption("#language", "en");
+  await p.close();
+});
+
+test("the review of a finished game starts by itself, shows its progress and can be cancelled", async () => {
+  const p = await context.newPage();
+  p.on("pageerror", (e) => errors.push(e.message));
+  // A Hasami game drawn by a move limit of 8, at a budget of seconds a move.
+  await p.goto(`${server.url}?analysis=100&review=2000000`);
+  await p.waitForFunction(() => window.yomiApp?.state === "human");
+  await p.click("#save summary");
+  // Opened, the box shows the game's record first (its toggle event comes after the click).
+  await p.waitForFunction(() => document.getElementById("record-text").value !== "", undefined, { polling: 100 });
+  await load(p, "setoption name USI_Variant value hasami\nsetoption name MoveLimit value 8\nposition startpos moves 9i9c 1a1b 8i8c 1b1a 7i7c 1a1b 6i6c 1b1a");
+  assert.equal(await p.evaluate(() => yomiApp.state), "over");
+  assert.ok(await p.isVisible("#review"));
+  assert.match(await p.textContent("#review-progress-text"), /^Reviewing move \d of 8…$/);
+  assert.ok(await p.isDisabled("#review-start"));
+  // The page answers meanwhile: a move of the list shown.
+  await p.click('#record [data-ply="3"]');
+  assert.equal(await p.evaluate(() => yomiApp.view), 3);
+  await p.click("#review-cancel");
+  assert.match(await p.textContent("#review-progress-text"), /^Review cancelled after \d of 8 moves\.$/);
+  assert.ok(await p.isHidden("#review-cancel"));
+  assert.ok(await p.isEnabled("#review-start"));
+  await p.close();
+});
+
+test("the evaluation bar follows the CPU's own search; in Yonin it shows every seat's share", { timeout: 120000 }, async () => {
+  await chooseGame("hasami");
+  await page.selectOption('[data-seat="1"]', "cpu");
+  await page.selectOption('[data-seat="0"]', "cpu");
+  // Both CPUs' searches reach the bar and its words, move after move.
+  await waitFor(() => {
+    const seen = (window.evaluated ??= new Set());
+    if (document.getElementById("evalbar").dataset.share !== undefined && document.getElementById("eval-text").textContent) seen.add(yomiApp.evaluation?.seat);
+    return seen.has(0) && seen.has(1);
+  }, undefined, 30000, 50);
+  await page.selectOption('[data-seat="0"]', "human");
+  await waitFor(() => yomiApp.state === "human" || yomiApp.state === "over");
+
+  await chooseGame("yonin");
+  for (const seat of [0, 1, 2, 3]) await page.selectOption(`[data-seat="${seat}"]`, "cpu");
+  await waitFor(() => yomiApp.referee.moves.length >= 5);
+  assert.equal(await page.locator("#evalbar .fill").count(), 4);
+  const widths = await app(() => [...document.querySelectorAll("#evalbar .fill")].map((f) => parseFloat(f.style.width)));
+  assert.ok(Math.abs(widths.reduce((a, b) => a + b, 0) - 100) < 0.5, String(widths));
+  assert.match(await page.textContent("#eval-text"), /^Expected place: South \d\.\d, West \d\.\d, North \d\.\d, East \d\.\d$/);
+  await page.selectOption('[data-seat="0"]', "human");
+  await waitFor(() => yomiApp.state === "human" || yomiApp.state === "over");
+});
+
+test("a click on the board right after typing a house rule is not lost", async () => {
   await chooseGame("hasami");
   await page.click("#new-game");
   await waitFor(() => yomiApp.state === "human");
-  await clickMove("9i", "9c");
-  await waitFor(() => yomiApp.state === "human" && yomiApp.referee.moves.length === 2);
-  const played = await moves();
-  assert.ok(await page.isHidden("#review"));
-  const entries = [
-    { ply: 1, seat: 0, played: played[0], best: played[0], bestValue: 20, playedValue: 20, loss: 0, verdict: "best" },
-    { ply: 2, seat: 1, played: played[1], best: "1a1b", bestValue: 40, playedValue: -400, loss: 440, verdict: "blunder" },
-  ];
-  await app((e) => yomiApp.showReview(e), entries);
-  assert.ok(await page.isVisible("#review"));
-  assert.equal(await page.locator("#review-graph circle").count(), 2);
-  assert.equal(await page.locator("#review-list li").count(), 1, "the blunder listed");
-  await page.click('#review-graph circle[data-ply="1"]');
-  assert.equal(await app(() => yomiApp.view), 1);
-  assert.ok(await page.isVisible("#viewing"));
-  // The board as it was after move 1: the CPU's reply is not there.
-  assert.equal(await page.getAttribute(`[data-square="${played[1].slice(2, 4)}"]`, "data-piece"), null);
-  await page.click("#back-to-game");
-  assert.equal(await app(() => yomiApp.view), null);
-  await screenshot("review");
-  await app(() => (document.getElementById("review").hidden = true));
+  // Typed, not left: the click on the board starts the new game and picks the stone.
+  await page.fill('[data-option="MoveLimit"]', "120");
+  await page.click('[data-square="9i"]');
+  assert.equal(await app(() => yomiApp.selected), "9i");
+  assert.ok((await page.locator(".sq.to").count()) > 0);
+  assert.ok(await app(() => yomiApp.referee.recordLines().includes("setoption name MoveLimit value 120")), "the new game has the rule");
+  await page.click('[data-square="9c"]');
+  await waitFor(() => yomiApp.referee.moves.length >= 1);
+  assert.equal((await moves())[0], "9i9c");
+  await setNumber('[data-option="MoveLimit"]', "0");
 });
 
 const LANGS = { en: /^Your move \(/, bn: /^আপনার চাল \(/, hi: /^आपकी चाल \(/ };
