@@ -230,9 +230,11 @@ impl Driver<'_> {
         self.until_ready()
     }
 
-    /// The lines up to the next `readyok`.
+    /// The lines up to the next `readyok`; `isready` may first fill a large
+    /// hash table, allowed 10 s a GiB beyond the usual wait.
     fn until_ready(&mut self) -> Result<Reply, Stop> {
-        let deadline = Instant::now() + REPLY_TIMEOUT;
+        let deadline =
+            Instant::now() + REPLY_TIMEOUT + Duration::from_millis(10 * self.hash_mib());
         let mut lines = Vec::new();
         loop {
             let line = self.read(deadline, "readyok")?;
@@ -264,16 +266,20 @@ impl Driver<'_> {
             .to_string()
     }
 
-    fn check_memory(&mut self) -> Result<(), Stop> {
-        // A hash size the engine took is memory it was asked for: a mutated
-        // `setoption name USI_Hash value 32` can ask for gigabytes.
-        let hash_mib = self
-            .accepted
+    /// The hash size (MiB) the engine last took: a mutated
+    /// `setoption name USI_Hash value 32` can ask for gigabytes.
+    fn hash_mib(&self) -> u64 {
+        self.accepted
             .iter()
             .rev()
             .find(|(name, ..)| name.to_ascii_lowercase().ends_with("hash"))
             .and_then(|(_, value, _)| value.trim().parse::<u64>().ok())
-            .unwrap_or(0);
+            .unwrap_or(0)
+    }
+
+    fn check_memory(&mut self) -> Result<(), Stop> {
+        // The hash the engine took is memory it was asked for.
+        let hash_mib = self.hash_mib();
         let bound_mib = self.config.max_rss_mib + hash_mib;
         if let Some(kib) = resident_kib(self.engine.pid()) {
             self.report.last_rss_kib = kib;

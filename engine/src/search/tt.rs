@@ -306,6 +306,15 @@ mod tests {
     }
 
     #[test]
+    fn a_size_that_cannot_be_had_is_refused_not_fatal() {
+        assert!(TranspositionTable::try_new(usize::MAX).is_err());
+        assert!(TranspositionTable::try_new(1 << 40).is_err());
+        let tt = TranspositionTable::try_new(2).expect("two MiB");
+        assert_eq!(tt.size_mb(), 2);
+        assert_eq!((tt.probe(0), tt.probe(1), tt.hashfull()), (None, None, 0));
+    }
+
+    #[test]
     fn hashfull_counts_this_search() {
         let mut tt = TranspositionTable::new(1);
         assert_eq!(tt.hashfull(), 0);
