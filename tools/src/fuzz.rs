@@ -231,10 +231,18 @@ impl Driver<'_> {
     }
 
     /// The lines up to the next `readyok`; `isready` may first fill a large
-    /// hash table, allowed 10 s a GiB beyond the usual wait.
+    /// hash table (the one taken, or one just asked for), allowed 10 s a GiB
+    /// beyond the usual wait.
     fn until_ready(&mut self) -> Result<Reply, Stop> {
-        let deadline =
-            Instant::now() + REPLY_TIMEOUT + Duration::from_millis(10 * self.hash_mib());
+        let asked = self
+            .sent
+            .iter()
+            .rev()
+            .take(3)
+            .filter_map(|line| hash_asked(line))
+            .max();
+        let filled = asked.unwrap_or(0).max(self.hash_mib());
+        let deadline = Instant::now() + REPLY_TIMEOUT + Duration::from_millis(10 * filled);
         let mut lines = Vec::new();
         loop {
             let line = self.read(deadline, "readyok")?;
@@ -713,6 +721,21 @@ impl Driver<'_> {
     }
 }
 
+/// The hash size (MiB) a `setoption` line asks for, if it is one (a value
+/// beyond the option's range is refused, so a few GiB at most).
+fn hash_asked(line: &[u8]) -> Option<u64> {
+    let text = std::str::from_utf8(line).ok()?;
+    let mut words = text.split_whitespace();
+    if words.next()? != "setoption" || words.next()? != "name" {
+        return None;
+    }
+    let name = words.next()?;
+    if !name.to_ascii_lowercase().ends_with("hash") || words.next()? != "value" {
+        return None;
+    }
+    words.next()?.parse().ok()
+}
+
 /// Runs the fuzzer until its line or time budget is spent, or a promise breaks.
 pub fn run(config: &FuzzConfig) -> Result<FuzzReport, Failure> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(config.seed);
@@ -800,6 +823,18 @@ pub fn run(config: &FuzzConfig) -> Result<FuzzReport, Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_hash_asked_for_is_read_from_setoption_lines() {
+        assert_eq!(
+            hash_asked(b"setoption name USI_Hash value 9999"),
+            Some(9999)
+        );
+        assert_eq!(hash_asked(b"setoption name Hash value 16"), Some(16));
+        assert_eq!(hash_asked(b"setoption name Threads value 9999"), None);
+        assert_eq!(hash_asked(b"setoption name USI_Hash value 1e3"), None);
+        assert_eq!(hash_asked(b"isready"), None);
+    }
 
     #[test]
     fn options_are_read_from_usi_lines() {
