@@ -156,10 +156,9 @@ impl TwoPlayerGame for Nim {
     const SEARCH: AlphaBetaParams = AlphaBetaParams::UNTUNED;
 
     fn evaluate(&self, _: &NimEval) -> Value {
-        if self.stones % 4 == 0 {
-            -100
-        } else {
-            100
+        match self.stones % 4 {
+            0 => -100,
+            _ => 100,
         }
     }
 
