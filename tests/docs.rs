@@ -490,11 +490,7 @@ fn the_docs_stand_alone_and_their_links_resolve() {
             }
         }
     }
-    for page in ["hasami", "annan", "yonin", "sugoroku"] {
-        if !root.join(format!("docs/rules/{page}.md")).is_file() {
-            problems.push(format!("docs/rules/{page}.md is missing"));
-        }
-    }
+    // Each registered game's rules page: tests/registry.rs.
     assert!(
         root.join("docs/notation.md").is_file(),
         "docs/notation.md is missing"

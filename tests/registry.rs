@@ -1,4 +1,8 @@
-//! Every registered game has what docs/adding-a-game.md asks of it.
+//! Every registered game has what docs/adding-a-game.md asks of it outside its
+//! folder: each file below is data or prose only people can write, and this
+//! test names what is missing. Everything else (the protocol, the command line,
+//! the benches, the generic suites, the match runner, the page's list of games
+//! and its seats) reads the registry.
 
 use std::path::Path;
 use yomi_engine::registry::{for_each_game, GameEntry, GameVisitor};
@@ -7,22 +11,63 @@ use yomi_engine::session::Playable;
 /// Collects what each game lacks.
 struct Missing(Vec<String>);
 
+impl Missing {
+    fn require(&mut self, present: bool, name: &str, what: String) {
+        if !present {
+            self.0.push(format!("{name}: {what}"));
+        }
+    }
+}
+
+fn read(file: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+    std::fs::read_to_string(&path).unwrap_or_default()
+}
+
 impl GameVisitor for Missing {
     fn visit<G: Playable>(&mut self, entry: &'static GameEntry) {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let name = entry.name;
+        let title = format!("{}{}", name[..1].to_uppercase(), &name[1..]);
         for file in [
             format!("tests/perft/{name}.txt"),
             format!("docs/rules/{name}.md"),
         ] {
-            if !root.join(&file).is_file() {
-                self.0.push(format!("{name}: no {file}"));
-            }
+            let present = !read(&file).is_empty();
+            self.require(present, name, format!("no {file}"));
         }
-        let rules_index = std::fs::read_to_string(root.join("docs/rules/README.md")).unwrap();
-        if !rules_index.contains(&format!("({name}.md)")) {
-            self.0
-                .push(format!("{name}: not in the table of docs/rules/README.md"));
+        let indexed = read("docs/rules/README.md").contains(&format!("({name}.md)"));
+        self.require(
+            indexed,
+            name,
+            "not in the table of docs/rules/README.md".into(),
+        );
+        let in_readme = read("README.md").contains(&format!("(docs/rules/{name}.md)"));
+        self.require(in_readme, name, "not in README.md's table of games".into());
+        let notation = read("docs/notation.md");
+        let section = ["## ", "### "]
+            .iter()
+            .any(|level| notation.contains(&format!("\n{level}{title}\n")));
+        self.require(
+            section,
+            name,
+            format!("no section '### {title}' (its notation) in docs/notation.md"),
+        );
+        let bench = read("tests/bench.txt");
+        let recorded = bench
+            .lines()
+            .any(|line| line.split_whitespace().next() == Some(name));
+        self.require(
+            recorded,
+            name,
+            format!("no line '{name} <nodes>' in tests/bench.txt (the count `yomi bench` prints)"),
+        );
+        if !G::LEVEL_ELO.is_empty() {
+            let listed = read("web/levels.js").contains(&format!("\n  {name}: ["));
+            self.require(
+                listed,
+                name,
+                "levels measured (LEVEL_ELO) but not in web/levels.js".into(),
+            );
         }
         let positions = G::BENCH_POSITIONS
             .iter()
@@ -40,8 +85,44 @@ impl GameVisitor for Missing {
 }
 
 #[test]
-fn every_registered_game_has_perft_data_a_rules_page_and_bench_positions() {
+fn every_registered_game_has_what_only_people_can_write() {
     let mut missing = Missing(Vec::new());
     for_each_game(&mut missing);
     assert!(missing.0.is_empty(), "{}", missing.0.join("\n"));
+}
+
+/// Nothing outside a game's folder lists the games by hand: the files that
+/// once did read the registry, or the engine, now.
+#[test]
+fn no_list_of_games_is_kept_by_hand() {
+    let names = yomi_engine::registry::NAMES;
+    for file in [
+        "engine/src/core/conformance.rs",
+        "web/index.html",
+        "web/app.js",
+        "web/test/engine.test.mjs",
+        "web/test/page.test.mjs",
+        "web/test/speed.mjs",
+        "tests/docs.rs",
+        "tools/src/pool.rs",
+    ] {
+        let text = read(file);
+        assert!(!text.is_empty(), "{file} is read");
+        let mut lists = vec!["const SEATS = {".to_string()];
+        lists.extend(
+            names
+                .windows(2)
+                .map(|w| format!("\"{}\", \"{}\"", w[0], w[1])),
+        );
+        for name in names {
+            lists.push(format!("<option value=\"{name}\""));
+            lists.push(format!("crate::{name}::"));
+        }
+        for list in lists {
+            assert!(
+                !text.contains(&list),
+                "{file} lists the games by hand: {list}"
+            );
+        }
+    }
 }

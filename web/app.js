@@ -9,7 +9,6 @@ import { LEVEL_ELO } from "./levels.js";
 const $ = (id) => document.getElementById(id);
 const FILES = "987654321";
 const RANKS = "abcdefghi";
-const SEATS = { hasami: 2, annan: 2, yonin: 4, sugoroku: 2 };
 /** Options announced before Threads that are the engine's, not house rules. */
 const NOT_HOUSE_RULES = new Set(["USI_Variant", "MaxMovesToDraw", "SearchAlgorithm", "SugorokuEval", "SugorokuWeights"]);
 const KANJI = { K: "玉", R: "飛", B: "角", G: "金", S: "銀", N: "桂", L: "香", P: "歩", "+R": "龍", "+B": "馬", "+S": "全", "+N": "圭", "+L": "杏", "+P": "と" };
@@ -18,14 +17,20 @@ const HAND_ORDER = "RBGSNLP";
 const CPU_PAUSE_MS = 150;
 /** The analysis behind the evaluation bar and the hint: full strength, this long (`?analysis=ms`). */
 const ANALYSIS_MS = Math.max(20, Number(new URLSearchParams(location.search).get("analysis")) || 500);
-/** Centipawns to a winning chance: 1 / (1 + e^(−cp / scale)). */
+/** Centipawns to a winning chance: 1 / (1 + e^(−cp / scale)); a game not named here, 600. */
 const CP_SCALE = { hasami: 250, annan: 600, yonin: 600 };
+const cpScale = () => CP_SCALE[app.game] ?? 600;
 
 const app = {
   referee: null,
   worker: null,
   game: "hasami",
+  /** The games the engine plays (`USI_Variant`'s choices). */
+  games: [],
+  /** Who plays each seat of the game: "human" or "cpu". */
   seats: [],
+  /** The game's seats as the engine names them (`d`): how many there are. */
+  seatNames: [],
   /** The seat that made each of the referee's moves (a roll: the seat that rolled). */
   movers: [],
   legal: [],
@@ -82,7 +87,9 @@ function roll() {
 }
 
 // ---- words ----
-const sideName = (seat) => t("side")[app.game][seat];
+const sideName = (seat) => (t("side")[app.game] ?? app.seatNames)[seat];
+/** A game's name for people: its translation, else the engine's name for it. */
+const gameTitle = (game) => (t(`game.${game}`) === `game.${game}` ? game : t(`game.${game}`));
 const whoName = (seat) => (app.seats[seat] === "cpu" ? t("cpu") : t("you"));
 const seatLabel = (seat) => t("who", { side: sideName(seat), who: whoName(seat) });
 
@@ -105,7 +112,7 @@ function applyLanguage() {
   // A message of the record box in the language before: gone.
   $("record-message").textContent = "";
   for (const e of document.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
-  for (const o of $("game").options) o.textContent = t(`game.${o.value}`);
+  for (const o of $("game").options) o.textContent = gameTitle(o.value);
   if (app.referee) {
     buildRules();
     buildLevels();
@@ -181,9 +188,10 @@ function buildLevels() {
   }
   app.levels = n;
   select.replaceChildren();
-  const elo = LEVEL_ELO[app.game];
+  // A game no ladder has measured yet has no Elo to show.
+  const elo = LEVEL_ELO[app.game] ?? [];
   for (let i = 0; i <= n; i++) {
-    const text = i === n ? t("levelFull", { elo: elo[i] }) : t("levelItem", { level: i, elo: elo[i] });
+    const text = i === n ? t("levelFull", { elo: elo[i] ?? "?" }) : t("levelItem", { level: i, elo: elo[i] ?? "?" });
     select.append(new Option(text, String(i)));
   }
   select.append(new Option(t("byElo"), "elo"));
@@ -211,7 +219,8 @@ function buildSeats() {
   const box = $("seats");
   const old = app.seats;
   box.replaceChildren(el("legend", "", t("seats")));
-  const n = SEATS[app.game];
+  app.seatNames = app.referee.seats();
+  const n = app.seatNames.length;
   app.seats = Array.from({ length: n }, (_, i) => old[i] ?? (i === 0 ? "human" : "cpu"));
   app.seats.forEach((who, i) => {
     const label = el("label");
@@ -446,8 +455,8 @@ function drawThinking() {
 function judge(info, seat) {
   if (info.score.mate !== undefined) {
     const mate = info.score.mate;
-    const winner = mate > 0 ? seat : SEATS[app.game] === 2 ? 1 - seat : null;
-    const n = SEATS[app.game] === 2 ? Math.ceil(Math.abs(mate) / 2) : Math.abs(mate);
+    const winner = mate > 0 ? seat : app.seatNames.length === 2 ? 1 - seat : null;
+    const n = app.seatNames.length === 2 ? Math.ceil(Math.abs(mate) / 2) : Math.abs(mate);
     return { chance: mate > 0 ? 1 : 0, text: winner === null ? t("evalFor", { side: seatLabel(seat), value: `−M${n}` }) : t("evalMate", { side: seatLabel(winner), n }) };
   }
   if (app.game === "sugoroku") {
@@ -456,7 +465,7 @@ function judge(info, seat) {
     return { chance, text: t("evalChance", { side: seatLabel(leader), percent: Math.round(share * 100) }) };
   }
   const cp = info.score.cp;
-  const chance = 1 / (1 + Math.exp(-cp / CP_SCALE[app.game]));
+  const chance = 1 / (1 + Math.exp(-cp / cpScale()));
   if (Math.abs(cp) < 30) return { chance, text: t("evalEven") };
   const leader = cp > 0 ? seat : 1 - seat;
   return { chance, text: t("evalAhead", { side: seatLabel(leader), value: signed(Math.abs(cp) / 100, 1) }) };
@@ -650,7 +659,7 @@ function readRecord(text) {
     const option = line.match(/^setoption\s+name\s+(\S+)\s+value\s+(.+)$/);
     if (option) {
       if (option[1] === "USI_Variant") {
-        if (!SEATS[option[2].trim()]) throw new RecordError(t("bad.game"));
+        if (!app.games.includes(option[2].trim())) throw new RecordError(t("bad.game"));
         game = option[2].trim();
       } else options.push([option[1], option[2].trim()]);
     } else if (/^position\s/.test(line) && position === null) {
@@ -1210,9 +1219,9 @@ function flip() {
 // ---- the review: a second worker judges every move, the page shows the verdicts ----
 const VERDICT_COLOURS = { best: "#2a7d3a", good: "#6a9a3a", inaccuracy: "#d9a21b", mistake: "#e0661b", blunder: "#c0261d" };
 const MARKED = ["inaccuracy", "mistake", "blunder"];
-/** The review's budget a move, in nodes (the same verdicts every time; `?review=<nodes>` changes it). */
+/** The review's budget a move, in nodes (the same verdicts every time; `?review=<nodes>` changes it); a game not named here, 20 000. */
 const REVIEW_NODES = { hasami: 150000, annan: 100000, yonin: 30000, sugoroku: 20000 };
-const reviewNodes = () => Number(new URLSearchParams(location.search).get("review")) || REVIEW_NODES[app.game];
+const reviewNodes = () => Number(new URLSearchParams(location.search).get("review")) || (REVIEW_NODES[app.game] ?? 20000);
 /** Seat colours of the Yonin graph (the pieces' colours). */
 const SEAT_COLOURS = ["#111", "#b0271d", "#1d4fb0", "#237a2e"];
 
@@ -1307,7 +1316,7 @@ function lossText(loss) {
  * (Sugoroku).
  */
 function firstSeatChance(e) {
-  const c = app.game === "sugoroku" ? Math.min(1, Math.max(0, (1 + e.playedValue) / 2)) : 1 / (1 + Math.exp(-e.playedValue / CP_SCALE[app.game]));
+  const c = app.game === "sugoroku" ? Math.min(1, Math.max(0, (1 + e.playedValue) / 2)) : 1 / (1 + Math.exp(-e.playedValue / cpScale()));
   return e.seatIndex === 0 ? c : 1 - c;
 }
 
@@ -1341,7 +1350,7 @@ function drawReview() {
   // Each side's counts.
   const counts = $("review-counts");
   counts.replaceChildren();
-  for (let seat = 0; seat < SEATS[app.game]; seat++) {
+  for (let seat = 0; seat < app.seatNames.length; seat++) {
     const item = el("li");
     item.dataset.mover = seat;
     const tally = el("span", "tally");
@@ -1467,10 +1476,13 @@ async function start() {
   app.worker.onmessage = (e) => onWorkerLine(e.data);
   // The worker starts from the module compiled here, not a second download.
   app.worker.postMessage(app.referee.protocol.module);
+  // The games and their names come from the engine.
+  app.games = app.referee.games();
+  $("game").replaceChildren(...app.games.map((game) => new Option(gameTitle(game), game)));
   wire();
   // `?game=annan&seats=cpu,human&level=0&movetime=500&seed=3` preset the controls.
   const query = new URLSearchParams(location.search);
-  if (SEATS[query.get("game")]) $("game").value = query.get("game");
+  if (app.games.includes(query.get("game"))) $("game").value = query.get("game");
   for (const name of ["movetime", "seed"]) if (query.has(name)) $(name).value = query.get(name);
   if (query.has("level")) app.presetLevel = query.get("level");
   if (query.has("seats")) app.seats = query.get("seats").split(",").map((s) => (s === "cpu" ? "cpu" : "human"));

@@ -245,7 +245,7 @@ export class Engine {
     return lines;
   }
 
-  /** Chooses the game (hasami, annan, yonin, sugoroku) and starts it. */
+  /** Chooses the game (one of `games()`) and starts it. */
   setGame(game) {
     this.#checked(`setoption name USI_Variant value ${game}`);
     this.game = game;
@@ -269,6 +269,19 @@ export class Engine {
         const vars = m[6] ? m[6].trim().split(/\s*var\s+/).filter(Boolean) : [];
         return { name: m[1], type: m[2], default: m[3], min: m[4] && Number(m[4]), max: m[5] && Number(m[5]), vars };
       });
+  }
+
+  /** The games the engine plays: `USI_Variant`'s choices, the default first. */
+  games() {
+    return this.options().find((o) => o.name === "USI_Variant").vars;
+  }
+
+  /** The current game's seats as `status` names them: the `seats` line of `d`. */
+  seats() {
+    return this.diagram()
+      .lines.find((l) => l.startsWith("seats "))
+      .split(" ")
+      .slice(1);
   }
 
   newGame(sfen = null) {

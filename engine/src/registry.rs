@@ -30,7 +30,9 @@ type MoveGains =
     fn(&[(String, String)], Option<&str>, &[&str]) -> Result<Vec<(String, i64)>, String>;
 
 impl GameEntry {
-    const fn of<G: Playable>(title: &'static str) -> GameEntry {
+    /// The entry of `G`, named `title` for people (what a line of
+    /// [`register_games!`] builds).
+    pub const fn of<G: Playable>(title: &'static str) -> GameEntry {
         GameEntry {
             name: G::NAME,
             title,
@@ -123,14 +125,18 @@ pub trait GameVisitor {
 }
 
 /// The one list of games: `GAMES` for code that works through sessions and
-/// `for_each_game` for code generic over the game, both from the same lines.
+/// `for_each_game` for code generic over the game, both from the same lines
+/// (`<type> => "<title>"`). The engine's list is below; a test can make a
+/// list of its own in a module of its own (`registry/toy.rs`).
+#[macro_export]
 macro_rules! register_games {
     ($($game:ty => $title:literal),* $(,)?) => {
         /// Every game, the default (for the protocol and the tools) first.
-        pub const GAMES: &[GameEntry] = &[$(GameEntry::of::<$game>($title)),*];
+        pub const GAMES: &[$crate::registry::GameEntry] =
+            &[$($crate::registry::GameEntry::of::<$game>($title)),*];
 
         /// Calls `visitor` with every game's type, in the order of [`GAMES`].
-        pub fn for_each_game(visitor: &mut impl GameVisitor) {
+        pub fn for_each_game(visitor: &mut impl $crate::registry::GameVisitor) {
             let mut entries = GAMES.iter();
             $(visitor.visit::<$game>(entries.next().expect("one entry per game"));)*
         }
@@ -173,6 +179,9 @@ pub const NAMES: [&str; GAMES.len()] = {
 pub fn new_session(name: &str) -> Result<Box<dyn GameSession>, String> {
     find(name).map(|game| (game.new_session)())
 }
+
+#[cfg(test)]
+mod toy;
 
 #[cfg(test)]
 mod tests {

@@ -852,7 +852,12 @@ impl<G: Playable> GameSession for Session<G> {
     }
 
     fn diagram(&self) -> String {
-        self.pos.diagram()
+        let seats: Vec<&str> = (0..G::SEATS as Seat).map(G::seat_name).collect();
+        format!(
+            "{}\nseats {}",
+            self.pos.diagram().trim_end(),
+            seats.join(" ")
+        )
     }
 
     fn ponder_enabled(&self) -> bool {

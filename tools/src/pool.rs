@@ -19,8 +19,8 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// The games a request may name (`USI_Variant` values).
-pub const GAMES: [&str; 4] = ["hasami", "annan", "yonin", "sugoroku"];
+/// The games a request may name (`USI_Variant` values): the registry's.
+pub use yomi_engine::registry::NAMES as GAMES;
 
 /// How many processes may fail on one request before it is answered with an
 /// error.

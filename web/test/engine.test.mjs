@@ -6,10 +6,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { Engine, Protocol, parseInfo } from "../yomi.js";
+import { GAMES, wasm } from "./games.mjs";
 
 const root = new URL("../../", import.meta.url);
-const wasm = readFileSync(new URL("web/dist/yomi.wasm", root));
-const GAMES = ["hasami", "annan", "yonin", "sugoroku"];
 /** Perft entries with more leaves than this are left to the native suite. */
 const MAX_LEAVES = 1_500_000;
 

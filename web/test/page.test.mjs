@@ -9,6 +9,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { GAMES } from "./games.mjs";
 import { serve } from "./serve.mjs";
 import { launch } from "./browser.mjs";
 
@@ -62,6 +63,16 @@ async function chooseGame(game) {
 async function screenshot(name) {
   await page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
 }
+
+test("the games and their seats are the engine's: USI_Variant's choices, a seat control for each seat of d", async () => {
+  assert.deepEqual(await page.$$eval("#game option", (os) => os.map((o) => o.value)), GAMES);
+  for (const game of GAMES) {
+    await chooseGame(game);
+    const seats = await app(() => yomiApp.referee.diagram().lines.find((l) => l.startsWith("seats ")).split(" ").length - 1);
+    assert.equal(await page.locator("[data-seat]").count(), seats, game);
+  }
+  await chooseGame(GAMES[0]);
+});
 
 test("Hasami: a person's move by clicks, the CPU's legal reply, captures in the status", async () => {
   await chooseGame("hasami");
@@ -272,7 +283,7 @@ async function playToEnd(game) {
   return app(() => yomiApp.referee.status());
 }
 
-for (const game of ["hasami", "annan", "yonin", "sugoroku"]) {
+for (const game of GAMES) {
   test(`${game}: a whole game played by clicks to its end`, { timeout: 600000 }, async () => {
     await chooseGame(game);
     await page.selectOption("#level", "0");
@@ -594,7 +605,7 @@ test("a click on the board right after typing a house rule is not lost", async (
 const LANGS = { en: /^Your move \(/, bn: /^আপনার চাল \(/, hi: /^आपकी चाल \(/ };
 
 test("languages and sizes: each game at desktop and phone size in English, Bengali and Hindi", { timeout: 300000 }, async () => {
-  for (const game of ["hasami", "annan", "yonin", "sugoroku"]) {
+  for (const game of GAMES) {
     await page.setViewportSize({ width: 1200, height: 900 });
     await chooseGame(game);
     await page.selectOption("#language", "en");

@@ -7,13 +7,13 @@ import { execFileSync } from "node:child_process";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { Protocol } from "../yomi.js";
+import { GAMES } from "./games.mjs";
 import { serve } from "./serve.mjs";
 import { launch } from "./browser.mjs";
 
 const root = new URL("../../", import.meta.url);
 const wasmPath = new URL("web/dist/yomi.wasm", root);
 const native = process.argv[2] ?? fileURLToPath(new URL("target/release/yomi", root));
-const GAMES = ["hasami", "annan", "yonin", "sugoroku"];
 const wasm = readFileSync(wasmPath);
 console.log(`wasm: ${wasm.length} bytes, ${gzipSync(wasm, { level: 9 }).length} gzipped`);
 

@@ -1,15 +1,19 @@
-//! Checks every game must pass, run from each game's tests: random playouts with
-//! undo (through chance nodes too), notation round trips, key twins,
-//! well-formed outcomes.
+//! Checks every game must pass: random playouts with undo (through chance
+//! nodes too), notation round trips, key twins, well-formed outcomes. Each
+//! game's tests run them from positions of its own; [`Suite`] runs them, with
+//! perft and a search, over every registered game.
 
 use super::game::GameResult;
 use super::{Game, MoveList, Outcome};
-use crate::search::ChanceGame;
+use crate::registry::{GameEntry, GameVisitor};
+use crate::search::{ChanceGame, Limits, SearchControl};
+use crate::session::Playable;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Plays `games` random games of at most `max_plies` from `start`, checking at
-/// every node that the game's parts agree with each other.
+/// every node that the game's parts agree with each other; a game stops where
+/// dice are due ([`random_chance_playouts`] throws them).
 pub fn random_playouts<G: Game>(start: &G, games: usize, max_plies: usize, seed: u64) {
     playouts::<G, NoChance>(start, games, max_plies, seed, &mut |_| {});
 }
@@ -131,6 +135,10 @@ fn playouts<G: Game, C: ChanceSteps<G>>(
                 played.push(Step::Chance(outcome));
                 continue;
             }
+            if pos.awaits_chance() {
+                // Dice due, and these playouts do not throw them.
+                break;
+            }
             check_node(&pos);
             let mut moves = MoveList::new();
             pos.generate_moves(&mut moves);
@@ -183,6 +191,12 @@ pub fn check_node<G: Game>(pos: &G) {
     let mut moves = MoveList::new();
     pos.generate_moves(&mut moves);
     assert_eq!(pos.count_moves(), moves.len() as u64);
+    let mut again = moves.clone();
+    pos.generate_moves(&mut again);
+    assert!(
+        again[..] == moves[..],
+        "generating replaces what the list held"
+    );
     for (i, &mv) in moves.iter().enumerate() {
         let text = pos.format_move(mv);
         assert_eq!(pos.parse_move(&text), Ok(mv), "{text} reads back");
@@ -275,19 +289,86 @@ pub fn garbled_inputs<G: Game>(start: &G, count: usize, seed: u64) {
     }
 }
 
+/// The generic suite, run over a registry with
+/// `for_each_game(&mut conformance::Suite)`: for each game, its entry agrees
+/// with its session; from the start and from every bench and perft bench
+/// position, random playouts ([`random_playouts`]) and garbled input
+/// ([`garbled_inputs`]) pass; perft at the perft bench positions (at most two
+/// plies) counts the same made or bulk and sums its divide; and a search of
+/// two plies from every bench position answers a legal move. A game's own
+/// tests add its rules and the positions that reach its special ones.
+pub struct Suite;
+
+/// Garbled inputs fed per game, shared among its starting positions.
+const GARBLED_PER_GAME: usize = 3_000;
+
+impl GameVisitor for Suite {
+    fn visit<G: Playable>(&mut self, entry: &'static GameEntry) {
+        let name = entry.name;
+        assert_eq!(G::NAME, name);
+        let mut session = (entry.new_session)();
+        assert_eq!(session.game(), name);
+        assert_eq!(
+            (session.seats(), session.has_chance()),
+            (entry.seats, entry.has_chance),
+            "{name}: the entry's seats and dice are the session's"
+        );
+        let rules = G::Rules::default();
+        let read = |sfen: &str| {
+            G::from_sfen(sfen, &rules).unwrap_or_else(|e| panic!("{name}: '{sfen}': {e}"))
+        };
+        let perft_bench = G::PERFT_BENCH.iter().map(|&(sfen, _)| sfen);
+        let starts: Vec<G> = std::iter::once(G::start(&rules))
+            .chain(
+                G::BENCH_POSITIONS
+                    .iter()
+                    .copied()
+                    .chain(perft_bench)
+                    .map(read),
+            )
+            .collect();
+        for (seed, start) in (0..).zip(&starts) {
+            random_playouts(start, 4, 80, seed);
+            garbled_inputs(start, GARBLED_PER_GAME / starts.len(), seed);
+        }
+        for &(sfen, depth) in G::PERFT_BENCH {
+            let (pos, depth) = (read(sfen), depth.min(2));
+            let made = pos.perft(depth, false);
+            assert_eq!(
+                pos.perft(depth, true),
+                made,
+                "{name}: bulk perft of '{sfen}'"
+            );
+            let divided: u64 = pos.divide(depth).iter().map(|(_, n)| n).sum();
+            assert_eq!(divided, made, "{name}: divide of '{sfen}'");
+        }
+        session.set_option("USI_Hash", "1").expect("a hash size");
+        session.prepare().expect("the session prepares");
+        for sfen in G::BENCH_POSITIONS {
+            session
+                .set_position(Some(sfen), &[])
+                .expect("a bench position");
+            let limits = Limits {
+                depth: Some(2),
+                ..Limits::default()
+            };
+            if let Some(refusal) = session.search_refusal(&limits) {
+                panic!("{name}: the bench position '{sfen}' cannot be searched: {refusal}");
+            }
+            let best = session.search(&limits, &SearchControl::new(false), &mut |_| {});
+            let best = best.best.expect("a bench position has a move");
+            assert!(
+                session.legal_moves().contains(&best),
+                "{name}: '{best}' is not legal in '{sfen}'"
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::garbled_inputs;
-    use crate::core::Game;
-
     #[test]
-    fn garbled_notation_and_moves_never_panic_in_any_game() {
-        let count = 3_000;
-        garbled_inputs(&crate::hasami::Hasami::start(&Default::default()), count, 1);
-        garbled_inputs(&crate::annan::Annan::start(&Default::default()), count, 2);
-        garbled_inputs(&crate::yonin::Yonin::start(&Default::default()), count, 3);
-        let mut sugoroku = crate::sugoroku::Sugoroku::start(&Default::default());
-        sugoroku.play_text("52").unwrap();
-        garbled_inputs(&sugoroku, count, 4);
+    fn every_registered_game_passes_the_generic_suite() {
+        crate::registry::for_each_game(&mut super::Suite);
     }
 }

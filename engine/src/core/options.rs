@@ -205,6 +205,19 @@ pub trait HouseRules:
     }
 }
 
+/// The house rules of a game that has none (the games the tests make up).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct NoHouseRules;
+
+impl HouseRules for NoHouseRules {
+    fn specs() -> &'static [OptionSpec] {
+        &[]
+    }
+    fn apply(&mut self, spec: &OptionSpec, _: OptionValue) {
+        unreachable!("no house rule is named {}", spec.name)
+    }
+}
+
 /// The move-limit option every board game shares. shogiarena sets
 /// `MaxMovesToDraw` and stalls when it is missing, so it is announced too, as the
 /// same value.

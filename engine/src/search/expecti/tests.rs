@@ -1,8 +1,8 @@
 //! Expectimax, Star1 and Star2 against a naive expectimax on a toy dice race.
 
 use super::*;
-use crate::core::options::OptionValue;
-use crate::core::{HouseRules, MoveError, OptionSpec, Outcome, ParseError};
+use crate::core::options::NoHouseRules;
+use crate::core::{MoveError, Outcome, ParseError};
 use crate::search::budget::CHECK_EVERY;
 use crate::search::tables::Scratch;
 use rand::{Rng, SeedableRng};
@@ -26,18 +26,6 @@ const HOME: u8 = 9;
 const NEEDED_HOME: usize = 3;
 const DIE: &[(u8, u32)] = &[(1, 1), (2, 2), (3, 1)];
 const PASS: u8 = u8::MAX;
-
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-struct RaceRules;
-
-impl HouseRules for RaceRules {
-    fn specs() -> &'static [OptionSpec] {
-        &[]
-    }
-    fn apply(&mut self, spec: &OptionSpec, _: OptionValue) {
-        unreachable!("the race has no option {}", spec.name)
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct RaceMove(u8);
@@ -125,21 +113,21 @@ impl Race {
 
 impl Game for Race {
     type Move = RaceMove;
-    type Rules = RaceRules;
+    type Rules = NoHouseRules;
     const NAME: &'static str = "race";
     const SEATS: usize = 2;
 
-    fn start(_: &RaceRules) -> Self {
+    fn start(_: &NoHouseRules) -> Self {
         Race::new([[0; TOKENS]; 2], 0, None)
     }
-    fn from_sfen(sfen: &str, _: &RaceRules) -> Result<Self, ParseError> {
+    fn from_sfen(sfen: &str, _: &NoHouseRules) -> Result<Self, ParseError> {
         Err(ParseError::new(sfen, "the toy race has no notation"))
     }
     fn sfen(&self) -> String {
         format!("{:?} {} {:?}", self.tokens, self.side, self.die)
     }
-    fn rules(&self) -> &RaceRules {
-        &RaceRules
+    fn rules(&self) -> &NoHouseRules {
+        &NoHouseRules
     }
     fn side_to_move(&self) -> Seat {
         self.side
@@ -342,7 +330,7 @@ fn random_positions(seed: u64, count: usize) -> Vec<Race> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut positions = Vec::new();
     while positions.len() < count {
-        let mut pos = Race::start(&RaceRules);
+        let mut pos = Race::start(&NoHouseRules);
         let turns = rng.gen_range(0..24);
         for _ in 0..turns {
             if pos.decided().is_some() {
@@ -635,7 +623,7 @@ fn reports_every_iteration_with_points() {
 
 #[test]
 fn node_limit_is_respected() {
-    let mut pos = Race::start(&RaceRules);
+    let mut pos = Race::start(&NoHouseRules);
     pos.apply_chance(2);
     for threads in [1, 2] {
         let limit = 3000;
@@ -657,7 +645,7 @@ fn node_limit_is_respected() {
 
 #[test]
 fn stop_ends_an_infinite_search_and_nothing_else_does() {
-    let mut pos = Race::start(&RaceRules);
+    let mut pos = Race::start(&NoHouseRules);
     pos.apply_chance(3);
     for (limits, threads) in [
         // Deep enough never to finish on its own.
@@ -699,7 +687,7 @@ fn stop_ends_an_infinite_search_and_nothing_else_does() {
 
 #[test]
 fn a_root_waiting_for_the_dice_has_no_move() {
-    let pos = Race::start(&RaceRules);
+    let pos = Race::start(&NoHouseRules);
     let mut searcher = <Expectimax<_> as Searcher<Race>>::new(&config(1));
     let result = searcher.search(
         &pos,
@@ -754,7 +742,7 @@ fn node_counts_by_depth() {
 
 #[test]
 fn movetime_ends_the_search_with_a_move() {
-    let mut pos = Race::start(&RaceRules);
+    let mut pos = Race::start(&NoHouseRules);
     pos.apply_chance(1);
     let mut searcher = <Expectimax<_> as Searcher<Race>>::new(&SearchConfig {
         time_margin_ms: 0,
@@ -772,7 +760,7 @@ fn movetime_ends_the_search_with_a_move() {
 
 #[test]
 fn a_ponder_search_answers_only_after_ponderhit() {
-    let mut pos = Race::start(&RaceRules);
+    let mut pos = Race::start(&NoHouseRules);
     pos.apply_chance(2);
     let control = Arc::new(SearchControl::new(true));
     let hit = Arc::new(AtomicBool::new(false));

@@ -9,8 +9,8 @@
 //! are irregular.
 
 use super::*;
-use crate::core::options::OptionValue;
-use crate::core::{HouseRules, MoveError, OptionSpec, Outcome, ParseError};
+use crate::core::options::NoHouseRules;
+use crate::core::{MoveError, Outcome, ParseError};
 use crate::search::budget::CHECK_EVERY;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -19,16 +19,6 @@ use std::time::Duration;
 
 /// The default clamp of static values into shares.
 const CLAMP: Value = 3_000;
-
-#[derive(Clone, Debug, Default, PartialEq)]
-struct RaidRules;
-
-impl HouseRules for RaidRules {
-    fn specs() -> &'static [OptionSpec] {
-        &[]
-    }
-    fn apply(&mut self, _: &OptionSpec, _: OptionValue) {}
-}
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 struct RaidMove {
@@ -54,7 +44,7 @@ struct Raid {
     core: Core,
     end_ply: u32,
     undo: Vec<Core>,
-    rules: RaidRules,
+    rules: NoHouseRules,
 }
 
 impl Raid {
@@ -70,7 +60,7 @@ impl Raid {
             },
             end_ply: plies_left,
             undo: Vec::new(),
-            rules: RaidRules,
+            rules: NoHouseRules,
         }
     }
 
@@ -107,20 +97,20 @@ impl Raid {
 
 impl Game for Raid {
     type Move = RaidMove;
-    type Rules = RaidRules;
+    type Rules = NoHouseRules;
     const NAME: &'static str = "raid";
     const SEATS: usize = 4;
 
-    fn start(_: &RaidRules) -> Self {
+    fn start(_: &NoHouseRules) -> Self {
         Raid::new([3; 4], 0, 12)
     }
-    fn from_sfen(sfen: &str, _: &RaidRules) -> Result<Self, ParseError> {
+    fn from_sfen(sfen: &str, _: &NoHouseRules) -> Result<Self, ParseError> {
         Err(ParseError::new(sfen, "no notation"))
     }
     fn sfen(&self) -> String {
         format!("{:?} end {}", self.core, self.end_ply)
     }
-    fn rules(&self) -> &RaidRules {
+    fn rules(&self) -> &NoHouseRules {
         &self.rules
     }
     fn side_to_move(&self) -> Seat {
