@@ -224,23 +224,21 @@ impl Openings {
         for attempt in 0..1000u64 {
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(mix(mix(self.seed, pair), attempt));
             let mut moves = base.moves.clone();
+            let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+            session
+                .set_position(base.sfen.as_deref(), &refs)
+                .map_err(|e| e.to_string())?;
             let mut ok = true;
             for _ in 0..self.random_plies {
-                let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
-                session
-                    .set_position(base.sfen.as_deref(), &refs)
-                    .map_err(|e| e.to_string())?;
                 let legal = session.legal_moves();
                 if legal.is_empty() || session.state().outcome.is_some() {
                     ok = false;
                     break;
                 }
-                moves.push(legal[rng.gen_range(0..legal.len())].clone());
+                let mv = legal[rng.gen_range(0..legal.len())].clone();
+                session.play(&mv).map_err(|e| e.to_string())?;
+                moves.push(mv);
             }
-            let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
-            session
-                .set_position(base.sfen.as_deref(), &refs)
-                .map_err(|e| e.to_string())?;
             if ok && session.state().outcome.is_none() {
                 return Ok(Opening {
                     sfen: base.sfen.clone(),
