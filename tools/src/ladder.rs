@@ -13,11 +13,9 @@ use crate::fit::{fit, Game};
 use crate::json;
 use crate::record::GameRecord;
 use crate::report::Totals;
+use crate::results::{commands, header_fields as match_fields, header_text, open_results, Merged};
 use crate::runner::play_rest;
-use crate::runner::{
-    commands, game_list, header_fields as match_fields, header_text, open_results,
-};
-use crate::runner::{Merged, RunOptions};
+use crate::runner::{game_list, RunOptions};
 use std::fmt::Write;
 
 /// Virtual draws the fit adds between every two levels that met (see

@@ -15,6 +15,7 @@ pub mod ladder;
 pub mod pool;
 pub mod record;
 pub mod report;
+pub mod results;
 pub mod runner;
 pub mod schedule;
 pub mod spsa;

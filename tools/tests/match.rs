@@ -620,7 +620,7 @@ fn bad_command_lines_are_refused() {
 
 /// The game records of a results file, read with the runner's own reader.
 fn records_in(path: &Path) -> Vec<yomi_tools::record::GameRecord> {
-    let file = yomi_tools::runner::read_results(path).unwrap();
+    let file = yomi_tools::results::read_results(path).unwrap();
     assert_eq!(file.skipped, 0);
     let mut records = file.records;
     records.sort_by_key(|r| r.id);

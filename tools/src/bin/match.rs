@@ -32,7 +32,8 @@ use yomi_tools::config::{
 };
 use yomi_tools::engine::EngineSpec;
 use yomi_tools::ladder::{self, LadderConfig};
-use yomi_tools::runner::{merge_files, merged_outcome, run, MergeAllow, RunOptions};
+use yomi_tools::results::{merge_files, MergeAllow};
+use yomi_tools::runner::{merged_outcome, run, RunOptions};
 use yomi_tools::spsa::{self, Param, Schedule, TuneConfig};
 use yomi_tools::stats::Sprt;
 
