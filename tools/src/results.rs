@@ -4,13 +4,13 @@
 //! in a tuning trajectory, one per iteration (`type` `iteration`). Read back
 //! to resume a run, merge shards and summarise; written as each game ends.
 
-use crate::config::{parse_shard, shard_text, MatchConfig};
-use crate::engine::EngineSpec;
 use crate::json::{self, Json, ObjectWriter};
-use crate::record::{seat_name, seat_of_name, GameRecord};
+use crate::runner::config::{parse_shard, shard_text, MatchConfig};
+use crate::runner::engine::EngineSpec;
+use crate::runner::record::{seat_name, seat_of_name, GameRecord};
+use crate::runner::schedule::Opening;
 use crate::runner::RunOptions;
-use crate::schedule::Opening;
-use crate::spsa::{Iteration, Param};
+use crate::tune::spsa::{Iteration, Param};
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -683,7 +683,7 @@ fn lacking(merged: &Merged, shards: &[(u64, u64, &Path)]) -> Result<Vec<String>,
     // Per shard index: games expected, games missing.
     let mut tally = vec![(0u64, 0u64); count as usize];
     for engines in &matches {
-        let per_pair = crate::schedule::seatings(seats, engines.len()).len() as u64;
+        let per_pair = crate::runner::schedule::seatings(seats, engines.len()).len() as u64;
         for pair in 0..games.div_ceil(per_pair.max(1)) {
             let shard = &mut tally[(pair % count) as usize];
             for k in 0..per_pair {

@@ -31,7 +31,7 @@ use yomi_engine::core::options::{OptionSpec, OptionValue};
 use yomi_engine::registry::new_session;
 use yomi_engine::search::{Limits, SearchControl};
 use yomi_engine::session::GameSession;
-use yomi_tools::schedule::mix;
+use yomi_tools::runner::schedule::mix;
 
 /// The toy's option: how far it is from the peak decides its strength.
 const TOY: OptionSpec = OptionSpec::spin("Tune_Toy", 0, -1000, 1000);

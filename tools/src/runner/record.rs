@@ -1,7 +1,7 @@
 //! The record of a finished game: one JSON line in the results file and a
 //! readable block in the text record.
 
-use crate::schedule::Opening;
+use crate::runner::schedule::Opening;
 use std::fmt::Write;
 
 /// Whether a game's wins are worth more than one point, so that records and

@@ -3,10 +3,10 @@
 //! runner's side, and a misbehaving engine loses the game and is killed (the
 //! worker starts it again for its next game).
 
-use crate::config::{MatchConfig, TimeControl};
-use crate::engine::{clip, EngineProcess, Fault};
-use crate::record::{engine_scores, seat_name, GameRecord};
-use crate::schedule::{referee, DiceStream, GameSpec, Opening};
+use crate::runner::config::{MatchConfig, TimeControl};
+use crate::runner::engine::{clip, EngineProcess, Fault};
+use crate::runner::record::{engine_scores, seat_name, GameRecord};
+use crate::runner::schedule::{referee, DiceStream, GameSpec, Opening};
 use std::time::{Duration, Instant};
 use yomi_engine::core::game::GameResult;
 use yomi_engine::core::{Outcome, Seat};
@@ -731,7 +731,7 @@ mod tests {
             id: 0,
             pair: 0,
             seats,
-            opening: crate::schedule::Opening {
+            opening: crate::runner::schedule::Opening {
                 sfen: None,
                 moves: Vec::new(),
             },

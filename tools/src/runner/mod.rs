@@ -3,12 +3,20 @@
 //! appended to the JSON lines file as they finish, the SPRT can stop the match
 //! early, and shard outputs merge into one result.
 
-use crate::config::MatchConfig;
-use crate::game::{play_game, Engines};
-use crate::record::GameRecord;
-use crate::report::Totals;
+pub mod config;
+pub mod engine;
+pub mod game;
+pub mod ladder;
+pub mod record;
+pub mod report;
+pub mod schedule;
+
 use crate::results::{header_fields, header_line, open_results, Merged};
-use crate::schedule::{games_of, games_per_pair, shard_pairs, GameSpec, Openings};
+use crate::runner::config::MatchConfig;
+use crate::runner::game::{play_game, Engines};
+use crate::runner::record::GameRecord;
+use crate::runner::report::Totals;
+use crate::runner::schedule::{games_of, games_per_pair, shard_pairs, GameSpec, Openings};
 use crate::stats::{Sprt, SprtDecision};
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
@@ -159,7 +167,8 @@ pub fn play_rest(
                             .iter()
                             .enumerate()
                             .map(|(seat, &e)| {
-                                let seat = crate::record::seat_name(seat, result.seats.len());
+                                let seat =
+                                    crate::runner::record::seat_name(seat, result.seats.len());
                                 format!("{}({seat})", names[e])
                             })
                             .collect();
@@ -213,7 +222,7 @@ pub fn merged_outcome(merged: Merged, sprt: Option<&Sprt>) -> Result<Outcome, St
     let names = merged.strings("engines");
     let game = merged.str_field("game").unwrap_or_default();
     let seats = yomi_engine::registry::find(&game).map_or(2, |entry| entry.seats);
-    let per_pair = crate::schedule::seatings(seats, names.len()).len() as u64;
+    let per_pair = crate::runner::schedule::seatings(seats, names.len()).len() as u64;
     let records = merged.records;
     let totals = Totals::of(&records, names.len().max(2), per_pair);
     let summary = totals.summary(&names, sprt);

@@ -7,7 +7,7 @@
 //! (Yonin: four rotations) and duplicate dice (Sugoroku: every game of a pairing
 //! gets the pairing's `dice_seed`) plug in without changing the rest.
 
-use crate::config::{MatchConfig, OpeningSource};
+use crate::runner::config::{MatchConfig, OpeningSource};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use yomi_engine::session::GameSession;
@@ -403,7 +403,7 @@ mod tests {
     }
 
     fn config(game: &str, engines: usize, games: u64) -> MatchConfig {
-        let engine = |i: usize| crate::engine::EngineSpec {
+        let engine = |i: usize| crate::runner::engine::EngineSpec {
             name: format!("E{i}"),
             cmd: "x".into(),
             args: Vec::new(),
@@ -414,7 +414,7 @@ mod tests {
             game: yomi_engine::registry::find(game).unwrap(),
             rules: Vec::new(),
             engines: (0..engines).map(engine).collect(),
-            tc: crate::config::TimeControl::Nodes(1),
+            tc: crate::runner::config::TimeControl::Nodes(1),
             games,
             seed: 3,
             openings: OpeningSource {

@@ -18,15 +18,15 @@
 //! written as it goes and resumed from its last θ. See docs/match.md,
 //! "Tuning".
 
-use crate::config::MatchConfig;
-use crate::engine::{EngineProcess, EngineSpec};
 use crate::json::{self, Json};
 use crate::results::header_fields as match_fields;
 use crate::results::{append_results, create_results, differences, header_text};
 use crate::results::{read_trajectory, Trajectory};
+use crate::runner::config::MatchConfig;
+use crate::runner::engine::{EngineProcess, EngineSpec};
 use crate::runner::play_rest;
+use crate::runner::schedule::{games_of, games_per_pair, mix, Openings};
 use crate::runner::RunOptions;
-use crate::schedule::{games_of, games_per_pair, mix, Openings};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt::Write as _;
