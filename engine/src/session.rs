@@ -340,6 +340,12 @@ pub trait GameSession: Send {
     /// Sets the position (start when `sfen` is `None`) and plays `moves`; on any
     /// error nothing changes.
     fn set_position(&mut self, sfen: Option<&str>, moves: &[&str]) -> Result<(), PositionError>;
+    /// Plays one more entry of the move list on the current position, as
+    /// `set_position` with the list so far and `mv` after it would, with the
+    /// same checks and error (its index the list's length); on an error
+    /// nothing changes. A referee follows a game this way at the cost of one
+    /// move, not of the whole game again.
+    fn play(&mut self, mv: &str) -> Result<(), PositionError>;
     fn sfen(&self) -> String;
     fn key(&self) -> u64;
     fn seats(&self) -> usize;
@@ -471,17 +477,21 @@ impl<G: Playable> Session<G> {
             Some(text) => G::from_sfen(text, rules).map_err(PositionError::Parse)?,
         };
         for (index, text) in moves.iter().enumerate() {
-            let played = pos.play_text(text).and_then(|()| {
-                // What `d` prints must read back: the move number stays readable.
-                if pos.ply() >= MAX_MOVE_NUMBER {
-                    let reason = format!("the move number would pass {MAX_MOVE_NUMBER}");
-                    return Err(MoveError::new(text, reason));
-                }
-                Ok(())
-            });
+            let played = pos
+                .play_text(text)
+                .and_then(|()| Self::readable_move_number(&pos, text));
             played.map_err(|error| PositionError::Move { index, error })?;
         }
         Ok(pos)
+    }
+
+    /// What `d` prints must read back: the move number after `text` stays readable.
+    fn readable_move_number(pos: &G, text: &str) -> Result<(), MoveError> {
+        if pos.ply() >= MAX_MOVE_NUMBER {
+            let reason = format!("the move number would pass {MAX_MOVE_NUMBER}");
+            return Err(MoveError::new(text, reason));
+        }
+        Ok(())
     }
 
     /// A mate the solver finds within [`MateParams::probe_nodes`], played at once
@@ -791,6 +801,23 @@ impl<G: Playable> GameSession for Session<G> {
         self.pos = Self::build(&self.rules, sfen, moves)?;
         self.setup = sfen.map(str::to_string);
         self.moves = moves.iter().map(|m| m.to_string()).collect();
+        Ok(())
+    }
+
+    fn play(&mut self, mv: &str) -> Result<(), PositionError> {
+        let index = self.moves.len();
+        let error = |error| PositionError::Move { index, error };
+        // `play_text` leaves the position as it was when it refuses the move.
+        self.pos.play_text(mv).map_err(error)?;
+        if let Err(refused) = Self::readable_move_number(&self.pos, mv) {
+            // Played but past the readable move numbers: the position before
+            // it is built again (once, at a million plies).
+            let moves: Vec<&str> = self.moves.iter().map(String::as_str).collect();
+            self.pos = Self::build(&self.rules, self.setup.as_deref(), &moves)
+                .expect("the position before was built from the same list");
+            return Err(error(refused));
+        }
+        self.moves.push(mv.to_string());
         Ok(())
     }
 
@@ -1193,6 +1220,75 @@ mod tests {
 
     fn over(session: &dyn GameSession) -> Option<&'static str> {
         session.state().outcome.map(|outcome| outcome.reason)
+    }
+
+    /// Where a session stands, as far as a referee asks.
+    fn standing(session: &dyn GameSession) -> (String, u64, GameState, String, Vec<String>) {
+        (
+            session.sfen(),
+            session.key(),
+            session.state(),
+            session.status_details(),
+            session.legal_moves(),
+        )
+    }
+
+    #[test]
+    fn playing_move_by_move_is_setting_the_whole_list() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(37);
+        for game in crate::registry::NAMES {
+            for _ in 0..3 {
+                let mut stepped = new_session(game).unwrap();
+                let mut whole = new_session(game).unwrap();
+                stepped.set_position(None, &[]).unwrap();
+                let mut moves: Vec<String> = Vec::new();
+                while stepped.state().outcome.is_none() && moves.len() < 300 {
+                    let mv = if stepped.state().awaits_chance {
+                        let (a, b) = (rng.gen_range(1..=6), rng.gen_range(1..=6));
+                        format!("{}{}", a.max(b), a.min(b))
+                    } else {
+                        let legal = stepped.legal_moves();
+                        legal[rng.gen_range(0..legal.len())].clone()
+                    };
+                    // A move that is not there: the same error, nothing changed.
+                    let before = standing(&*stepped);
+                    let list: Vec<&str> = moves.iter().map(String::as_str).collect();
+                    let bad = [&list[..], &["9z9z"]].concat();
+                    let refused = whole.set_position(None, &bad).unwrap_err();
+                    assert_eq!(stepped.play("9z9z"), Err(refused), "{game}");
+                    assert_eq!(standing(&*stepped), before, "{game}");
+                    stepped.play(&mv).unwrap();
+                    moves.push(mv);
+                    let list: Vec<&str> = moves.iter().map(String::as_str).collect();
+                    whole.set_position(None, &list).unwrap();
+                    assert_eq!(standing(&*stepped), standing(&*whole), "{game} {list:?}");
+                }
+                // Over: every move refused, as by the whole list.
+                if let Some(mv) = moves.last() {
+                    let list: Vec<&str> = moves.iter().map(String::as_str).collect();
+                    let after = [&list[..], &[mv.as_str()]].concat();
+                    let refused = whole.set_position(None, &after);
+                    if refused.is_err() {
+                        assert_eq!(stepped.play(mv), refused, "{game}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_move_past_the_readable_move_numbers_is_refused_with_nothing_changed() {
+        let mut session = new_session("hasami").unwrap();
+        let start = session.sfen();
+        let (board, _) = start.rsplit_once(' ').unwrap();
+        let last = format!("{board} {MAX_MOVE_NUMBER}");
+        session.set_position(Some(&last), &[]).unwrap();
+        let before = standing(&*session);
+        let mut whole = new_session("hasami").unwrap();
+        let refused = whole.set_position(Some(&last), &["9i9h"]).unwrap_err();
+        assert!(refused.to_string().contains("would pass"), "{refused}");
+        assert_eq!(session.play("9i9h"), Err(refused));
+        assert_eq!(standing(&*session), before);
     }
 
     #[test]

@@ -16,7 +16,7 @@ pub use command::{Command, CommandError, GameOverResult, Go, RecordCommand};
 pub use driver::{Flow, Protocol};
 pub use output::Output;
 
-use reader::{Line, LineReader, MAX_LINE_BYTES};
+use reader::LineReader;
 use std::io::{BufRead, Write};
 
 /// Runs the protocol until `quit` or the end of `input`.
@@ -43,24 +43,13 @@ pub fn serve(protocol: &mut Protocol, input: impl BufRead) {
 pub fn serve_lines(protocol: &mut Protocol, input: impl BufRead) -> Flow {
     let mut reader = LineReader::new(input);
     loop {
-        let flow = match reader.next_line() {
-            Line::Eof => return Flow::Continue,
-            Line::TooLong { bytes } => {
-                protocol.output().error(&format!(
-                    "line of {bytes} bytes ignored: longer than the limit of {MAX_LINE_BYTES} bytes"
-                ));
+        let flow = match reader.next_text() {
+            None => return Flow::Continue,
+            Some(Err(ignored)) => {
+                protocol.output().error(&ignored);
                 Flow::Continue
             }
-            Line::Bytes(bytes) => match String::from_utf8(bytes) {
-                Ok(line) => protocol.handle_line_at(&line, reader.received()),
-                Err(e) => {
-                    protocol.output().error(&format!(
-                        "line ignored: not valid UTF-8 (bad byte at offset {})",
-                        e.utf8_error().valid_up_to()
-                    ));
-                    Flow::Continue
-                }
-            },
+            Some(Ok(line)) => protocol.handle_line_at(&line, reader.received()),
         };
         if flow == Flow::Quit {
             return Flow::Quit;

@@ -53,6 +53,24 @@ impl<R: BufRead> LineReader<R> {
         self.received
     }
 
+    /// The next line as text, or why it is ignored (too long, not UTF-8) in
+    /// the words of an error line; `None` at the end of the input.
+    pub fn next_text(&mut self) -> Option<Result<String, String>> {
+        match self.next_line() {
+            Line::Eof => None,
+            Line::TooLong { bytes } => Some(Err(format!(
+                "line of {bytes} bytes ignored: longer than the limit of {} bytes",
+                self.max
+            ))),
+            Line::Bytes(bytes) => Some(String::from_utf8(bytes).map_err(|e| {
+                format!(
+                    "line ignored: not valid UTF-8 (bad byte at offset {})",
+                    e.utf8_error().valid_up_to()
+                )
+            })),
+        }
+    }
+
     pub fn next_line(&mut self) -> Line {
         let mut line = Vec::new();
         let mut length = 0usize;

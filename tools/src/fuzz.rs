@@ -4,7 +4,7 @@
 //! weight files, takeovers and mutated lines, and checks what a client relies
 //! on (see docs/protocol.md, "Fuzzing the protocol").
 
-use crate::engine::{EngineProcess, EngineSpec, Fault};
+use crate::runner::engine::{EngineProcess, EngineSpec, Fault};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::path::PathBuf;
@@ -330,7 +330,7 @@ impl Driver<'_> {
                 if after != self.diagram {
                     return Err(Stop::Failed(format!(
                         "a refused line changed the position: '{}'\nbefore: {:?}\nafter: {:?}",
-                        crate::engine::clip(&shown),
+                        crate::runner::engine::clip(&shown),
                         self.diagram,
                         after
                     )));
@@ -339,7 +339,7 @@ impl Driver<'_> {
             }
             n => Err(Stop::Failed(format!(
                 "{n} error lines for one line '{}': {:?}",
-                crate::engine::clip(&shown),
+                crate::runner::engine::clip(&shown),
                 reply.lines
             ))),
         }

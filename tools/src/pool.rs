@@ -12,7 +12,7 @@
 //! the engine refuses (an illegal move, an option out of range) is answered
 //! with an error line, and the pool goes on.
 
-use crate::engine::{EngineProcess, EngineSpec, Fault};
+use crate::runner::engine::{EngineProcess, EngineSpec, Fault};
 use std::collections::{HashMap, VecDeque};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Condvar, Mutex};

@@ -20,7 +20,7 @@ mod common;
 use common::{ok, scratch, MATCH};
 use std::path::{Path, PathBuf};
 use yomi_tools::json;
-use yomi_tools::record::GameRecord;
+use yomi_tools::runner::record::GameRecord;
 
 /// Games played at once: each its own two engine processes.
 const AT_ONCE: usize = 16;

@@ -619,8 +619,8 @@ fn bad_command_lines_are_refused() {
 }
 
 /// The game records of a results file, read with the runner's own reader.
-fn records_in(path: &Path) -> Vec<yomi_tools::record::GameRecord> {
-    let file = yomi_tools::runner::read_results(path).unwrap();
+fn records_in(path: &Path) -> Vec<yomi_tools::runner::record::GameRecord> {
+    let file = yomi_tools::results::read_results(path).unwrap();
     assert_eq!(file.skipped, 0);
     let mut records = file.records;
     records.sort_by_key(|r| r.id);
@@ -637,7 +637,7 @@ const YONIN_ENDS: [&str; 5] = [
 ];
 
 /// Checks what every finished yonin game must satisfy.
-fn check_yonin_record(record: &yomi_tools::record::GameRecord) {
+fn check_yonin_record(record: &yomi_tools::runner::record::GameRecord) {
     assert_eq!(record.seats.len(), 4);
     assert_eq!(record.places.len(), 4);
     assert!(record.places.contains(&1), "{record:?}");
@@ -840,7 +840,7 @@ fn a_broken_engine_in_yonin_places_last_and_the_match_goes_on() {
 }
 
 /// The dice of each record entry (`52:13/8,13/11` → `52`).
-fn rolls_of(record: &yomi_tools::record::GameRecord) -> Vec<String> {
+fn rolls_of(record: &yomi_tools::runner::record::GameRecord) -> Vec<String> {
     record
         .moves
         .iter()
@@ -882,7 +882,7 @@ fn sugoroku_duplicate_dice() {
         assert_ne!(record.reason, "illegal-move", "{record:?}");
         // The rolls are the pairing's stream, drawn again here from the seed.
         let rolls = rolls_of(record);
-        let mut stream = yomi_tools::schedule::DiceStream::new(record.dice_seed);
+        let mut stream = yomi_tools::runner::schedule::DiceStream::new(record.dice_seed);
         let expected: Vec<String> = (0..rolls.len()).map(|_| stream.token()).collect();
         assert_eq!(rolls, expected, "game {}", record.id);
         match record.winner {

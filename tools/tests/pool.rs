@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-use yomi_tools::engine::{EngineProcess, EngineSpec};
 use yomi_tools::pool::{bestmove_line, parse_request};
+use yomi_tools::runner::engine::{EngineProcess, EngineSpec};
 
 const SEAT_POOL: &str = env!("CARGO_BIN_EXE_seat_pool");
 

@@ -153,7 +153,8 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// Plays one entry of a `position … moves` list or a game record. Most games
     /// write a move there exactly as [`Game::format_move`] does; a game whose
-    /// records carry more (sugoroku's dice) overrides this.
+    /// records carry more (sugoroku's dice) overrides this. On an error the
+    /// position is left as it was.
     fn play_text(&mut self, text: &str) -> Result<(), MoveError> {
         let mv = self.parse_move(text)?;
         self.make(mv);

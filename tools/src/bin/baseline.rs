@@ -1,6 +1,9 @@
 //! A baseline player for calibrating strength levels: a small engine that
 //! speaks the Yomi protocol well enough for the match runner, in every game,
-//! and answers every `go` at once (whatever its limits).
+//! and answers every `go` at once (whatever its limits). Its input is read
+//! and parsed as the engine's is, by the protocol crate's reader and
+//! command parser; the commands a baseline player has no use for are
+//! answered with an error line.
 //!
 //! `baseline MODE [--seed N]`, modes:
 //!
@@ -14,11 +17,13 @@
 //! default) and the position (its key and ply), never of what was played
 //! before, so the same seed replays the same games.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use yomi_engine::core::options::{find_spec, OptionSpec};
 use yomi_engine::registry::{self, GameEntry};
 use yomi_engine::search::Limits;
 use yomi_engine::session::{GameSession, ENGINE_OPTIONS, SEARCH_ALGORITHM};
+use yomi_protocol::reader::LineReader;
+use yomi_protocol::{Command, Go};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
@@ -150,23 +155,9 @@ impl Baseline {
         self.say("usiok");
     }
 
-    fn set_option(&mut self, words: &[&str]) {
-        let name_at = words.iter().position(|w| w.eq_ignore_ascii_case("name"));
-        let value_at = words.iter().position(|w| w.eq_ignore_ascii_case("value"));
-        let Some(name_at) = name_at else {
-            return self.error("setoption: expected 'setoption name <name> [value <value>]'");
-        };
-        let name_end = value_at.filter(|&v| v > name_at).unwrap_or(words.len());
-        let name = words[name_at + 1..name_end].join(" ");
-        let value = value_at
-            .filter(|&v| v > name_at)
-            .map(|v| words[v + 1..].join(" "))
-            .unwrap_or_default();
-        if name.is_empty() {
-            return self.error("setoption: no option name");
-        }
+    fn set_option(&mut self, name: String, value: &str) {
         if name.eq_ignore_ascii_case("USI_Variant") {
-            match registry::find(value.trim()) {
+            match registry::find(value) {
                 Ok(game) => {
                     self.game = game;
                     self.session = (game.new_session)();
@@ -180,37 +171,28 @@ impl Baseline {
             return;
         }
         if name.eq_ignore_ascii_case("Seed") {
-            match value.trim().parse::<u64>() {
+            match value.parse::<u64>() {
                 Ok(seed) => self.seed = seed,
                 Err(_) => self.error(&format!(
                     "setoption: Seed '{}': expected a number 0 or more",
-                    quote(&value)
+                    quote(value)
                 )),
             }
             return;
         }
-        match self.session.set_option(&name, &value) {
-            Ok(true) => self.options.push((name, value)),
+        match self.session.set_option(&name, value) {
+            Ok(true) => self.options.push((name, value.to_string())),
             Ok(false) => self.error(&format!("setoption: no option named '{}'", quote(&name))),
             Err(e) => self.error(&format!("setoption: {e}")),
         }
     }
 
-    fn position(&mut self, words: &[&str]) {
-        let at = words.iter().position(|w| *w == "moves");
-        let (setup, moves) = match at {
-            Some(i) => (&words[..i], &words[i + 1..]),
-            None => (words, &[][..]),
-        };
-        let sfen = match setup.first().copied() {
-            Some("startpos") if setup.len() == 1 => None,
-            Some("sfen") if setup.len() > 1 => Some(setup[1..].join(" ")),
-            _ => return self.error("position: expected 'position startpos|sfen <sfen> [moves …]'"),
-        };
-        match self.session.set_position(sfen.as_deref(), moves) {
+    fn position(&mut self, sfen: Option<String>, moves: Vec<String>) {
+        let list: Vec<&str> = moves.iter().map(String::as_str).collect();
+        match self.session.set_position(sfen.as_deref(), &list) {
             Ok(()) => {
                 self.sfen = sfen;
-                self.moves = moves.iter().map(|m| m.to_string()).collect();
+                self.moves = moves;
             }
             Err(e) => self.error(&format!("position: {e}")),
         }
@@ -246,7 +228,7 @@ impl Baseline {
         Ok(Some(top[pick(top.len())].clone()))
     }
 
-    fn go(&mut self, words: &[&str]) {
+    fn go(&mut self, go: &Go) {
         if let Some(reason) = self.session.search_refusal(&Limits::default()) {
             return self.error(&format!("go: {reason}"));
         }
@@ -263,55 +245,70 @@ impl Baseline {
                 }
             }
         };
-        if words.iter().any(|w| *w == "infinite" || *w == "ponder") {
+        if go.infinite || go.ponder {
             self.held = Some(line);
         } else {
             self.say(&line);
         }
     }
 
-    /// Handles one line; `false` to quit.
-    fn command(&mut self, line: &str) -> bool {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let Some((&first, rest)) = words.split_first() else {
-            return true;
-        };
-        if self.held.is_some()
-            && !matches!(
-                first,
-                "stop" | "ponderhit" | "quit" | "gameover" | "isready" | "usi"
-            )
-        {
-            // The real engine refuses such commands while a search waits for
-            // `stop`; answering first keeps a careless host going.
-            if let Some(held) = self.held.take() {
-                self.say(&held);
-            }
+    /// Says the `bestmove` held for `stop`, if any.
+    fn release(&mut self) {
+        if let Some(held) = self.held.take() {
+            self.say(&held);
         }
-        match first {
-            "usi" => self.usi(),
-            "isready" => self.say("readyok"),
-            "setoption" => self.set_option(rest),
-            "usinewgame" => {
+    }
+
+    /// Handles one line (read by the protocol's own parser); `false` to quit.
+    fn command(&mut self, line: &str) -> bool {
+        let command = match Command::parse(line) {
+            Ok(None) => return true,
+            Ok(Some(command)) => command,
+            Err(e) => {
+                self.release();
+                self.error(&e.0);
+                return true;
+            }
+        };
+        // The real engine refuses other commands while a search waits for
+        // `stop`; answering first keeps a careless host going.
+        if !matches!(
+            command,
+            Command::Stop
+                | Command::PonderHit(_)
+                | Command::Quit
+                | Command::GameOver(_)
+                | Command::IsReady
+                | Command::Usi
+        ) {
+            self.release();
+        }
+        match command {
+            Command::Usi => self.usi(),
+            Command::IsReady => self.say("readyok"),
+            Command::SetOption { name, value } => {
+                self.set_option(name, value.as_deref().unwrap_or("").trim())
+            }
+            Command::UsiNewGame => {
                 self.session.new_game();
                 self.sfen = None;
                 self.moves.clear();
             }
-            "position" => self.position(rest),
-            "go" => self.go(rest),
-            "stop" | "ponderhit" => {
-                if let Some(held) = self.held.take() {
-                    self.say(&held);
-                }
-            }
-            "gameover" => self.held = None,
-            "quit" => {
-                if let Some(held) = self.held.take() {
-                    self.say(&held);
-                }
+            Command::Position { sfen, moves } => self.position(sfen, moves),
+            Command::Go(go) => self.go(&go),
+            Command::Stop | Command::PonderHit(_) => self.release(),
+            Command::GameOver(_) => self.held = None,
+            Command::Quit => {
+                self.release();
                 return false;
             }
-            other => self.error(&format!("unknown command '{}'", quote(other))),
+            _ => {
+                let word = line.split_whitespace().next().unwrap_or("");
+                self.error(&format!(
+                    "'{}': not a command of the baseline players",
+                    quote(word)
+                ))
+            }
         }
         true
     }
@@ -327,19 +324,15 @@ fn main() -> std::process::ExitCode {
         }
     };
     let mut engine = Baseline::new(mode, seed);
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock();
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        match input.read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {
-                let line = String::from_utf8_lossy(&buf);
-                if !engine.command(line.trim_end_matches(['\n', '\r'])) {
+    let mut input = LineReader::new(std::io::stdin().lock());
+    while let Some(line) = input.next_text() {
+        match line {
+            Ok(line) => {
+                if !engine.command(&line) {
                     break;
                 }
             }
+            Err(ignored) => engine.error(&ignored),
         }
     }
     std::process::ExitCode::SUCCESS

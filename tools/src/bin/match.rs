@@ -27,14 +27,15 @@ use clap::{ArgGroup, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
-use yomi_tools::config::{
+use yomi_tools::results::{merge_files, MergeAllow};
+use yomi_tools::runner::config::{
     parse_clock, parse_ms, parse_shard, MatchConfig, OpeningSource, TimeControl,
 };
-use yomi_tools::engine::EngineSpec;
-use yomi_tools::ladder::{self, LadderConfig};
-use yomi_tools::runner::{merge_files, merged_outcome, run, MergeAllow, RunOptions};
-use yomi_tools::spsa::{self, Param, Schedule, TuneConfig};
+use yomi_tools::runner::engine::EngineSpec;
+use yomi_tools::runner::ladder::{self, LadderConfig};
+use yomi_tools::runner::{merged_outcome, run, RunOptions};
 use yomi_tools::stats::Sprt;
+use yomi_tools::tune::spsa::{self, Param, Schedule, TuneConfig};
 
 #[derive(Parser)]
 #[command(
@@ -273,7 +274,7 @@ fn engine_specs(
 fn config(args: &CommonArgs, engines: Vec<EngineSpec>, sprt: bool) -> Result<MatchConfig, String> {
     let game = yomi_engine::registry::find(&args.game)?;
     let seats = game.seats;
-    yomi_tools::schedule::check_engine_count(game.name, seats, engines.len())?;
+    yomi_tools::runner::schedule::check_engine_count(game.name, seats, engines.len())?;
     if sprt && seats != 2 {
         return Err(format!(
             "--sprt is for two-player games; {} reports a standings table and \
@@ -358,7 +359,7 @@ fn config(args: &CommonArgs, engines: Vec<EngineSpec>, sprt: bool) -> Result<Mat
         },
     };
     // The rules must exist in the referee.
-    yomi_tools::schedule::referee(&config)?;
+    yomi_tools::runner::schedule::referee(&config)?;
     Ok(config)
 }
 

@@ -6,8 +6,8 @@
 use clap::Parser;
 use std::path::PathBuf;
 use std::time::Duration;
-use yomi_tools::engine::EngineSpec;
 use yomi_tools::pool::{run, PoolConfig};
+use yomi_tools::runner::engine::EngineSpec;
 
 /// The settings every request starts from unless `--option` says otherwise.
 const RECOMMENDED: [(&str, &str); 2] = [("USI_Hash", "16"), ("Threads", "1")];

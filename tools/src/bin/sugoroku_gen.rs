@@ -1,4 +1,4 @@
-//! Training the Sugoroku network in generations (see `yomi_tools::generations`
+//! Training the Sugoroku network in generations (see `yomi_tools::train::generations`
 //! and docs/rules/sugoroku.md, "Training in generations"):
 //!
 //! - `label`: plays sampling games with a networks file and writes the kept
@@ -17,8 +17,8 @@ use std::io::{Seek, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use yomi_engine::sugoroku::net::{fnv1a, Networks};
-use yomi_tools::config::parse_shard;
-use yomi_tools::generations::{
+use yomi_tools::runner::config::parse_shard;
+use yomi_tools::train::generations::{
     encode, fit_epoch, held_out, label_game, loss, read_records, Header, Sample, Sampling,
     HEADER_BYTES, RECORD_BYTES,
 };

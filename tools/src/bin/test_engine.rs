@@ -16,7 +16,8 @@
 //! | `exit` | exits at once |
 //! | `peak:V` | plays as `ok`, but the farther its spin option `Tune_Toy` from V, the more of its moves are random |
 //!
-//! N defaults to 1.
+//! N defaults to 1. Its input is read and parsed by the protocol crate's
+//! reader and command parser; a line it cannot read it ignores.
 //!
 //! `peak:V` is the tuner's toy (`match tune` must find V): with
 //! `d = |Tune_Toy − V|`, each move is a uniformly random legal move with
@@ -25,13 +26,15 @@
 //! announces `Tune_Toy` and refuses any other `Tune_…` option or a value out
 //! of range with an `info string error` line, as the engine does.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::time::Duration;
 use yomi_engine::core::options::{OptionSpec, OptionValue};
 use yomi_engine::registry::new_session;
 use yomi_engine::search::{Limits, SearchControl};
 use yomi_engine::session::GameSession;
-use yomi_tools::schedule::mix;
+use yomi_protocol::reader::LineReader;
+use yomi_protocol::Command;
+use yomi_tools::runner::schedule::mix;
 
 /// The toy's option: how far it is from the peak decides its strength.
 const TOY: OptionSpec = OptionSpec::spin("Tune_Toy", 0, -1000, 1000);
@@ -73,17 +76,20 @@ fn main() {
     let mut hung = false;
     let peak = (mode == "peak").then(|| arg[5..].parse::<i64>().unwrap_or(0));
     let mut toy = 0i64;
-    for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else { break };
-        let words: Vec<&str> = line.split_whitespace().collect();
+    let mut input = LineReader::new(std::io::stdin().lock());
+    while let Some(line) = input.next_text() {
+        // What it cannot read it ignores.
+        let Ok(Some(command)) = line.map(|line| Command::parse(&line).ok().flatten()) else {
+            continue;
+        };
         if hung {
-            if words.first() == Some(&"quit") {
+            if command == Command::Quit {
                 return;
             }
             continue;
         }
-        match words.first().copied() {
-            Some("usi") => {
+        match command {
+            Command::Usi => {
                 if mode == "slow-usiok" {
                     std::thread::sleep(Duration::from_millis(n));
                 }
@@ -94,10 +100,9 @@ fn main() {
                 }
                 say("usiok");
             }
-            Some("isready") => say("readyok"),
-            Some("setoption") => {
-                let name = words.get(2).copied().unwrap_or("");
-                let value = words.get(4..).map(|v| v.join(" ")).unwrap_or_default();
+            Command::IsReady => say("readyok"),
+            Command::SetOption { name, value } => {
+                let (name, value) = (name.as_str(), value.unwrap_or_default());
                 if name.eq_ignore_ascii_case("USI_Variant") {
                     match new_session(&value) {
                         Ok(s) => session = s,
@@ -117,33 +122,19 @@ fn main() {
                     let _ = session.set_option(name, &value);
                 }
             }
-            Some("usinewgame") => {
+            Command::UsiNewGame => {
                 session.new_game();
                 moves_made = 0;
             }
-            Some("position") => {
-                let rest: Vec<&str> = words[1..].to_vec();
-                let at = rest.iter().position(|w| *w == "moves");
-                let (setup, moves) = match at {
-                    Some(i) => (&rest[..i], &rest[i + 1..]),
-                    None => (&rest[..], &[][..]),
-                };
-                let sfen = if setup.first() == Some(&"sfen") {
-                    Some(setup[1..].join(" "))
-                } else {
-                    None
-                };
-                if let Err(e) = session.set_position(sfen.as_deref(), moves) {
+            Command::Position { sfen, moves } => {
+                let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+                if let Err(e) = session.set_position(sfen.as_deref(), &moves) {
                     say(&format!("info string error: position: {e}"));
                 }
             }
-            Some("go") => {
+            Command::Go(go) => {
                 moves_made += 1;
-                let nodes = words
-                    .iter()
-                    .position(|w| *w == "nodes")
-                    .and_then(|i| words.get(i + 1))
-                    .and_then(|n| n.parse::<u64>().ok());
+                let nodes = go.nodes;
                 let misbehave = moves_made == n;
                 match mode.as_str() {
                     "crash" if misbehave => std::process::exit(3),
@@ -182,7 +173,7 @@ fn main() {
                     best.unwrap_or_else(|| "resign".into())
                 ));
             }
-            Some("quit") => return,
+            Command::Quit => return,
             _ => {}
         }
     }

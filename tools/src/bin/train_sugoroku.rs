@@ -23,7 +23,7 @@ use std::time::Instant;
 use yomi_engine::sugoroku::duel::{duel, Player};
 use yomi_engine::sugoroku::net::Networks;
 use yomi_engine::sugoroku::{Evaluation, SugorokuRules};
-use yomi_tools::config::parse_shard;
+use yomi_tools::runner::config::parse_shard;
 use yomi_tools::train::{
     average_sets, checkpoint_id, parse_state, shard_games, state_text, train_game, Settings,
     ShardOf,

@@ -3,7 +3,7 @@
 //! for four seats (Yonin) a standings table by places; for Sugoroku the points
 //! per game.
 
-use crate::record::{place_points, GameRecord};
+use crate::runner::record::{place_points, GameRecord};
 use crate::stats::{elo_estimate, llr, Distribution, EloEstimate, Sprt, SprtDecision, Z95};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -118,7 +118,7 @@ impl Totals {
         let mut pairs: BTreeMap<u64, (u64, f64)> = BTreeMap::new();
         for record in records {
             totals.seats = totals.seats.max(record.seats.len());
-            totals.dice |= crate::record::scores_points(&record.game);
+            totals.dice |= crate::runner::record::scores_points(&record.game);
             totals.add_places(record);
             totals.games += 1;
             let score = record.scores.first().copied().unwrap_or(0.5);
@@ -474,7 +474,7 @@ impl Totals {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::schedule::Opening;
+    use crate::runner::schedule::Opening;
 
     /// A two-player game between A and B (the seats swapped in odd games),
     /// A scoring `score_a`; for the tests of what reads records.
@@ -555,7 +555,7 @@ pub(crate) mod tests {
             pair,
             game: "yonin".into(),
             engines: names[..engines].iter().map(|n| n.to_string()).collect(),
-            scores: crate::record::engine_scores(&seats, &places, engines),
+            scores: crate::runner::record::engine_scores(&seats, &places, engines),
             seats,
             places,
             points: 0,
@@ -570,7 +570,7 @@ pub(crate) mod tests {
 
     #[test]
     fn yonin_standings() {
-        let rotations = crate::schedule::seatings(4, 4);
+        let rotations = crate::runner::schedule::seatings(4, 4);
         // Pairing 0: A always first, B second, C third, D fourth, wherever seated.
         let mut records = Vec::new();
         for (k, seats) in rotations.iter().enumerate() {

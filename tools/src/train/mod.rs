@@ -13,6 +13,10 @@
 //! Game `g` draws its dice and its house rules from `(seed, g)` alone, so a
 //! run is reproducible, and resuming from a checkpoint at game `g` gives the
 //! same network as an uninterrupted run.
+//!
+//! [`generations`] trains in generations of positions labelled by look-ahead.
+
+pub mod generations;
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -266,7 +270,7 @@ pub fn parse_state(text: &str) -> Result<(Settings, u64, Option<ShardOf>), Strin
     let shard = match field("shard") {
         None => None,
         Some(text) => {
-            let (index, count) = crate::config::parse_shard(text)?;
+            let (index, count) = crate::runner::config::parse_shard(text)?;
             Some(ShardOf {
                 index,
                 count,

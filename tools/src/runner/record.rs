@@ -1,8 +1,7 @@
 //! The record of a finished game: one JSON line in the results file and a
 //! readable block in the text record.
 
-use crate::json::{self, Json, ObjectWriter};
-use crate::schedule::Opening;
+use crate::runner::schedule::Opening;
 use std::fmt::Write;
 
 /// Whether a game's wins are worth more than one point, so that records and
@@ -147,132 +146,6 @@ impl GameRecord {
         points
     }
 
-    pub fn to_json(&self) -> String {
-        let seat_names: Vec<&str> = self
-            .seats
-            .iter()
-            .map(|&e| self.engines[e].as_str())
-            .collect();
-        let nums = |v: &[u64]| {
-            let items: Vec<String> = v.iter().map(u64::to_string).collect();
-            format!("[{}]", items.join(","))
-        };
-        let movers: Vec<u64> = self.movers.iter().map(|&m| m as u64).collect();
-        let mover_seats: Vec<u64> = self.mover_seats.iter().map(|&m| m as u64).collect();
-        let seats: Vec<u64> = self.seats.iter().map(|&m| m as u64).collect();
-        let scores: Vec<String> = self.scores.iter().map(|s| format!("{s}")).collect();
-        let places: Vec<u64> = self.places.iter().map(|&p| p as u64).collect();
-        let mut opening = ObjectWriter::new();
-        opening
-            .opt_str("sfen", self.opening.sfen.as_deref())
-            .raw("moves", &json::str_array(&self.opening.moves));
-        ObjectWriter::new()
-            .str("type", "game")
-            .num("id", self.id)
-            .num("pair", self.pair)
-            .num("seed", self.seed)
-            .num("dice_seed", self.dice_seed)
-            .str("game", &self.game)
-            .raw("engines", &json::str_array(&self.engines))
-            .raw("seats", &json::str_array(&seat_names))
-            .raw("seat_engines", &nums(&seats))
-            .raw("opening", &opening.finish())
-            .str("tc", &self.tc)
-            .raw("moves", &json::str_array(&self.moves))
-            .raw("movers", &nums(&movers))
-            .raw("mover_seats", &nums(&mover_seats))
-            .raw("times_ms", &nums(&self.times_ms))
-            .str("result", &self.result_text())
-            .opt_str(
-                "winner",
-                self.winner
-                    .map(|w| seat_name(w, self.seats.len()))
-                    .as_deref(),
-            )
-            .raw("places", &nums(&places))
-            .num("points", self.points as u64)
-            .str("reason", &self.reason)
-            .str("detail", &self.detail)
-            .raw("scores", &format!("[{}]", scores.join(",")))
-            .finish()
-    }
-
-    pub fn from_json(value: &Json) -> Result<GameRecord, String> {
-        let need = |key: &str| {
-            value
-                .get(key)
-                .ok_or_else(|| format!("game record without '{key}'"))
-        };
-        let u64s = |key: &str| -> Result<Vec<u64>, String> {
-            need(key)?
-                .as_array()
-                .ok_or_else(|| format!("'{key}' is not an array"))?
-                .iter()
-                .map(|v| v.as_u64().ok_or_else(|| format!("'{key}': not a count")))
-                .collect()
-        };
-        let opening = need("opening")?;
-        let scores = need("scores")?
-            .as_array()
-            .ok_or("'scores' is not an array")?
-            .iter()
-            .map(|v| v.as_f64().ok_or("'scores': not a number"))
-            .collect::<Result<Vec<f64>, _>>()?;
-        let winner = value.str_field("winner").and_then(seat_of_name);
-        let seats: Vec<usize> = u64s("seat_engines")?
-            .into_iter()
-            .map(|s| s as usize)
-            .collect();
-        // Files written before places were recorded: two players only.
-        let places = match value.get("places") {
-            Some(_) => u64s("places")?.into_iter().map(|p| p as u32).collect(),
-            None => (0..seats.len())
-                .map(|seat| match winner {
-                    Some(w) if w != seat => 2,
-                    _ => 1,
-                })
-                .collect(),
-        };
-        let movers: Vec<usize> = u64s("movers")?.into_iter().map(|s| s as usize).collect();
-        // Files written before: the first seat of the mover's engine.
-        let mover_seats = match value.get("mover_seats") {
-            Some(_) => u64s("mover_seats")?
-                .into_iter()
-                .map(|s| s as usize)
-                .collect(),
-            None => movers
-                .iter()
-                .map(|m| seats.iter().position(|e| e == m).unwrap_or(0))
-                .collect(),
-        };
-        Ok(GameRecord {
-            id: value.u64_field("id").ok_or("game record without an id")?,
-            pair: value
-                .u64_field("pair")
-                .ok_or("game record without a pair")?,
-            seed: value.u64_field("seed").unwrap_or(0),
-            dice_seed: value.u64_field("dice_seed").unwrap_or(0),
-            game: value.str_field("game").unwrap_or("").to_string(),
-            engines: value.strings("engines"),
-            seats,
-            opening: Opening {
-                sfen: opening.str_field("sfen").map(str::to_string),
-                moves: opening.strings("moves"),
-            },
-            tc: value.str_field("tc").unwrap_or("").to_string(),
-            moves: value.strings("moves"),
-            movers,
-            mover_seats,
-            times_ms: u64s("times_ms")?,
-            winner,
-            places,
-            points: value.u64_field("points").unwrap_or(0) as u32,
-            reason: value.str_field("reason").unwrap_or("").to_string(),
-            detail: value.str_field("detail").unwrap_or("").to_string(),
-            scores,
-        })
-    }
-
     /// The readable record: headers, then the moves with their times.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
@@ -372,6 +245,7 @@ fn plural(n: u32) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json;
 
     #[test]
     fn json_round_trip() {
@@ -535,14 +409,5 @@ mod tests {
         assert!(text.contains("52:13/8,13/11"), "{text}");
         let back = GameRecord::from_json(&json::parse(&dice.to_json()).unwrap()).unwrap();
         assert_eq!(back, dice);
-    }
-
-    #[test]
-    fn old_records_without_places() {
-        let line = r#"{"type":"game","id":0,"pair":0,"seed":1,"dice_seed":2,"game":"hasami","engines":["A","B"],"seats":["B","A"],"seat_engines":[1,0],"opening":{"sfen":null,"moves":[]},"tc":"nodes=1","moves":[],"movers":[],"times_ms":[],"result":"0-1","winner":"w","reason":"crash","detail":"","scores":[1,0]}"#;
-        let record = GameRecord::from_json(&json::parse(line).unwrap()).unwrap();
-        assert_eq!(record.places, vec![2, 1]);
-        assert_eq!(record.points, 0);
-        assert!(record.mover_seats.is_empty());
     }
 }

@@ -4,24 +4,22 @@
 //! apart) plays a match through the runner, all into one results file (a
 //! `ladder` header, then the games, each naming its two levels), resumable
 //! and shardable like a match; then one Elo per level is fitted to every game
-//! at once ([`crate::fit`]), the first level fixed at 0. See docs/match.md,
+//! at once ([`crate::stats::fit`]), the first level fixed at 0. See docs/match.md,
 //! "Ladder".
 
-use crate::config::MatchConfig;
-use crate::engine::EngineSpec;
-use crate::fit::{fit, Game};
 use crate::json;
-use crate::record::GameRecord;
-use crate::report::Totals;
+use crate::results::{commands, header_fields as match_fields, header_text, open_results, Merged};
+use crate::runner::config::MatchConfig;
+use crate::runner::engine::EngineSpec;
 use crate::runner::play_rest;
-use crate::runner::{
-    commands, game_list, header_fields as match_fields, header_text, open_results,
-};
-use crate::runner::{Merged, RunOptions};
+use crate::runner::record::GameRecord;
+use crate::runner::report::Totals;
+use crate::runner::{game_list, RunOptions};
+use crate::stats::fit::{fit, Game};
 use std::fmt::Write;
 
 /// Virtual draws the fit adds between every two levels that met (see
-/// [`crate::fit`]): what keeps a clean sweep finite.
+/// [`crate::stats::fit`]): what keeps a clean sweep finite.
 pub const PRIOR_DRAWS: f64 = 1.0;
 
 /// A ladder: the levels and what every pair's match shares.
@@ -232,8 +230,8 @@ pub fn table(
     }
     let fitted = fit(levels.len(), &games, PRIOR_DRAWS)?;
     let seats = yomi_engine::registry::find(game).map_or(2, |entry| entry.seats);
-    let dice = crate::record::scores_points(game);
-    let per_pair = crate::schedule::seatings(seats, 2).len() as u64;
+    let dice = crate::runner::record::scores_points(game);
+    let per_pair = crate::runner::schedule::seatings(seats, 2).len() as u64;
 
     let width = levels.iter().map(|l| l.len()).max().unwrap_or(5).max(5);
     let mut out = String::new();
@@ -303,7 +301,7 @@ mod tests {
     fn record(engines: [&str; 2], id: u64, score: f64) -> GameRecord {
         GameRecord {
             engines: engines.iter().map(|e| e.to_string()).collect(),
-            ..crate::report::tests::game(id, score, "five-captured")
+            ..crate::runner::report::tests::game(id, score, "five-captured")
         }
     }
 

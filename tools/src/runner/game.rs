@@ -3,14 +3,14 @@
 //! runner's side, and a misbehaving engine loses the game and is killed (the
 //! worker starts it again for its next game).
 
-use crate::config::{MatchConfig, TimeControl};
-use crate::engine::{clip, EngineProcess, Fault};
-use crate::record::{engine_scores, seat_name, GameRecord};
-use crate::schedule::{referee, DiceStream, GameSpec};
+use crate::runner::config::{MatchConfig, TimeControl};
+use crate::runner::engine::{clip, EngineProcess, Fault};
+use crate::runner::record::{engine_scores, seat_name, GameRecord};
+use crate::runner::schedule::{referee, DiceStream, GameSpec, Opening};
 use std::time::{Duration, Instant};
 use yomi_engine::core::game::GameResult;
 use yomi_engine::core::{Outcome, Seat};
-use yomi_engine::session::GameSession;
+use yomi_engine::session::{GameSession, PositionError};
 
 /// The engine processes a worker owns, by engine index (`None`: to be started).
 pub type Engines = Vec<Option<EngineProcess>>;
@@ -282,6 +282,42 @@ pub fn play_game(
     }
 }
 
+/// The rules at a game's current position: set up once with the opening, then
+/// each entry (a move, a roll) played on it, so that a game costs the referee
+/// one move's work a ply, not the whole game again.
+struct Referee {
+    session: Box<dyn GameSession>,
+    /// The entries the session has been given: the opening's and one a ply.
+    entries: usize,
+}
+
+impl Referee {
+    fn start(mut session: Box<dyn GameSession>, opening: &Opening) -> Result<Referee, String> {
+        let moves: Vec<&str> = opening.moves.iter().map(String::as_str).collect();
+        session
+            .set_position(opening.sfen.as_deref(), &moves)
+            .map_err(|e| format!("referee: {e}"))?;
+        Ok(Referee {
+            session,
+            entries: moves.len(),
+        })
+    }
+
+    /// Plays one entry; on an error the position stays.
+    fn play(&mut self, entry: &str) -> Result<(), PositionError> {
+        self.session.play(entry)?;
+        self.entries += 1;
+        Ok(())
+    }
+}
+
+impl std::ops::Deref for Referee {
+    type Target = dyn GameSession;
+    fn deref(&self) -> &Self::Target {
+        &*self.session
+    }
+}
+
 /// What has been played so far.
 #[derive(Default)]
 struct Played {
@@ -400,7 +436,7 @@ fn play(
         };
     }
 
-    let mut session = match referee(config) {
+    let mut session = match referee(config).and_then(|rules| Referee::start(rules, &spec.opening)) {
         Ok(s) => s,
         Err(e) => return error(e),
     };
@@ -412,14 +448,6 @@ fn play(
     let mut clocks = vec![initial; seats];
     let mut dice = DiceStream::new(spec.dice_seed);
     loop {
-        let tokens_of = |tokens: &[String]| -> Vec<String> {
-            spec.opening.moves.iter().chain(tokens).cloned().collect()
-        };
-        let all = tokens_of(&played.tokens);
-        let refs: Vec<&str> = all.iter().map(String::as_str).collect();
-        if let Err(e) = session.set_position(spec.opening.sfen.as_deref(), &refs) {
-            return error(format!("referee: {e}"));
-        }
         if let Some(outcome) = session.state().outcome {
             return over(outcome, &*session);
         }
@@ -435,9 +463,7 @@ fn play(
         if session.state().awaits_chance {
             let token = dice.token();
             played.tokens.push(token.clone());
-            let all = tokens_of(&played.tokens);
-            let refs: Vec<&str> = all.iter().map(String::as_str).collect();
-            if let Err(e) = session.set_position(spec.opening.sfen.as_deref(), &refs) {
+            if let Err(e) = session.play(&token) {
                 return error(format!("referee: the roll {token}: {e}"));
             }
             if let Some(outcome) = session.state().outcome {
@@ -543,12 +569,9 @@ fn play(
                 &*session,
             );
         }
-        let mut next = tokens_of(&played.tokens);
-        next.push(mv.clone());
-        let refs: Vec<&str> = next.iter().map(String::as_str).collect();
-        if let Err(error) = session.set_position(spec.opening.sfen.as_deref(), &refs) {
+        if let Err(error) = session.play(&mv) {
             let error = match error {
-                yomi_engine::session::PositionError::Move { error, .. } => error.to_string(),
+                PositionError::Move { error, .. } => error.to_string(),
                 other => other.to_string(),
             };
             let detail = format!(
@@ -670,12 +693,45 @@ mod tests {
     }
 
     #[test]
+    fn the_referee_plays_one_entry_a_ply_and_stands_where_the_whole_list_does() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+        let new_session = yomi_engine::registry::new_session;
+        for game in yomi_engine::registry::NAMES {
+            let opening = Opening {
+                sfen: None,
+                moves: Vec::new(),
+            };
+            let mut referee = Referee::start(new_session(game).unwrap(), &opening).unwrap();
+            let mut whole = new_session(game).unwrap();
+            let mut entries: Vec<String> = Vec::new();
+            while referee.state().outcome.is_none() && entries.len() < 600 {
+                let entry = if referee.state().awaits_chance {
+                    DiceStream::new(rng.gen()).token()
+                } else {
+                    let legal = referee.legal_moves();
+                    legal[rng.gen_range(0..legal.len())].clone()
+                };
+                referee.play(&entry).unwrap();
+                entries.push(entry);
+                // One entry more for the session, whatever the game's length.
+                assert_eq!(referee.entries, entries.len(), "{game}");
+                let list: Vec<&str> = entries.iter().map(String::as_str).collect();
+                whole.set_position(None, &list).unwrap();
+                assert_eq!(referee.sfen(), whole.sfen(), "{game} {list:?}");
+                assert_eq!(referee.state(), whole.state(), "{game} {list:?}");
+                assert_eq!(referee.status_details(), whole.status_details());
+            }
+        }
+    }
+
+    #[test]
     fn gameover_words() {
         let spec = |seats: Vec<usize>| GameSpec {
             id: 0,
             pair: 0,
             seats,
-            opening: crate::schedule::Opening {
+            opening: crate::runner::schedule::Opening {
                 sfen: None,
                 moves: Vec::new(),
             },

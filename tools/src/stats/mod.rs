@@ -6,6 +6,10 @@
 //! maximum-likelihood distribution whose mean score is the hypothesis's score is
 //! found (a one-dimensional root search), and the LLR is the log of the ratio of
 //! the data's likelihoods under the two.
+//!
+//! [`fit`] gives the ladder one Elo per level from the games between them.
+
+pub mod fit;
 
 /// Two-sided 95 % quantile of the normal distribution.
 pub const Z95: f64 = 1.959_963_984_540_054;

@@ -1,7 +1,7 @@
 //! What a match is: the game and its rules, the time control, the limits and
 //! margins, the openings.
 
-use crate::engine::EngineSpec;
+use crate::runner::engine::EngineSpec;
 use std::time::Duration;
 use yomi_engine::registry::GameEntry;
 

@@ -1,46 +1,26 @@
-//! Runs a match: the game list of this shard minus the games already recorded,
-//! played by worker threads that each own their engine processes; results are
-//! appended to the JSON lines file as they finish, the SPRT can stop the match
-//! early, and shard outputs merge into one result.
+//! The results file, the one owner of its format: JSON lines, a header line
+//! first (`type` `run`, `ladder` or `tune`, `version` 1, then the settings a
+//! resume or a merge compares), then one line per game (`type` `game`) or,
+//! in a tuning trajectory, one per iteration (`type` `iteration`). Read back
+//! to resume a run, merge shards and summarise; written as each game ends.
 
-use crate::config::{parse_shard, shard_text, MatchConfig};
-use crate::engine::EngineSpec;
-use crate::game::{play_game, Engines};
-use crate::json::{self, ObjectWriter};
-use crate::record::GameRecord;
-use crate::report::Totals;
-use crate::schedule::{games_of, games_per_pair, shard_pairs, GameSpec, Openings};
-use crate::stats::{Sprt, SprtDecision};
+use crate::json::{self, Json, ObjectWriter};
+use crate::runner::config::{parse_shard, shard_text, MatchConfig};
+use crate::runner::engine::EngineSpec;
+use crate::runner::record::{seat_name, seat_of_name, GameRecord};
+use crate::runner::schedule::Opening;
+use crate::runner::RunOptions;
+use crate::tune::spsa::{Iteration, Param};
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
-use std::time::Duration;
-
-/// How a run is carried out (none of this changes the game list).
-#[derive(Clone, Debug, Default)]
-pub struct RunOptions {
-    /// JSON lines results file.
-    pub out: Option<PathBuf>,
-    /// Continue the run recorded in `out`.
-    pub resume: bool,
-    /// Overwrite an existing `out`.
-    pub force: bool,
-    /// Readable game records (appended).
-    pub record: Option<PathBuf>,
-    pub concurrency: usize,
-    pub sprt: Option<Sprt>,
-    /// No progress lines (warnings still go to stderr).
-    pub quiet: bool,
-}
 
 /// The fields of the header line that must agree between a run and its resume
 /// (all of them) or between shards (all but `shard`): the whole configuration,
 /// each engine's command and options included, so that shards of two
 /// differently set up matches never pass for one.
-pub(crate) fn header_fields(config: &MatchConfig) -> Vec<(&'static str, String)> {
+pub fn header_fields(config: &MatchConfig) -> Vec<(&'static str, String)> {
     let names: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
     let rules: Vec<String> = config
         .rules
@@ -75,7 +55,7 @@ pub(crate) fn header_fields(config: &MatchConfig) -> Vec<(&'static str, String)>
 /// How each engine is started and set up, as a header records it: an object
 /// per engine (keys in the order a reader sorts them, so that the text
 /// compares equal to the file's).
-pub(crate) fn commands(engines: &[EngineSpec]) -> String {
+pub fn commands(engines: &[EngineSpec]) -> String {
     let objects: Vec<String> = engines
         .iter()
         .map(|engine| {
@@ -103,7 +83,7 @@ pub fn header_line(config: &MatchConfig) -> String {
 
 /// A header line: its `type` (`run`, `ladder`, `tune`), version 1, then the
 /// fields (each value JSON text).
-pub(crate) fn header_text(kind: &str, fields: &[(&str, String)]) -> String {
+pub fn header_text(kind: &str, fields: &[(&str, String)]) -> String {
     let mut w = ObjectWriter::new();
     w.str("type", kind).num("version", 1);
     for (key, value) in fields {
@@ -125,7 +105,7 @@ pub struct ResultsFile {
 
 /// Re-serialises a parsed JSON value in the writer's canonical form, to compare
 /// header fields.
-pub(crate) fn canonical(value: &json::Json) -> String {
+pub fn canonical(value: &json::Json) -> String {
     match value {
         json::Json::Null => "null".into(),
         json::Json::Bool(b) => b.to_string(),
@@ -153,7 +133,7 @@ pub(crate) fn canonical(value: &json::Json) -> String {
 
 /// The fields of a header line but `type` and `version`, each as canonical
 /// JSON text, to compare with [`differences`].
-pub(crate) fn header_of(value: &json::Json) -> Vec<(String, String)> {
+pub fn header_of(value: &json::Json) -> Vec<(String, String)> {
     match value {
         json::Json::Obj(map) => map
             .iter()
@@ -228,40 +208,6 @@ pub fn differences(
             })
         })
         .collect()
-}
-
-struct Shared {
-    records: Vec<GameRecord>,
-    out: Option<File>,
-    record: Option<File>,
-    stop: bool,
-    total: usize,
-}
-
-/// What a run ends with.
-pub struct Outcome {
-    pub totals: Totals,
-    pub summary: String,
-    pub stopped_early: bool,
-    /// Every game, the earlier ones first (a run's in the order they ended).
-    pub records: Vec<GameRecord>,
-}
-
-fn sprt_decided(totals: &Totals, sprt: Option<&Sprt>) -> bool {
-    sprt.is_some_and(|s| s.decide(totals.llr(s)) != SprtDecision::Continue)
-}
-
-/// The games of this shard, in order (openings checked).
-pub fn game_list(config: &MatchConfig) -> Result<Vec<GameSpec>, String> {
-    let openings = Openings::load(config)?;
-    games_of(config, &openings, &shard_pairs(config))
-}
-
-pub fn run(config: &MatchConfig, options: &RunOptions) -> Result<Outcome, String> {
-    let games = game_list(config)?;
-    let (previous, out) =
-        open_results(options, "run", &header_line(config), &header_fields(config))?;
-    play_rest(config, options, games, previous, out)
 }
 
 /// Opens `options.out` for a run: a new (or empty) file gets `header` as its
@@ -353,140 +299,133 @@ pub fn append_results(path: &Path, ends_with_newline: bool) -> Result<File, Stri
     Ok(handle)
 }
 
-/// Plays the `games` ([`game_list`]) not among `previous` (the games
-/// already recorded), appending each to `out` as it ends (`options.out` is
-/// not read: the caller has opened the file and written what it needs
-/// first), and sums up `previous` with them. What [`run`] does once the
-/// results file is open; the ladder plays several matches into one file
-/// with it.
-pub fn play_rest(
-    config: &MatchConfig,
-    options: &RunOptions,
-    games: Vec<GameSpec>,
-    previous: Vec<GameRecord>,
-    out: Option<File>,
-) -> Result<Outcome, String> {
-    let per_pair = games_per_pair(config);
-    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
-    let record = match &options.record {
-        Some(path) => Some(
-            OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| format!("{}: {e}", path.display()))?,
-        ),
-        None => None,
-    };
-    let done: BTreeSet<u64> = previous.iter().map(|r| r.id).collect();
-    let pending: Vec<_> = games
-        .into_iter()
-        .filter(|g| !done.contains(&g.id))
-        .collect();
-    let sprt = options.sprt.as_ref();
-    let already = Totals::of(&previous, names.len(), per_pair);
-    let total = previous.len() + pending.len();
-    if !options.quiet {
-        eprintln!(
-            "match {}: {}, {} games in this shard ({} recorded, {} to play), {}, concurrency {}",
-            config.game.name,
-            names.join(" vs "),
-            total,
-            previous.len(),
-            pending.len(),
-            config.tc.describe(),
-            options.concurrency
-        );
+impl GameRecord {
+    /// The game line.
+    pub fn to_json(&self) -> String {
+        let seat_names: Vec<&str> = self
+            .seats
+            .iter()
+            .map(|&e| self.engines[e].as_str())
+            .collect();
+        let nums = |v: &[u64]| {
+            let items: Vec<String> = v.iter().map(u64::to_string).collect();
+            format!("[{}]", items.join(","))
+        };
+        let movers: Vec<u64> = self.movers.iter().map(|&m| m as u64).collect();
+        let mover_seats: Vec<u64> = self.mover_seats.iter().map(|&m| m as u64).collect();
+        let seats: Vec<u64> = self.seats.iter().map(|&m| m as u64).collect();
+        let scores: Vec<String> = self.scores.iter().map(|s| format!("{s}")).collect();
+        let places: Vec<u64> = self.places.iter().map(|&p| p as u64).collect();
+        let mut opening = ObjectWriter::new();
+        opening
+            .opt_str("sfen", self.opening.sfen.as_deref())
+            .raw("moves", &json::str_array(&self.opening.moves));
+        ObjectWriter::new()
+            .str("type", "game")
+            .num("id", self.id)
+            .num("pair", self.pair)
+            .num("seed", self.seed)
+            .num("dice_seed", self.dice_seed)
+            .str("game", &self.game)
+            .raw("engines", &json::str_array(&self.engines))
+            .raw("seats", &json::str_array(&seat_names))
+            .raw("seat_engines", &nums(&seats))
+            .raw("opening", &opening.finish())
+            .str("tc", &self.tc)
+            .raw("moves", &json::str_array(&self.moves))
+            .raw("movers", &nums(&movers))
+            .raw("mover_seats", &nums(&mover_seats))
+            .raw("times_ms", &nums(&self.times_ms))
+            .str("result", &self.result_text())
+            .opt_str(
+                "winner",
+                self.winner
+                    .map(|w| seat_name(w, self.seats.len()))
+                    .as_deref(),
+            )
+            .raw("places", &nums(&places))
+            .num("points", self.points as u64)
+            .str("reason", &self.reason)
+            .str("detail", &self.detail)
+            .raw("scores", &format!("[{}]", scores.join(",")))
+            .finish()
     }
-    let shared = Mutex::new(Shared {
-        stop: sprt_decided(&already, sprt),
-        records: previous,
-        out,
-        record,
-        total,
-    });
-    let next = AtomicUsize::new(0);
-    let workers = options.concurrency.max(1).min(pending.len().max(1));
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                let mut engines: Engines = (0..config.engines.len()).map(|_| None).collect();
-                loop {
-                    if shared.lock().unwrap().stop {
-                        break;
-                    }
-                    let index = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(spec) = pending.get(index) else {
-                        break;
-                    };
-                    let mut log = |line: String| eprintln!("warning: {line}");
-                    let result = play_game(config, spec, &mut engines, &mut log);
-                    let mut state = shared.lock().unwrap();
-                    if let Some(out) = state.out.as_mut() {
-                        if let Err(e) =
-                            writeln!(out, "{}", result.to_json()).and_then(|_| out.flush())
-                        {
-                            eprintln!("warning: cannot write results: {e}");
-                        }
-                    }
-                    if let Some(file) = state.record.as_mut() {
-                        let _ = file
-                            .write_all(result.to_text().as_bytes())
-                            .and_then(|_| file.flush());
-                    }
-                    state.records.push(result);
-                    let totals = Totals::of(&state.records, names.len(), per_pair);
-                    if !options.quiet {
-                        let result = state.records.last().unwrap();
-                        let seats: Vec<String> = result
-                            .seats
-                            .iter()
-                            .enumerate()
-                            .map(|(seat, &e)| {
-                                let seat = crate::record::seat_name(seat, result.seats.len());
-                                format!("{}({seat})", names[e])
-                            })
-                            .collect();
-                        eprintln!(
-                            "[{}/{}] game {} {} {} {} ply {} | {}: {}",
-                            state.records.len(),
-                            state.total,
-                            result.id,
-                            seats.join(" vs "),
-                            result.result_text(),
-                            result.reason,
-                            result.opening.moves.len() + result.moves.len(),
-                            names[0],
-                            totals.short(sprt)
-                        );
-                    }
-                    if sprt_decided(&totals, sprt) {
-                        state.stop = true;
-                    }
-                }
-                for engine in engines.into_iter().flatten() {
-                    engine.quit(Duration::from_millis(500));
-                }
-            });
-        }
-    });
-    let state = shared.into_inner().unwrap();
-    let totals = Totals::of(&state.records, names.len(), per_pair);
-    let stopped_early = state.records.len() < total;
-    let mut summary = totals.summary(&names, sprt);
-    if stopped_early {
-        summary.push_str(&format!(
-            "Stopped early by the SPRT after {} of {} games\n",
-            state.records.len(),
-            total
-        ));
+
+    pub fn from_json(value: &Json) -> Result<GameRecord, String> {
+        let need = |key: &str| {
+            value
+                .get(key)
+                .ok_or_else(|| format!("game record without '{key}'"))
+        };
+        let u64s = |key: &str| -> Result<Vec<u64>, String> {
+            need(key)?
+                .as_array()
+                .ok_or_else(|| format!("'{key}' is not an array"))?
+                .iter()
+                .map(|v| v.as_u64().ok_or_else(|| format!("'{key}': not a count")))
+                .collect()
+        };
+        let opening = need("opening")?;
+        let scores = need("scores")?
+            .as_array()
+            .ok_or("'scores' is not an array")?
+            .iter()
+            .map(|v| v.as_f64().ok_or("'scores': not a number"))
+            .collect::<Result<Vec<f64>, _>>()?;
+        let winner = value.str_field("winner").and_then(seat_of_name);
+        let seats: Vec<usize> = u64s("seat_engines")?
+            .into_iter()
+            .map(|s| s as usize)
+            .collect();
+        // Files written before places were recorded: two players only.
+        let places = match value.get("places") {
+            Some(_) => u64s("places")?.into_iter().map(|p| p as u32).collect(),
+            None => (0..seats.len())
+                .map(|seat| match winner {
+                    Some(w) if w != seat => 2,
+                    _ => 1,
+                })
+                .collect(),
+        };
+        let movers: Vec<usize> = u64s("movers")?.into_iter().map(|s| s as usize).collect();
+        // Files written before: the first seat of the mover's engine.
+        let mover_seats = match value.get("mover_seats") {
+            Some(_) => u64s("mover_seats")?
+                .into_iter()
+                .map(|s| s as usize)
+                .collect(),
+            None => movers
+                .iter()
+                .map(|m| seats.iter().position(|e| e == m).unwrap_or(0))
+                .collect(),
+        };
+        Ok(GameRecord {
+            id: value.u64_field("id").ok_or("game record without an id")?,
+            pair: value
+                .u64_field("pair")
+                .ok_or("game record without a pair")?,
+            seed: value.u64_field("seed").unwrap_or(0),
+            dice_seed: value.u64_field("dice_seed").unwrap_or(0),
+            game: value.str_field("game").unwrap_or("").to_string(),
+            engines: value.strings("engines"),
+            seats,
+            opening: Opening {
+                sfen: opening.str_field("sfen").map(str::to_string),
+                moves: opening.strings("moves"),
+            },
+            tc: value.str_field("tc").unwrap_or("").to_string(),
+            moves: value.strings("moves"),
+            movers,
+            mover_seats,
+            times_ms: u64s("times_ms")?,
+            winner,
+            places,
+            points: value.u64_field("points").unwrap_or(0) as u32,
+            reason: value.str_field("reason").unwrap_or("").to_string(),
+            detail: value.str_field("detail").unwrap_or("").to_string(),
+            scores,
+        })
     }
-    Ok(Outcome {
-        totals,
-        summary,
-        stopped_early,
-        records: state.records,
-    })
 }
 
 /// Shard outputs (or runs) of one match or one ladder, merged.
@@ -744,7 +683,7 @@ fn lacking(merged: &Merged, shards: &[(u64, u64, &Path)]) -> Result<Vec<String>,
     // Per shard index: games expected, games missing.
     let mut tally = vec![(0u64, 0u64); count as usize];
     for engines in &matches {
-        let per_pair = crate::schedule::seatings(seats, engines.len()).len() as u64;
+        let per_pair = crate::runner::schedule::seatings(seats, engines.len()).len() as u64;
         for pair in 0..games.div_ceil(per_pair.max(1)) {
             let shard = &mut tally[(pair % count) as usize];
             for k in 0..per_pair {
@@ -773,22 +712,75 @@ fn lacking(merged: &Merged, shards: &[(u64, u64, &Path)]) -> Result<Vec<String>,
         .collect())
 }
 
-/// The summary of a merged match (not a ladder: see `ladder::merged_table`).
-pub fn merged_outcome(merged: Merged, sprt: Option<&Sprt>) -> Result<Outcome, String> {
-    if merged.kind != "run" {
-        return Err(format!("the results of a {}, not of a match", merged.kind));
+/// `{"NAME":value,…}` in the order of `params`.
+pub fn by_name<T: std::fmt::Display>(params: &[Param], values: &[T]) -> String {
+    let mut w = ObjectWriter::new();
+    for (param, value) in params.iter().zip(values) {
+        w.num(&param.name, value);
     }
-    let names = merged.strings("engines");
-    let game = merged.str_field("game").unwrap_or_default();
-    let seats = yomi_engine::registry::find(&game).map_or(2, |entry| entry.seats);
-    let per_pair = crate::schedule::seatings(seats, names.len()).len() as u64;
-    let records = merged.records;
-    let totals = Totals::of(&records, names.len().max(2), per_pair);
-    let summary = totals.summary(&names, sprt);
-    Ok(Outcome {
-        totals,
-        summary,
-        stopped_early: false,
-        records,
-    })
+    w.finish()
+}
+
+impl Iteration {
+    /// The trajectory line.
+    pub fn to_json(&self, params: &[Param]) -> String {
+        let mut w = ObjectWriter::new();
+        w.str("type", "iteration")
+            .num("iteration", self.number)
+            .num("a_k", self.a_k)
+            .num("c_k", self.c_k)
+            .raw("delta", &by_name(params, &self.delta))
+            .raw("plus", &by_name(params, &self.plus))
+            .raw("minus", &by_name(params, &self.minus))
+            .num("games", self.games)
+            .raw("scores", &format!("[{},{}]", self.scores.0, self.scores.1))
+            .num("result", self.result)
+            .raw("theta", &by_name(params, &self.theta));
+        w.finish()
+    }
+}
+
+/// A tuning trajectory read back: its `tune` header (the fields as JSON text),
+/// the iteration lines after it in order, and how many lines could not be
+/// read (a run killed mid-write leaves a torn last one).
+pub struct Trajectory {
+    pub header: Option<Vec<(String, String)>>,
+    pub iterations: Vec<Json>,
+    pub skipped: usize,
+}
+
+pub fn read_trajectory(text: &str) -> Trajectory {
+    let mut trajectory = Trajectory {
+        header: None,
+        iterations: Vec::new(),
+        skipped: 0,
+    };
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let Ok(value) = json::parse(line) else {
+            trajectory.skipped += 1;
+            continue;
+        };
+        match value.str_field("type") {
+            Some("tune") if trajectory.header.is_none() => {
+                trajectory.header = Some(header_of(&value))
+            }
+            Some("iteration") if trajectory.header.is_some() => trajectory.iterations.push(value),
+            _ => trajectory.skipped += 1,
+        }
+    }
+    trajectory
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn old_records_without_places() {
+        let line = r#"{"type":"game","id":0,"pair":0,"seed":1,"dice_seed":2,"game":"hasami","engines":["A","B"],"seats":["B","A"],"seat_engines":[1,0],"opening":{"sfen":null,"moves":[]},"tc":"nodes=1","moves":[],"movers":[],"times_ms":[],"result":"0-1","winner":"w","reason":"crash","detail":"","scores":[1,0]}"#;
+        let record = GameRecord::from_json(&json::parse(line).unwrap()).unwrap();
+        assert_eq!(record.places, vec![2, 1]);
+        assert_eq!(record.points, 0);
+        assert!(record.mover_seats.is_empty());
+    }
 }

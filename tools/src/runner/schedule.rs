@@ -7,7 +7,7 @@
 //! (Yonin: four rotations) and duplicate dice (Sugoroku: every game of a pairing
 //! gets the pairing's `dice_seed`) plug in without changing the rest.
 
-use crate::config::{MatchConfig, OpeningSource};
+use crate::runner::config::{MatchConfig, OpeningSource};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use yomi_engine::session::GameSession;
@@ -224,23 +224,21 @@ impl Openings {
         for attempt in 0..1000u64 {
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(mix(mix(self.seed, pair), attempt));
             let mut moves = base.moves.clone();
+            let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+            session
+                .set_position(base.sfen.as_deref(), &refs)
+                .map_err(|e| e.to_string())?;
             let mut ok = true;
             for _ in 0..self.random_plies {
-                let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
-                session
-                    .set_position(base.sfen.as_deref(), &refs)
-                    .map_err(|e| e.to_string())?;
                 let legal = session.legal_moves();
                 if legal.is_empty() || session.state().outcome.is_some() {
                     ok = false;
                     break;
                 }
-                moves.push(legal[rng.gen_range(0..legal.len())].clone());
+                let mv = legal[rng.gen_range(0..legal.len())].clone();
+                session.play(&mv).map_err(|e| e.to_string())?;
+                moves.push(mv);
             }
-            let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
-            session
-                .set_position(base.sfen.as_deref(), &refs)
-                .map_err(|e| e.to_string())?;
             if ok && session.state().outcome.is_none() {
                 return Ok(Opening {
                     sfen: base.sfen.clone(),
@@ -405,7 +403,7 @@ mod tests {
     }
 
     fn config(game: &str, engines: usize, games: u64) -> MatchConfig {
-        let engine = |i: usize| crate::engine::EngineSpec {
+        let engine = |i: usize| crate::runner::engine::EngineSpec {
             name: format!("E{i}"),
             cmd: "x".into(),
             args: Vec::new(),
@@ -416,7 +414,7 @@ mod tests {
             game: yomi_engine::registry::find(game).unwrap(),
             rules: Vec::new(),
             engines: (0..engines).map(engine).collect(),
-            tc: crate::config::TimeControl::Nodes(1),
+            tc: crate::runner::config::TimeControl::Nodes(1),
             games,
             seed: 3,
             openings: OpeningSource {

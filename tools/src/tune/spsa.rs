@@ -18,13 +18,15 @@
 //! written as it goes and resumed from its last θ. See docs/match.md,
 //! "Tuning".
 
-use crate::config::MatchConfig;
-use crate::engine::{EngineProcess, EngineSpec};
-use crate::json::{self, Json, ObjectWriter};
+use crate::json::{self, Json};
+use crate::results::header_fields as match_fields;
+use crate::results::{append_results, create_results, differences, header_text};
+use crate::results::{read_trajectory, Trajectory};
+use crate::runner::config::MatchConfig;
+use crate::runner::engine::{EngineProcess, EngineSpec};
 use crate::runner::play_rest;
-use crate::runner::{append_results, create_results, differences, header_of, header_text};
-use crate::runner::{header_fields as match_fields, RunOptions};
-use crate::schedule::{games_of, games_per_pair, mix, Openings};
+use crate::runner::schedule::{games_of, games_per_pair, mix, Openings};
+use crate::runner::RunOptions;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt::Write as _;
@@ -251,15 +253,6 @@ pub struct State {
     pub theta: Vec<f64>,
 }
 
-/// `{"NAME":value,…}` in the order of `params`.
-fn by_name<T: std::fmt::Display>(params: &[Param], values: &[T]) -> String {
-    let mut w = ObjectWriter::new();
-    for (param, value) in params.iter().zip(values) {
-        w.num(&param.name, value);
-    }
-    w.finish()
-}
-
 /// What one iteration played and what it made of θ.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Iteration {
@@ -280,25 +273,6 @@ pub struct Iteration {
     pub theta: Vec<f64>,
 }
 
-impl Iteration {
-    /// The trajectory line.
-    pub fn to_json(&self, params: &[Param]) -> String {
-        let mut w = ObjectWriter::new();
-        w.str("type", "iteration")
-            .num("iteration", self.number)
-            .num("a_k", self.a_k)
-            .num("c_k", self.c_k)
-            .raw("delta", &by_name(params, &self.delta))
-            .raw("plus", &by_name(params, &self.plus))
-            .raw("minus", &by_name(params, &self.minus))
-            .num("games", self.games)
-            .raw("scores", &format!("[{},{}]", self.scores.0, self.scores.1))
-            .num("result", self.result)
-            .raw("theta", &by_name(params, &self.theta));
-        w.finish()
-    }
-}
-
 /// The state a trajectory file ends in, and how many of its lines could not
 /// be read (a run killed mid-write leaves a torn last line). The header must
 /// be a `tune` header with the `expected` fields, the iteration lines
@@ -308,36 +282,29 @@ pub fn resume_state(
     expected: &[(&str, String)],
     params: &[Param],
 ) -> Result<(State, usize), String> {
-    let mut header = None;
     let mut state = State {
         iterations: 0,
         games: 0,
         theta: params.iter().map(|p| p.start).collect(),
     };
-    let mut skipped = 0;
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let Ok(value) = json::parse(line) else {
-            skipped += 1;
-            continue;
-        };
-        match value.str_field("type") {
-            Some("tune") if header.is_none() => header = Some(header_of(&value)),
-            Some("iteration") if header.is_some() => {
-                let number = value.u64_field("iteration");
-                if number != Some(state.iterations + 1) {
-                    return Err(format!(
-                        "iteration line {:?} where iteration {} was due",
-                        number,
-                        state.iterations + 1
-                    ));
-                }
-                state.theta = theta_of(&value, params)
-                    .map_err(|e| format!("iteration {}: {e}", state.iterations + 1))?;
-                state.iterations += 1;
-                state.games += value.u64_field("games").unwrap_or(0);
-            }
-            _ => skipped += 1,
+    let Trajectory {
+        header,
+        iterations,
+        skipped,
+    } = read_trajectory(text);
+    for value in &iterations {
+        let number = value.u64_field("iteration");
+        if number != Some(state.iterations + 1) {
+            return Err(format!(
+                "iteration line {:?} where iteration {} was due",
+                number,
+                state.iterations + 1
+            ));
         }
+        state.theta = theta_of(value, params)
+            .map_err(|e| format!("iteration {}: {e}", state.iterations + 1))?;
+        state.iterations += 1;
+        state.games += value.u64_field("games").unwrap_or(0);
     }
     let header = header.ok_or("no tune header line (not a trajectory of match tune?)")?;
     let diff = differences(&header, expected, &[]);
