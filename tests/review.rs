@@ -92,7 +92,11 @@ fn a_blot_left_to_a_double_shot_is_a_blunder_in_points() {
             "nodes 4000",
         );
         assert_eq!(lines.len(), 1, "{lines:?}");
-        assert!(verdicts.contains(&field(&lines[0], "verdict")), "{}", lines[0]);
+        assert!(
+            verdicts.contains(&field(&lines[0], "verdict")),
+            "{}",
+            lines[0]
+        );
         assert!(field(&lines[0], "bestscore") == "points", "{}", lines[0]);
     }
     // Rolls alone, and a turn in two parts, are one move each with its dice.
