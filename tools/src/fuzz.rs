@@ -280,7 +280,7 @@ impl Driver<'_> {
         self.accepted
             .iter()
             .rev()
-            .find(|(name, ..)| name.to_ascii_lowercase().ends_with("hash"))
+            .find(|(name, ..)| is_hash_option(name))
             .and_then(|(_, value, _)| value.trim().parse::<u64>().ok())
             .unwrap_or(0)
     }
@@ -721,6 +721,11 @@ impl Driver<'_> {
     }
 }
 
+/// `USI_Hash` or its other name `Hash`, in any case.
+fn is_hash_option(name: &str) -> bool {
+    name.to_ascii_lowercase().ends_with("hash")
+}
+
 /// The hash size (MiB) a `setoption` line asks for, if it is one (a value
 /// beyond the option's range is refused, so a few GiB at most).
 fn hash_asked(line: &[u8]) -> Option<u64> {
@@ -730,7 +735,7 @@ fn hash_asked(line: &[u8]) -> Option<u64> {
         return None;
     }
     let name = words.next()?;
-    if !name.to_ascii_lowercase().ends_with("hash") || words.next()? != "value" {
+    if !is_hash_option(name) || words.next()? != "value" {
         return None;
     }
     words.next()?.parse().ok()
