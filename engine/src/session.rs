@@ -6,7 +6,7 @@
 use crate::clock::Instant;
 use crate::core::error::truncate;
 use crate::core::game::GameResult;
-use crate::core::options::{find_spec, OptionValue, MAX_MOVES_TO_DRAW, MOVE_LIMIT};
+use crate::core::options::{find_spec, OptionValue};
 use crate::core::sfen::MAX_MOVE_NUMBER;
 use crate::core::Outcome;
 use crate::core::{
@@ -37,8 +37,8 @@ pub trait Playable: Game {
     const LEVELS: u32 = strength::MAX_SKILL;
     /// The Elo of the levels 0, 1, … as a ladder of matches measured them
     /// (docs/cpu-seats.md), a uniformly random mover being 0: the levels
-    /// `USI_Elo` can name. `LEVELS + 1` when full strength was measured too;
-    /// empty where no ladder has run (then `USI_Elo` is not offered).
+    /// [`ELO`] can name. `LEVELS + 1` when full strength was measured too;
+    /// empty where no ladder has run (then [`ELO`] is not offered).
     const LEVEL_ELO: &'static [i32];
     /// Where each level below full strength sits on the way from level 0 (0)
     /// to the evenly spaced strongest (1), fitted to a ladder so that the
@@ -84,10 +84,6 @@ pub trait Playable: Game {
             .into_iter()
             .map(|(mv, n)| (self.format_move(mv), n))
             .collect()
-    }
-    /// Why the position cannot be searched (sugoroku waiting for its dice), if so.
-    fn search_refusal(&self) -> Option<String> {
-        None
     }
     /// Words `info` adds about the move `mv` heading a line (Sugoroku: the
     /// result probabilities after it); none by default.
@@ -184,7 +180,7 @@ impl Params for MateParams {
 
 /// A game's tunables, wherever they live: its searcher's (the search's and
 /// the evaluator's), time management's, the levels' and, in games with a
-/// mate solver, the solver's; in the order `usi` lists them.
+/// mate solver, the solver's; in the order of the option list.
 struct SessionTunables<'a> {
     searcher: &'a mut dyn Tuned,
     time: &'a mut TimeParams,
@@ -203,7 +199,7 @@ impl Tuned for SessionTunables<'_> {
     }
 }
 
-/// Every tunable of `G` as `usi` lists it, with its default.
+/// Every tunable of `G` as the option list shows it, with its default.
 pub fn tunable_specs<G: Playable>() -> Vec<OptionSpec> {
     let mut searcher = <G::Searcher as Searcher<G>>::default_params();
     let (mut time, mut strength, mut mate) = Default::default();
@@ -240,31 +236,42 @@ pub const SEARCH_ALGORITHM: &str = "SearchAlgorithm";
 /// refused at `isready` or `go` and the previous table kept.
 pub const MAX_HASH_MB: i64 = 32_768;
 
-/// The switch to strength by Elo; `USI_Elo` follows it in `usi`.
-const LIMIT_STRENGTH: &str = "USI_LimitStrength";
-const LEVEL: &str = "Level";
+/// The names of the options every game shares. A protocol may announce some
+/// under names of its own (USI's `USI_Hash` for [`HASH`]).
+pub const THREADS: &str = "Threads";
+pub const HASH: &str = "Hash";
+pub const MULTI_PV: &str = "MultiPV";
+pub const PONDER: &str = "Ponder";
+pub const TIME_MARGIN: &str = "TimeMargin";
+pub const SEED: &str = "Seed";
+pub const SKILL: &str = "Skill";
+pub const LEVEL: &str = "Level";
+/// The switch to strength by Elo; [`ELO`] follows it in the list.
+pub const LIMIT_STRENGTH: &str = "LimitStrength";
+pub const ELO: &str = "Elo";
+pub const VARIETY: &str = "Variety";
 
-/// Options every game shares, announced after the game's own rules.
+/// Options every game shares, listed after the game's own rules.
 pub const ENGINE_OPTIONS: &[OptionSpec] = &[
-    OptionSpec::spin("Threads", 1, 1, 256),
-    OptionSpec::spin("USI_Hash", 64, 1, MAX_HASH_MB).with_aliases(&["Hash"]),
-    OptionSpec::spin("MultiPV", 1, 1, 64),
-    OptionSpec::check("USI_Ponder", false),
-    OptionSpec::spin("TimeMargin", 300, 0, 60_000),
-    OptionSpec::spin("Seed", 0, 0, i64::MAX),
+    OptionSpec::spin(THREADS, 1, 1, 256),
+    OptionSpec::spin(HASH, 64, 1, MAX_HASH_MB),
+    OptionSpec::spin(MULTI_PV, 1, 1, 64),
+    OptionSpec::check(PONDER, false),
+    OptionSpec::spin(TIME_MARGIN, 300, 0, 60_000),
+    OptionSpec::spin(SEED, 0, 0, i64::MAX),
     // Below 20: a weaker player (crate::strength), the game's `Level` of the
-    // same share; USI_LimitStrength with USI_Elo picks the level by its
-    // measured Elo instead.
+    // same share; LimitStrength with Elo picks the level by its measured Elo
+    // instead.
     OptionSpec::spin(
-        "Skill",
+        SKILL,
         strength::MAX_SKILL as i64,
         0,
         strength::MAX_SKILL as i64,
     ),
     OptionSpec::check(LIMIT_STRENGTH, false),
     // Centipawns: in the opening, any root move this close to the best may be played.
-    OptionSpec::spin("Variety", 0, 0, 1000),
-    // Lists the game's `Tune_` options in `usi` (they are settable either way).
+    OptionSpec::spin(VARIETY, 0, 0, 1000),
+    // Lists the game's `Tune_` options (they are settable either way).
     OptionSpec::check(tune::SHOW_TUNABLES, false),
 ];
 
@@ -300,6 +307,15 @@ pub struct GameState {
     pub awaits_chance: bool,
     /// How the game ended, if it did.
     pub outcome: Option<Outcome>,
+}
+
+/// Why a search cannot start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The side to move has not rolled its dice yet (Sugoroku).
+    AwaitsChance,
+    /// A move the search was limited to is not legal here.
+    SearchMoves(MoveError),
 }
 
 /// What `go` ends with.
@@ -367,9 +383,8 @@ pub trait GameSession: Send {
     fn forfeit(&self, seat: Seat) -> GameResult;
     fn diagram(&self) -> String;
     fn ponder_enabled(&self) -> bool;
-    /// Why `go` with `limits` cannot search the current position (sugoroku
-    /// waiting for its dice, a `searchmoves` move that is not legal), if so.
-    fn search_refusal(&self, limits: &Limits) -> Option<String>;
+    /// Why a search with `limits` cannot start from the current position, if so.
+    fn search_refusal(&self, limits: &Limits) -> Option<Refusal>;
     /// Whether the game has a mate solver (otherwise `go mate` answers
     /// `checkmate notimplemented` at once).
     fn has_mate_solver(&self) -> bool;
@@ -385,7 +400,7 @@ pub trait GameSession: Send {
     /// The fixed bench positions at the fixed depth, from fresh tables.
     fn bench(&mut self, depth: Option<u32>) -> BenchReport;
     /// Analysis: searches play at full strength whatever `Skill`, `Level`,
-    /// `USI_LimitStrength` and `Variety` say (a review's searches).
+    /// `LimitStrength` and `Variety` say (a review's searches).
     fn set_analysis(&mut self, on: bool);
     /// How a review of this game values moves ([`Playable::REVIEW`]).
     fn review_scale(&self) -> ReviewScale;
@@ -419,7 +434,7 @@ pub struct Session<G: Playable> {
     ponder: bool,
     /// `Level` (or `Skill`, scaled): the level when strength is not limited by Elo.
     level: u32,
-    /// `USI_LimitStrength` and `USI_Elo`: the level is the game's strongest
+    /// `LimitStrength` and `Elo`: the level is the game's strongest
     /// measured not above this Elo.
     limit_strength: bool,
     elo: i64,
@@ -655,20 +670,20 @@ impl<G: Playable> Session<G> {
             _ => 0,
         };
         match spec.name {
-            "Threads" => self.config.threads = smp::threads_to_run(int(&value) as usize),
-            "USI_Hash" => self.config.hash_mb = int(&value) as usize,
-            "MultiPV" => self.config.multipv = int(&value) as usize,
-            "TimeMargin" => self.config.time_margin_ms = int(&value) as u64,
-            "Seed" => {
+            THREADS => self.config.threads = smp::threads_to_run(int(&value) as usize),
+            HASH => self.config.hash_mb = int(&value) as usize,
+            MULTI_PV => self.config.multipv = int(&value) as usize,
+            TIME_MARGIN => self.config.time_margin_ms = int(&value) as u64,
+            SEED => {
                 self.config.seed = int(&value) as u64;
                 self.rng = Xoshiro256PlusPlus::seed_from_u64(self.config.seed);
             }
-            "USI_Ponder" => self.ponder = value == OptionValue::Bool(true),
-            "Skill" => self.level = strength::level_of_skill(int(&value) as u32, G::LEVELS),
+            PONDER => self.ponder = value == OptionValue::Bool(true),
+            SKILL => self.level = strength::level_of_skill(int(&value) as u32, G::LEVELS),
             LEVEL => self.level = int(&value) as u32,
             LIMIT_STRENGTH => self.limit_strength = value == OptionValue::Bool(true),
-            "USI_Elo" => self.elo = int(&value),
-            "Variety" => self.variety = int(&value) as i32,
+            ELO => self.elo = int(&value),
+            VARIETY => self.variety = int(&value) as i32,
             tune::SHOW_TUNABLES => self.show_tunables = value == OptionValue::Bool(true),
             _ => {}
         }
@@ -698,7 +713,7 @@ impl<G: Playable> GameSession for Session<G> {
             specs.push(spec);
             // The game's own levels beside Skill, its Elo range beside the
             // switch that enables it.
-            if spec.name == "Skill" {
+            if spec.name == SKILL {
                 specs.push(level_spec::<G>());
             }
             if spec.name == LIMIT_STRENGTH {
@@ -713,13 +728,7 @@ impl<G: Playable> GameSession for Session<G> {
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<bool, OptionError> {
         let mut rules = self.rules.clone();
-        // Both names of the move limit set one rule.
-        let rule_name = if MAX_MOVES_TO_DRAW.answers_to(name) {
-            MOVE_LIMIT.name
-        } else {
-            name
-        };
-        if rules.set(rule_name, value)? {
+        if rules.set(name, value)? {
             if rules != self.rules {
                 // Rules are part of the position: the current game is replayed
                 // under them (its history, for repetitions, survives). A change
@@ -891,14 +900,14 @@ impl<G: Playable> GameSession for Session<G> {
         self.ponder
     }
 
-    fn search_refusal(&self, limits: &Limits) -> Option<String> {
-        if let Some(reason) = self.pos.search_refusal() {
-            return Some(reason);
+    fn search_refusal(&self, limits: &Limits) -> Option<Refusal> {
+        if self.pos.awaits_chance() && self.pos.decided().is_none() {
+            return Some(Refusal::AwaitsChance);
         }
         limits
             .searchmoves_in(&self.pos)
             .err()
-            .map(|e| format!("searchmoves: {e}"))
+            .map(Refusal::SearchMoves)
     }
 
     fn has_mate_solver(&self) -> bool {
@@ -1187,12 +1196,12 @@ fn level_spec<G: Playable>() -> OptionSpec {
     OptionSpec::spin(LEVEL, G::LEVELS as i64, 0, G::LEVELS as i64)
 }
 
-/// `USI_Elo`: from the game's weakest measured level to its strongest;
-/// none where no level is measured.
+/// `Elo`: from the game's weakest measured level to its strongest; none
+/// where no level is measured.
 fn elo_spec<G: Playable>() -> Option<OptionSpec> {
     let (&weakest, &strongest) = (G::LEVEL_ELO.first()?, G::LEVEL_ELO.last()?);
     Some(OptionSpec::spin(
-        "USI_Elo",
+        ELO,
         strongest as i64,
         weakest as i64,
         strongest as i64,
@@ -1397,21 +1406,19 @@ mod tests {
     fn an_elo_limit_plays_the_level_the_table_names() {
         let mut session = new_session("hasami").unwrap();
         let weakest = crate::hasami::Hasami::LEVEL_ELO[0];
-        session.set_option("USI_Elo", &weakest.to_string()).unwrap();
+        session.set_option(ELO, &weakest.to_string()).unwrap();
         let (_, full) = choices(&mut *session, 1, &Limits::depth(3));
         assert!(
             full > strength::level(0, strength::MAX_SKILL, &[], 0, 0).nodes * 2,
             "not limited yet: {full}"
         );
-        session.set_option("USI_LimitStrength", "true").unwrap();
+        session.set_option(LIMIT_STRENGTH, "true").unwrap();
         let (_, limited) = choices(&mut *session, 1, &Limits::depth(3));
         assert!(
             limited <= strength::level(0, strength::MAX_SKILL, &[], 0, 0).nodes * 2,
             "{limited} nodes"
         );
-        assert!(session
-            .set_option("USI_Elo", &(weakest - 1).to_string())
-            .is_err());
+        assert!(session.set_option(ELO, &(weakest - 1).to_string()).is_err());
     }
 
     #[test]

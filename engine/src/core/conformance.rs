@@ -342,7 +342,9 @@ impl GameVisitor for Suite {
             let divided: u64 = pos.divide(depth).iter().map(|(_, n)| n).sum();
             assert_eq!(divided, made, "{name}: divide of '{sfen}'");
         }
-        session.set_option("USI_Hash", "1").expect("a hash size");
+        session
+            .set_option(crate::session::HASH, "1")
+            .expect("a hash size");
         session.prepare().expect("the session prepares");
         for sfen in G::BENCH_POSITIONS {
             session
@@ -353,7 +355,7 @@ impl GameVisitor for Suite {
                 ..Limits::default()
             };
             if let Some(refusal) = session.search_refusal(&limits) {
-                panic!("{name}: the bench position '{sfen}' cannot be searched: {refusal}");
+                panic!("{name}: the bench position '{sfen}' cannot be searched: {refusal:?}");
             }
             let best = session.search(&limits, &SearchControl::new(false), &mut |_| {});
             let best = best.best.expect("a bench position has a move");

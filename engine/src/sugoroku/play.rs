@@ -4,7 +4,6 @@
 use super::Sugoroku;
 use crate::core::{Game, HouseRules, OptionError, OptionSpec};
 use crate::search::expecti::{self, Expectimax};
-use crate::search::ChanceGame;
 use crate::session::{ParamsOf, Playable, SEARCH_ALGORITHM};
 
 const SEARCH_OPTIONS: &[OptionSpec] = &[OptionSpec::combo(
@@ -114,13 +113,5 @@ impl Playable for Sugoroku {
             .map(|v| ((v * 1000.0).round() as i32).to_string())
             .collect();
         format!("probs {}", permille.join(" "))
-    }
-
-    fn search_refusal(&self) -> Option<String> {
-        (self.at_chance() && self.decided().is_none()).then(|| {
-            "the side to move has not rolled yet: give the roll as the last entry \
-             of the moves list (position ... moves ... 52)"
-                .to_string()
-        })
     }
 }
