@@ -86,7 +86,7 @@ fn move_gains_of<G: Playable>(
         .set_position(sfen, moves)
         .map_err(|e| format!("position: {e}"))?;
     let pos = session.position();
-    if pos.awaits_chance() {
+    if pos.at_chance() {
         return Ok(Vec::new());
     }
     let mover = pos.side_to_move();

@@ -874,7 +874,7 @@ impl<G: Playable> GameSession for Session<G> {
         GameState {
             to_move: self.pos.side_to_move(),
             ply: self.pos.ply(),
-            awaits_chance: self.pos.awaits_chance(),
+            awaits_chance: self.pos.at_chance(),
             outcome: self.pos.outcome(),
         }
     }
@@ -901,7 +901,7 @@ impl<G: Playable> GameSession for Session<G> {
     }
 
     fn search_refusal(&self, limits: &Limits) -> Option<Refusal> {
-        if self.pos.awaits_chance() && self.pos.decided().is_none() {
+        if self.pos.at_chance() && self.pos.decided().is_none() {
             return Some(Refusal::AwaitsChance);
         }
         limits

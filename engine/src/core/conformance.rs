@@ -135,7 +135,7 @@ fn playouts<G: Game, C: ChanceSteps<G>>(
                 played.push(Step::Chance(outcome));
                 continue;
             }
-            if pos.awaits_chance() {
+            if pos.at_chance() {
                 // Dice due, and these playouts do not throw them.
                 break;
             }

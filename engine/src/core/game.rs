@@ -110,8 +110,9 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The end of the game by every rule, repetition and move limit included.
     fn outcome(&self) -> Option<Outcome>;
     /// Whether the position waits for a chance event (the dice of the side to
-    /// move are not rolled yet) rather than for a move.
-    fn awaits_chance(&self) -> bool {
+    /// move are not rolled yet) rather than for a move: never in games without
+    /// chance.
+    fn at_chance(&self) -> bool {
         false
     }
     /// The result when `seat` forfeits here (resigns, loses on time, plays an

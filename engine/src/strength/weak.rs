@@ -140,8 +140,8 @@ impl<G: Game> Game for Weak<G> {
     fn outcome(&self) -> Option<Outcome> {
         self.pos.outcome()
     }
-    fn awaits_chance(&self) -> bool {
-        self.pos.awaits_chance()
+    fn at_chance(&self) -> bool {
+        self.pos.at_chance()
     }
     fn forfeit(&self, seat: Seat) -> GameResult {
         self.pos.forfeit(seat)
@@ -231,9 +231,6 @@ impl<G: ChanceGame> ChanceGame for Weak<G> {
     type Chance = G::Chance;
     const CHANCE_WEIGHT: u32 = G::CHANCE_WEIGHT;
     const VALUE_BOUND: Value = G::VALUE_BOUND;
-    fn at_chance(&self) -> bool {
-        self.pos.at_chance()
-    }
     fn chance_outcomes(&self) -> &'static [(Self::Chance, u32)] {
         self.pos.chance_outcomes()
     }

@@ -372,8 +372,9 @@ impl Game for Sugoroku {
         self.outcome
     }
 
-    fn awaits_chance(&self) -> bool {
-        self.at_chance()
+    #[inline]
+    fn at_chance(&self) -> bool {
+        self.dice.is_none() && self.outcome.is_none()
     }
 
     #[inline]
@@ -419,11 +420,6 @@ impl ChanceGame for Sugoroku {
     type Chance = Roll;
     const CHANCE_WEIGHT: u32 = 36;
     const VALUE_BOUND: Value = 3000;
-
-    #[inline]
-    fn at_chance(&self) -> bool {
-        self.dice.is_none() && self.outcome.is_none()
-    }
 
     fn chance_outcomes(&self) -> &'static [(Roll, u32)] {
         &ROLLS

@@ -227,6 +227,9 @@ impl Game for Race {
     fn outcome(&self) -> Option<Outcome> {
         self.decided()
     }
+    fn at_chance(&self) -> bool {
+        self.die.is_none() && self.won.is_none()
+    }
     fn decided(&self) -> Option<Outcome> {
         self.won.map(|(winner, points)| Outcome {
             result: crate::core::GameResult::Win { winner, points },
@@ -260,9 +263,6 @@ impl ChanceGame for Race {
     const CHANCE_WEIGHT: u32 = 4;
     const VALUE_BOUND: Value = 2000;
 
-    fn at_chance(&self) -> bool {
-        self.die.is_none() && self.won.is_none()
-    }
     fn chance_outcomes(&self) -> &'static [(u8, u32)] {
         DIE
     }
