@@ -13,12 +13,12 @@ use crate::core::{
     Game, HouseRules, MoveError, MoveList, OptionError, OptionSpec, ParseError, Seat,
 };
 use crate::perft;
+use crate::profile::Profile;
 use crate::review::ReviewScale;
 use crate::search::tables::Scratch;
 use crate::search::TimeParams;
 use crate::search::{
     smp, DelayEstimate, Limits, Margin, Score, SearchConfig, SearchControl, SearchInfo, Searcher,
-    Value,
 };
 use crate::strength::{self, StrengthParams, Weak};
 use crate::tune::{self, Params, Spec, Tunable, Tuned};
@@ -30,38 +30,14 @@ use std::fmt;
 /// game itself, and as a weaker player sees it).
 pub trait Playable: Game {
     type Searcher: Searcher<Self> + Searcher<Weak<Self>>;
-    /// How many levels below full strength the game has (`Level` 0 … this,
-    /// which is full strength; `Skill` 0 … 20 names the same shares of the way).
-    /// More levels take smaller steps, for a game whose strength grows fast
-    /// with the nodes searched.
-    const LEVELS: u32 = strength::MAX_SKILL;
-    /// The Elo of the levels 0, 1, … as a ladder of matches measured them
-    /// (docs/cpu-seats.md), a uniformly random mover being 0: the levels
-    /// [`ELO`] can name. `LEVELS + 1` when full strength was measured too;
-    /// empty where no ladder has run (then [`ELO`] is not offered).
-    const LEVEL_ELO: &'static [i32];
-    /// Where each level below full strength sits on the way from level 0 (0)
-    /// to the evenly spaced strongest (1), fitted to a ladder so that the
-    /// steps come out equal; empty spaces them evenly ([`strength::level`]).
-    const LEVEL_SPACING: &'static [f64] = &[];
+    /// The game's facts that are not rules: name, seats, dice, bench and
+    /// perft bench data, levels ([`Profile`]).
+    const PROFILE: Profile;
     /// What a one-ply greedy player (the `baseline` tool) maximises, by the
     /// game's own measure, for the side that plays `mv`: the material it wins
     /// at once in the shogi games (the values the searchers order captures by;
     /// in Hasami the stones captured), and in Sugoroku what it gains in the race.
     fn immediate_gain(&self, mv: Self::Move) -> i64;
-    /// How far level 0 misjudges a position at most, in the evaluation's units.
-    const LEVEL_NOISE: Value = 300;
-    /// How many moves in a thousand level 0 overlooks.
-    const LEVEL_BLIND_PERMILLE: u32 = 400;
-    /// Positions (in the game's notation) and depth for `bench`.
-    const BENCH_POSITIONS: &'static [&'static str];
-    const BENCH_DEPTH: u32;
-    /// Positions and depths for the perft bench (`cargo bench --bench perft`).
-    const PERFT_BENCH: &'static [(&'static str, u32)];
-    /// How a seat is written in `status` and `d` (`b`/`w` for two players).
-    fn seat_name(seat: Seat) -> &'static str {
-        ["b", "w", "2", "3"][seat as usize]
-    }
     /// Options of the game's searcher (e.g. the choice of algorithm), announced
     /// after the house rules.
     fn search_options() -> &'static [OptionSpec] {
@@ -118,15 +94,11 @@ pub trait Playable: Game {
         let _ = kanji;
         self.format_move(mv)
     }
-    /// How a review values moves and judges losses ([`crate::review`]).
-    const REVIEW: ReviewScale = ReviewScale::SHOGI;
     /// Each seat's expected place points in thousandths, for a review (games
     /// with places: Yonin); none by default.
     fn place_shares(&self) -> Option<[i32; 4]> {
         None
     }
-    /// Whether [`Playable::mate`] is implemented.
-    const MATE_SOLVER: bool = false;
     /// `go mate`: a mate for the side to move within the `movetime` or
     /// `nodes` of `limits` (`infinite`: until `control` stops it), its memory
     /// taken from `scratch` and given back. Games without a mate solver keep
@@ -207,7 +179,7 @@ pub fn tunable_specs<G: Playable>() -> Vec<OptionSpec> {
         searcher: &mut searcher,
         time: &mut time,
         strength: &mut strength,
-        mate: G::MATE_SOLVER.then_some(&mut mate),
+        mate: G::PROFILE.mate_solver.then_some(&mut mate),
     })
 }
 
@@ -402,7 +374,7 @@ pub trait GameSession: Send {
     /// Analysis: searches play at full strength whatever `Skill`, `Level`,
     /// `LimitStrength` and `Variety` say (a review's searches).
     fn set_analysis(&mut self, on: bool);
-    /// How a review of this game values moves ([`Playable::REVIEW`]).
+    /// How a review of this game values moves (its profile's `review`).
     fn review_scale(&self) -> ReviewScale;
     /// [`Playable::place_shares`] of the current position.
     fn place_shares(&self) -> Option<[i32; 4]>;
@@ -468,9 +440,9 @@ impl<G: Playable> Session<G> {
             rules,
             config,
             ponder: false,
-            level: G::LEVELS,
+            level: G::PROFILE.levels.count,
             limit_strength: false,
-            elo: G::LEVEL_ELO.last().map_or(0, |&elo| elo as i64),
+            elo: G::PROFILE.levels.elo.last().map_or(0, |&elo| elo as i64),
             variety: 0,
             rng: Xoshiro256PlusPlus::seed_from_u64(0),
             delays: DelayEstimate::default(),
@@ -521,7 +493,7 @@ impl<G: Playable> Session<G> {
     ) -> Option<BestMove> {
         // Within a tenth of a node limit too, so that `go nodes` means what it says.
         let budget = (self.mate.probe_nodes as u64).min(limits.nodes.map_or(u64::MAX, |n| n / 10));
-        if !G::MATE_SOLVER
+        if !G::PROFILE.mate_solver
             || budget == 0
             || limits.infinite
             || control.waiting()
@@ -589,7 +561,7 @@ impl<G: Playable> Session<G> {
         // timed one without a deadline to keep to (a search held for
         // `ponderhit` that had finished).
         let timed = limits.movetime.is_some() || limits.clock.is_some();
-        if !G::MATE_SOLVER
+        if !G::PROFILE.mate_solver
             || budget == 0
             || control.stopped()
             || (timed && control.deadline().is_none())
@@ -660,7 +632,7 @@ impl<G: Playable> Session<G> {
             searcher: Searcher::<G>::params_mut(&mut self.searcher),
             time: &mut self.config.time,
             strength: &mut self.strength,
-            mate: G::MATE_SOLVER.then_some(&mut self.mate),
+            mate: G::PROFILE.mate_solver.then_some(&mut self.mate),
         }
     }
 
@@ -679,7 +651,9 @@ impl<G: Playable> Session<G> {
                 self.rng = Xoshiro256PlusPlus::seed_from_u64(self.config.seed);
             }
             PONDER => self.ponder = value == OptionValue::Bool(true),
-            SKILL => self.level = strength::level_of_skill(int(&value) as u32, G::LEVELS),
+            SKILL => {
+                self.level = strength::level_of_skill(int(&value) as u32, G::PROFILE.levels.count)
+            }
             LEVEL => self.level = int(&value) as u32,
             LIMIT_STRENGTH => self.limit_strength = value == OptionValue::Bool(true),
             ELO => self.elo = int(&value),
@@ -699,7 +673,7 @@ impl<G: Playable> Default for Session<G> {
 
 impl<G: Playable> GameSession for Session<G> {
     fn game(&self) -> &'static str {
-        G::NAME
+        G::PROFILE.name
     }
 
     fn option_specs(&self) -> Vec<OptionSpec> {
@@ -843,11 +817,11 @@ impl<G: Playable> GameSession for Session<G> {
     }
 
     fn has_chance(&self) -> bool {
-        G::HAS_CHANCE
+        G::PROFILE.has_chance
     }
 
     fn seat_name(&self, seat: Seat) -> &'static str {
-        G::seat_name(seat)
+        G::PROFILE.seat_names[seat as usize]
     }
 
     fn legal_moves(&self) -> Vec<String> {
@@ -888,11 +862,10 @@ impl<G: Playable> GameSession for Session<G> {
     }
 
     fn diagram(&self) -> String {
-        let seats: Vec<&str> = (0..G::SEATS as Seat).map(G::seat_name).collect();
         format!(
             "{}\nseats {}",
             self.pos.diagram().trim_end(),
-            seats.join(" ")
+            G::PROFILE.seat_names.join(" ")
         )
     }
 
@@ -911,7 +884,7 @@ impl<G: Playable> GameSession for Session<G> {
     }
 
     fn has_mate_solver(&self) -> bool {
-        G::MATE_SOLVER
+        G::PROFILE.mate_solver
     }
 
     fn mate(&mut self, limits: &Limits, control: &SearchControl) -> MateAnswer<String> {
@@ -938,18 +911,18 @@ impl<G: Playable> GameSession for Session<G> {
                 notes: Vec::new(),
             };
         }
-        let index = if self.limit_strength && !G::LEVEL_ELO.is_empty() {
-            strength::level_for_elo(G::LEVEL_ELO, self.elo)
+        let index = if self.limit_strength && !G::PROFILE.levels.elo.is_empty() {
+            strength::level_for_elo(G::PROFILE.levels.elo, self.elo)
         } else {
             self.level
         };
-        let level = (index < G::LEVELS && !self.analysis).then(|| {
+        let level = (index < G::PROFILE.levels.count && !self.analysis).then(|| {
             self.strength.level(
                 index,
-                G::LEVELS,
-                G::LEVEL_SPACING,
-                G::LEVEL_NOISE,
-                G::LEVEL_BLIND_PERMILLE,
+                G::PROFILE.levels.count,
+                G::PROFILE.levels.spacing,
+                G::PROFILE.levels.noise,
+                G::PROFILE.levels.blind_permille,
             )
         });
         // Stage one: a mate of our own, played at once.
@@ -959,7 +932,7 @@ impl<G: Playable> GameSession for Session<G> {
             }
         }
         // Stage two: the search, a share of its time kept for stage three.
-        let guarded = level.is_none() && G::MATE_SOLVER && self.mate.threat_nodes > 0;
+        let guarded = level.is_none() && G::PROFILE.mate_solver && self.mate.threat_nodes > 0;
         if guarded {
             control.keep_after_search(THREAT_TIME_SHARE);
         }
@@ -1115,7 +1088,7 @@ impl<G: Playable> GameSession for Session<G> {
     }
 
     fn bench(&mut self, depth: Option<u32>) -> BenchReport {
-        let depth = depth.unwrap_or(G::BENCH_DEPTH);
+        let depth = depth.unwrap_or(G::PROFILE.bench_depth);
         let mut config = self.config.clone();
         config.threads = 1;
         config.multipv = 1;
@@ -1125,7 +1098,7 @@ impl<G: Playable> GameSession for Session<G> {
         // Fresh tables, this session's tunables.
         *Searcher::<G>::params_mut(&mut searcher) =
             Searcher::<G>::params_mut(&mut self.searcher).clone();
-        for sfen in G::BENCH_POSITIONS {
+        for sfen in G::PROFILE.bench {
             let pos = G::from_sfen(sfen, &self.rules).expect("bench positions are valid");
             Searcher::<G>::clear(&mut searcher);
             let control = SearchControl::new(false);
@@ -1137,7 +1110,7 @@ impl<G: Playable> GameSession for Session<G> {
                 Searcher::<G>::search(&mut searcher, &pos, &limits, &control, &mut |_| {}).nodes;
         }
         BenchReport {
-            positions: G::BENCH_POSITIONS.len(),
+            positions: G::PROFILE.bench.len(),
             depth,
             nodes,
             elapsed: started.elapsed(),
@@ -1149,7 +1122,7 @@ impl<G: Playable> GameSession for Session<G> {
     }
 
     fn review_scale(&self) -> ReviewScale {
-        G::REVIEW
+        G::PROFILE.review
     }
 
     fn place_shares(&self) -> Option<[i32; 4]> {
@@ -1167,10 +1140,13 @@ impl<G: Playable> GameSession for Session<G> {
         };
         let mut record = Vec::new();
         for text in &self.moves {
-            let (ply, seat) = (pos.ply() + 1, G::seat_name(pos.side_to_move()));
+            let (ply, seat) = (
+                pos.ply() + 1,
+                G::PROFILE.seat_names[pos.side_to_move() as usize],
+            );
             // Games with dice keep their entries as given (the roll with its turn).
             let text = match pos.parse_move(text) {
-                Ok(mv) if !G::HAS_CHANCE => {
+                Ok(mv) if !G::PROFILE.has_chance => {
                     let readable = pos.readable_move(mv, kanji);
                     pos.make(mv);
                     readable
@@ -1193,13 +1169,21 @@ pub const BENCH_NODES: u64 = 1_000_000;
 
 /// `Level`: the game's own levels, its count full strength.
 fn level_spec<G: Playable>() -> OptionSpec {
-    OptionSpec::spin(LEVEL, G::LEVELS as i64, 0, G::LEVELS as i64)
+    OptionSpec::spin(
+        LEVEL,
+        G::PROFILE.levels.count as i64,
+        0,
+        G::PROFILE.levels.count as i64,
+    )
 }
 
 /// `Elo`: from the game's weakest measured level to its strongest; none
 /// where no level is measured.
 fn elo_spec<G: Playable>() -> Option<OptionSpec> {
-    let (&weakest, &strongest) = (G::LEVEL_ELO.first()?, G::LEVEL_ELO.last()?);
+    let (&weakest, &strongest) = (
+        G::PROFILE.levels.elo.first()?,
+        G::PROFILE.levels.elo.last()?,
+    );
     Some(OptionSpec::spin(
         ELO,
         strongest as i64,
@@ -1405,7 +1389,7 @@ mod tests {
     #[test]
     fn an_elo_limit_plays_the_level_the_table_names() {
         let mut session = new_session("hasami").unwrap();
-        let weakest = crate::hasami::Hasami::LEVEL_ELO[0];
+        let weakest = crate::hasami::Hasami::PROFILE.levels.elo[0];
         session.set_option(ELO, &weakest.to_string()).unwrap();
         let (_, full) = choices(&mut *session, 1, &Limits::depth(3));
         assert!(
@@ -1454,21 +1438,33 @@ mod tests {
         struct Check;
         impl crate::registry::GameVisitor for Check {
             fn visit<G: Playable>(&mut self, _: &'static crate::registry::GameEntry) {
-                let (measured, levels) = (G::LEVEL_ELO.len(), G::LEVELS as usize);
+                let (measured, levels) = (
+                    G::PROFILE.levels.elo.len(),
+                    G::PROFILE.levels.count as usize,
+                );
                 assert!(
                     measured == levels || measured == levels + 1,
                     "{}: {measured} Elo for {levels} levels",
-                    G::NAME
+                    G::PROFILE.name
                 );
-                let spacing = G::LEVEL_SPACING;
+                let spacing = G::PROFILE.levels.spacing;
                 if !spacing.is_empty() {
-                    assert_eq!(spacing.len(), levels, "{}: a place per level", G::NAME);
+                    assert_eq!(
+                        spacing.len(),
+                        levels,
+                        "{}: a place per level",
+                        G::PROFILE.name
+                    );
                     assert!(
                         spacing[0] == 0.0 && spacing[levels - 1] <= 1.0,
                         "{}",
-                        G::NAME
+                        G::PROFILE.name
                     );
-                    assert!(spacing.windows(2).all(|w| w[0] < w[1]), "{}", G::NAME);
+                    assert!(
+                        spacing.windows(2).all(|w| w[0] < w[1]),
+                        "{}",
+                        G::PROFILE.name
+                    );
                 }
             }
         }
@@ -1481,12 +1477,17 @@ mod tests {
         impl crate::registry::GameVisitor for Check {
             fn visit<G: Playable>(&mut self, _: &'static crate::registry::GameEntry) {
                 let tunables = tunable_specs::<G>();
-                assert!(!tunables.is_empty(), "{}", G::NAME);
+                assert!(!tunables.is_empty(), "{}", G::PROFILE.name);
                 let mut names: Vec<String> =
                     tunables.iter().map(|t| t.name.to_lowercase()).collect();
                 names.sort();
                 names.dedup();
-                assert_eq!(names.len(), tunables.len(), "{}: unique names", G::NAME);
+                assert_eq!(
+                    names.len(),
+                    tunables.len(),
+                    "{}: unique names",
+                    G::PROFILE.name
+                );
                 for t in &tunables {
                     assert!(t.name.starts_with(tune::PREFIX), "{}", t.name);
                     let OptionKind::Spin { default, min, max } = t.kind else {

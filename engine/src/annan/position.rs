@@ -161,8 +161,6 @@ impl Annan {
 impl Game for Annan {
     type Move = AnnanMove;
     type Rules = AnnanRules;
-
-    const NAME: &'static str = "annan";
     const SEATS: usize = 2;
 
     fn start(rules: &AnnanRules) -> Self {

@@ -305,7 +305,12 @@ const GARBLED_PER_GAME: usize = 3_000;
 impl GameVisitor for Suite {
     fn visit<G: Playable>(&mut self, entry: &'static GameEntry) {
         let name = entry.name;
-        assert_eq!(G::NAME, name);
+        assert_eq!(G::PROFILE.name, name);
+        assert_eq!(
+            G::PROFILE.seat_names.len(),
+            G::SEATS,
+            "{name}: a name for every seat"
+        );
         let mut session = (entry.new_session)();
         assert_eq!(session.game(), name);
         assert_eq!(
@@ -317,10 +322,11 @@ impl GameVisitor for Suite {
         let read = |sfen: &str| {
             G::from_sfen(sfen, &rules).unwrap_or_else(|e| panic!("{name}: '{sfen}': {e}"))
         };
-        let perft_bench = G::PERFT_BENCH.iter().map(|&(sfen, _)| sfen);
+        let perft_bench = G::PROFILE.perft_bench.iter().map(|&(sfen, _)| sfen);
         let starts: Vec<G> = std::iter::once(G::start(&rules))
             .chain(
-                G::BENCH_POSITIONS
+                G::PROFILE
+                    .bench
                     .iter()
                     .copied()
                     .chain(perft_bench)
@@ -331,7 +337,7 @@ impl GameVisitor for Suite {
             random_playouts(start, 4, 80, seed);
             garbled_inputs(start, GARBLED_PER_GAME / starts.len(), seed);
         }
-        for &(sfen, depth) in G::PERFT_BENCH {
+        for &(sfen, depth) in G::PROFILE.perft_bench {
             let (pos, depth) = (read(sfen), depth.min(2));
             let made = pos.perft(depth, false);
             assert_eq!(
@@ -346,7 +352,7 @@ impl GameVisitor for Suite {
             .set_option(crate::session::HASH, "1")
             .expect("a hash size");
         session.prepare().expect("the session prepares");
-        for sfen in G::BENCH_POSITIONS {
+        for sfen in G::PROFILE.bench {
             session
                 .set_position(Some(sfen), &[])
                 .expect("a bench position");

@@ -68,13 +68,9 @@ pub trait Game: Clone + Send + Sync + 'static {
     type Move: Copy + Default + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + 'static;
     type Rules: HouseRules;
 
-    /// The name used everywhere a game is named (`hasami`, …).
-    const NAME: &'static str;
+    /// How many seats the rules seat (the game's name and other facts that
+    /// are not rules are its profile, [`crate::profile::Profile`]).
     const SEATS: usize;
-    /// Whether chance events (dice) decide part of the play.
-    const HAS_CHANCE: bool = false;
-    /// The most points one game can be worth (sugoroku's triple win: 3).
-    const MAX_POINTS: u8 = 1;
 
     fn start(rules: &Self::Rules) -> Self;
     /// Reads the game's position notation (SFEN or its extension).

@@ -241,8 +241,6 @@ impl Hasami {
 impl Game for Hasami {
     type Move = HasamiMove;
     type Rules = HasamiRules;
-
-    const NAME: &'static str = "hasami";
     const SEATS: usize = 2;
 
     fn start(rules: &HasamiRules) -> Self {

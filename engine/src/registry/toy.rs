@@ -8,6 +8,7 @@
 
 use crate::core::options::NoHouseRules;
 use crate::core::{Game, MoveError, MoveList, Outcome, ParseError, Seat};
+use crate::profile::Profile;
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaParams};
 use crate::search::{TwoPlayerGame, Value};
 use crate::session::Playable;
@@ -26,7 +27,6 @@ struct Nim {
 impl Game for Nim {
     type Move = Take;
     type Rules = NoHouseRules;
-    const NAME: &'static str = "nim";
     const SEATS: usize = 2;
 
     fn start(_: &NoHouseRules) -> Self {
@@ -169,10 +169,13 @@ impl TwoPlayerGame for Nim {
 
 impl Playable for Nim {
     type Searcher = AlphaBeta<NimEval>;
-    const LEVEL_ELO: &'static [i32] = &[];
-    const BENCH_POSITIONS: &'static [&'static str] = &["10 b 1", "7 w 4"];
-    const BENCH_DEPTH: u32 = 6;
-    const PERFT_BENCH: &'static [(&'static str, u32)] = &[("10 b 1", 5)];
+
+    const PROFILE: Profile = Profile {
+        bench: &["10 b 1", "7 w 4"],
+        bench_depth: 6,
+        perft_bench: &[("10 b 1", 5)],
+        ..Profile::new("nim")
+    };
 
     fn immediate_gain(&self, _: Take) -> i64 {
         0

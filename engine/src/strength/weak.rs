@@ -98,10 +98,7 @@ impl<G: Game> Weak<G> {
 impl<G: Game> Game for Weak<G> {
     type Move = G::Move;
     type Rules = G::Rules;
-    const NAME: &'static str = G::NAME;
     const SEATS: usize = G::SEATS;
-    const HAS_CHANCE: bool = G::HAS_CHANCE;
-    const MAX_POINTS: u8 = G::MAX_POINTS;
 
     fn start(rules: &Self::Rules) -> Self {
         Weak::new(G::start(rules), Weakness::default())

@@ -284,11 +284,7 @@ impl Sugoroku {
 impl Game for Sugoroku {
     type Move = SugorokuMove;
     type Rules = SugorokuRules;
-
-    const NAME: &'static str = "sugoroku";
     const SEATS: usize = 2;
-    const HAS_CHANCE: bool = true;
-    const MAX_POINTS: u8 = 3;
 
     fn start(rules: &SugorokuRules) -> Self {
         let mut pos = Sugoroku::empty(0, 0, rules);

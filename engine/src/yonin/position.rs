@@ -421,8 +421,6 @@ impl Yonin {
 impl Game for Yonin {
     type Move = YoninMove;
     type Rules = YoninRules;
-
-    const NAME: &'static str = "yonin";
     const SEATS: usize = 4;
 
     fn start(rules: &YoninRules) -> Self {

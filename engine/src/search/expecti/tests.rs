@@ -114,7 +114,6 @@ impl Race {
 impl Game for Race {
     type Move = RaceMove;
     type Rules = NoHouseRules;
-    const NAME: &'static str = "race";
     const SEATS: usize = 2;
 
     fn start(_: &NoHouseRules) -> Self {

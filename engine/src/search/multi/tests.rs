@@ -98,7 +98,6 @@ impl Raid {
 impl Game for Raid {
     type Move = RaidMove;
     type Rules = NoHouseRules;
-    const NAME: &'static str = "raid";
     const SEATS: usize = 4;
 
     fn start(_: &NoHouseRules) -> Self {
