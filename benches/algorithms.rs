@@ -13,6 +13,7 @@
 //! deterministic, unlike the timings.
 
 use std::time::{Duration, Instant};
+use yomi_engine::core::Notation;
 use yomi_engine::search::expecti::{self, Expectimax};
 use yomi_engine::search::multi::{self, MultiSearch};
 use yomi_engine::search::{Limits, SearchConfig, SearchControl, Searcher};

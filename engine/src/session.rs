@@ -8,6 +8,7 @@ use crate::core::error::truncate;
 use crate::core::game::GameResult;
 use crate::core::options::{find_spec, OptionValue};
 use crate::core::sfen::MAX_MOVE_NUMBER;
+use crate::core::Notation;
 use crate::core::Outcome;
 use crate::core::{
     Game, HouseRules, MoveError, MoveList, OptionError, OptionSpec, ParseError, Seat,
@@ -28,7 +29,7 @@ use std::fmt;
 
 /// A game the engine can play: its rules plus the searcher that plays it (the
 /// game itself, and as a weaker player sees it).
-pub trait Playable: Game {
+pub trait Playable: Game + Notation {
     type Searcher: Searcher<Self> + Searcher<Weak<Self>>;
     /// The game's facts that are not rules: name, seats, dice, bench and
     /// perft bench data, levels ([`Profile`]).
@@ -87,12 +88,6 @@ pub trait Playable: Game {
     ) -> Result<bool, OptionError> {
         let _ = (params, name, value);
         Ok(false)
-    }
-    /// A move as a game record shows it to people, western or with kanji
-    /// piece names ([`crate::core::readable`]); the protocol's form by default.
-    fn readable_move(&self, mv: Self::Move, kanji: bool) -> String {
-        let _ = kanji;
-        self.format_move(mv)
     }
     /// Each seat's expected place points in thousandths, for a review (games
     /// with places: Yonin); none by default.

@@ -183,18 +183,6 @@ impl Playable for Annan {
     fn immediate_gain(&self, mv: Self::Move) -> i64 {
         crate::search::TwoPlayerGame::gain(self, mv, &AnnanEval::default()).into()
     }
-    fn readable_move(&self, mv: AnnanMove, kanji: bool) -> String {
-        const LETTERS: [&str; 14] = [
-            "P", "L", "N", "S", "G", "B", "R", "K", "+P", "+L", "+N", "+S", "+B", "+R",
-        ];
-        let state = self.state();
-        let on = |sq| {
-            Some(state.at(sq))
-                .filter(|p| !p.is_none())
-                .map(|p| p.kind())
-        };
-        crate::core::readable::ReadableMove::shogi(mv, on, |k| LETTERS[k.index()], kanji)
-    }
     type Searcher = crate::search::alphabeta::AlphaBeta<AnnanEval>;
 
     const PROFILE: Profile = Profile {

@@ -3,6 +3,8 @@
 //! game's tests run them from positions of its own; [`Suite`] runs them, with
 //! perft and a search, over every registered game.
 
+use crate::core::Notation;
+
 use super::game::GameResult;
 use super::{Game, MoveList, Outcome};
 use crate::registry::{GameEntry, GameVisitor};
@@ -14,7 +16,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 /// Plays `games` random games of at most `max_plies` from `start`, checking at
 /// every node that the game's parts agree with each other; a game stops where
 /// dice are due ([`random_chance_playouts`] throws them).
-pub fn random_playouts<G: Game>(start: &G, games: usize, max_plies: usize, seed: u64) {
+pub fn random_playouts<G: Notation>(start: &G, games: usize, max_plies: usize, seed: u64) {
     playouts::<G, NoChance>(start, games, max_plies, seed, &mut |_| {});
 }
 
@@ -23,7 +25,7 @@ pub fn random_playouts<G: Game>(start: &G, games: usize, max_plies: usize, seed:
 /// with an outcome drawn by the weights; `each_node` adds the game's own checks
 /// at every node where a player is to move and the game goes on. Returns how each game ended (`None`:
 /// still going after `max_plies` moves, chance steps not counted).
-pub fn random_chance_playouts<G: ChanceGame>(
+pub fn random_chance_playouts<G: ChanceGame + Notation>(
     start: &G,
     games: usize,
     max_plies: usize,
@@ -57,7 +59,7 @@ impl<G: Game> ChanceSteps<G> for NoChance {
 
 struct WithChance;
 
-impl<G: ChanceGame> ChanceSteps<G> for WithChance {
+impl<G: ChanceGame + Notation> ChanceSteps<G> for WithChance {
     type Outcome = G::Chance;
 
     fn draw(pos: &G, rng: &mut Xoshiro256PlusPlus) -> Option<G::Chance> {
@@ -112,7 +114,7 @@ enum Step<M, C> {
     Chance(C),
 }
 
-fn playouts<G: Game, C: ChanceSteps<G>>(
+fn playouts<G: Notation, C: ChanceSteps<G>>(
     start: &G,
     games: usize,
     max_plies: usize,
@@ -170,7 +172,7 @@ fn playouts<G: Game, C: ChanceSteps<G>>(
 }
 
 /// The key and the notation: what every node, chance nodes included, must keep.
-fn check_position<G: Game>(pos: &G) {
+fn check_position<G: Notation>(pos: &G) {
     assert_eq!(
         pos.key(),
         pos.compute_key(),
@@ -186,7 +188,7 @@ fn check_position<G: Game>(pos: &G) {
 }
 
 /// A node with a player to move: [`check_position`], the moves and the outcome.
-pub fn check_node<G: Game>(pos: &G) {
+pub fn check_node<G: Notation>(pos: &G) {
     check_position(pos);
     let mut moves = MoveList::new();
     pos.generate_moves(&mut moves);
@@ -219,7 +221,7 @@ pub fn check_node<G: Game>(pos: &G) {
 /// `from_sfen`, and garbled moves to `play_text`: nothing panics, a text that
 /// reads is a position that round-trips and can be played from, and a refused
 /// move leaves the position as it was.
-pub fn garbled_inputs<G: Game>(start: &G, count: usize, seed: u64) {
+pub fn garbled_inputs<G: Notation>(start: &G, count: usize, seed: u64) {
     const ALPHABET: &[u8] = b"0123456789abcdefghiwbKRGSPLNBkrgspnl+-*/:@ ,.x";
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut pos = start.clone();

@@ -1,7 +1,7 @@
 //! The trait every game implements; searchers, perft and the protocol session are
 //! generic over it.
 
-use super::error::{MoveError, ParseError};
+use super::error::MoveError;
 use super::movelist::MoveList;
 use super::options::HouseRules;
 
@@ -59,7 +59,9 @@ impl Outcome {
     }
 }
 
-/// A game position with its history: the rules, nothing of text protocols or time.
+/// A game position with its history: the rules, nothing of text protocols or
+/// time. How positions are written and shown to people is [`super::Notation`]'s;
+/// a move's text is here, as searchers read `searchmoves` by it.
 ///
 /// Two doors for a move: [`Game::parse_move`] checks text against the legal moves
 /// and never changes the position; [`Game::make`] / [`Game::unmake`] are the fast,
@@ -73,9 +75,6 @@ pub trait Game: Clone + Send + Sync + 'static {
     const SEATS: usize;
 
     fn start(rules: &Self::Rules) -> Self;
-    /// Reads the game's position notation (SFEN or its extension).
-    fn from_sfen(sfen: &str, rules: &Self::Rules) -> Result<Self, ParseError>;
-    fn sfen(&self) -> String;
     fn rules(&self) -> &Self::Rules;
 
     fn side_to_move(&self) -> Seat;
@@ -147,19 +146,4 @@ pub trait Game: Clone + Send + Sync + 'static {
             },
         ))
     }
-
-    /// Plays one entry of a `position … moves` list or a game record. Most games
-    /// write a move there exactly as [`Game::format_move`] does; a game whose
-    /// records carry more (sugoroku's dice) overrides this. On an error the
-    /// position is left as it was.
-    fn play_text(&mut self, text: &str) -> Result<(), MoveError> {
-        let mv = self.parse_move(text)?;
-        self.make(mv);
-        Ok(())
-    }
-
-    /// A human-readable board.
-    fn diagram(&self) -> String;
-    /// Game-specific facts for `status` (captured counts, checks, …), as `key value` words.
-    fn status_details(&self) -> String;
 }

@@ -157,21 +157,6 @@ impl Playable for Hasami {
     fn immediate_gain(&self, mv: Self::Move) -> i64 {
         crate::search::TwoPlayerGame::gain(self, mv, &HasamiEval::default()).into()
     }
-    /// `9i-9c`; with kanji the stones are 歩 (b) and と (w): `９三歩(99)`.
-    fn readable_move(&self, mv: Self::Move, kanji: bool) -> String {
-        if !kanji {
-            return format!("{}-{}", mv.from, mv.to);
-        }
-        let piece = if self.side_to_move() == 0 { "P" } else { "+P" };
-        crate::core::readable::ReadableMove {
-            piece,
-            from: Some(mv.from),
-            to: mv.to,
-            promotes: false,
-            captures: false,
-        }
-        .kanji()
-    }
     type Searcher = crate::search::alphabeta::AlphaBeta<HasamiEval>;
 
     const PROFILE: Profile = Profile {

@@ -6,7 +6,7 @@
 //! search sees one consistent game (the table stays sound) and a position
 //! looks the same however it is reached.
 
-use crate::core::{Game, GameResult, MoveError, MoveList, Outcome, ParseError, Seat};
+use crate::core::{Game, GameResult, MoveError, MoveList, Outcome, Seat};
 use crate::search::{ChanceGame, MultiPlayerGame, TwoPlayerGame, Value};
 
 /// How a weak player misjudges.
@@ -103,12 +103,6 @@ impl<G: Game> Game for Weak<G> {
     fn start(rules: &Self::Rules) -> Self {
         Weak::new(G::start(rules), Weakness::default())
     }
-    fn from_sfen(sfen: &str, rules: &Self::Rules) -> Result<Self, ParseError> {
-        G::from_sfen(sfen, rules).map(|pos| Weak::new(pos, Weakness::default()))
-    }
-    fn sfen(&self) -> String {
-        self.pos.sfen()
-    }
     fn rules(&self) -> &Self::Rules {
         self.pos.rules()
     }
@@ -154,15 +148,6 @@ impl<G: Game> Game for Weak<G> {
     }
     fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError> {
         self.pos.parse_move(text)
-    }
-    fn play_text(&mut self, text: &str) -> Result<(), MoveError> {
-        self.pos.play_text(text)
-    }
-    fn diagram(&self) -> String {
-        self.pos.diagram()
-    }
-    fn status_details(&self) -> String {
-        self.pos.status_details()
     }
 }
 

@@ -8,6 +8,7 @@ use super::movegen::{Step, SugorokuMove};
 use super::rules::{Closeout, Finish, SugorokuRules};
 use super::Evaluation;
 use crate::core::zobrist::key_table;
+use crate::core::Notation;
 use crate::core::{Game, MoveError, MoveList, Outcome, ParseError, Seat};
 use crate::search::{ChanceGame, Value};
 
@@ -296,14 +297,6 @@ impl Game for Sugoroku {
         pos
     }
 
-    fn from_sfen(sfen: &str, rules: &SugorokuRules) -> Result<Self, ParseError> {
-        super::notation::parse_position(sfen, rules)
-    }
-
-    fn sfen(&self) -> String {
-        super::notation::write_position(self)
-    }
-
     fn rules(&self) -> &SugorokuRules {
         &self.rules
     }
@@ -389,15 +382,21 @@ impl Game for Sugoroku {
     fn parse_move(&self, text: &str) -> Result<SugorokuMove, MoveError> {
         super::notation::parse_turn(self, text)
     }
+}
 
+impl Notation for Sugoroku {
+    fn from_sfen(sfen: &str, rules: &SugorokuRules) -> Result<Self, ParseError> {
+        super::notation::parse_position(sfen, rules)
+    }
+    fn sfen(&self) -> String {
+        super::notation::write_position(self)
+    }
     fn play_text(&mut self, text: &str) -> Result<(), MoveError> {
         super::notation::play_text(self, text)
     }
-
     fn diagram(&self) -> String {
         super::notation::diagram(self)
     }
-
     fn status_details(&self) -> String {
         let both = |f: &dyn Fn(Seat) -> u32| format!("{},{}", f(0), f(1));
         format!(

@@ -18,16 +18,6 @@ impl Playable for Yonin {
     fn immediate_gain(&self, mv: Self::Move) -> i64 {
         crate::search::MultiPlayerGame::gain(self, mv, &YoninEval::default()).into()
     }
-    fn readable_move(&self, mv: Self::Move, kanji: bool) -> String {
-        const LETTERS: [&str; 8] = ["K", "R", "G", "S", "P", "+R", "+S", "+P"];
-        let state = self.state();
-        let on = |sq| {
-            Some(state.at(sq))
-                .filter(|p| !p.is_none())
-                .map(|p| p.kind())
-        };
-        crate::core::readable::ReadableMove::shogi(mv, on, |k| LETTERS[k.index()], kanji)
-    }
     /// A finished game: its place points (ties share theirs). Otherwise the
     /// max-n shares of the static evaluation (crate::search::multi, "Values")
     /// split the place points still to be had (2, less a mated seat's 0) in

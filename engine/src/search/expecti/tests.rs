@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::core::options::NoHouseRules;
+use crate::core::Notation;
 use crate::core::{MoveError, Outcome, ParseError};
 use crate::search::budget::CHECK_EVERY;
 use crate::search::tables::Scratch;
@@ -118,12 +119,6 @@ impl Game for Race {
 
     fn start(_: &NoHouseRules) -> Self {
         Race::new([[0; TOKENS]; 2], 0, None)
-    }
-    fn from_sfen(sfen: &str, _: &NoHouseRules) -> Result<Self, ParseError> {
-        Err(ParseError::new(sfen, "the toy race has no notation"))
-    }
-    fn sfen(&self) -> String {
-        format!("{:?} {} {:?}", self.tokens, self.side, self.die)
     }
     fn rules(&self) -> &NoHouseRules {
         &NoHouseRules
@@ -247,6 +242,15 @@ impl Game for Race {
     }
     fn parse_move(&self, text: &str) -> Result<RaceMove, MoveError> {
         Err(MoveError::new(text, "not used"))
+    }
+}
+
+impl Notation for Race {
+    fn from_sfen(sfen: &str, _: &NoHouseRules) -> Result<Self, ParseError> {
+        Err(ParseError::new(sfen, "the toy race has no notation"))
+    }
+    fn sfen(&self) -> String {
+        format!("{:?} {} {:?}", self.tokens, self.side, self.die)
     }
     fn diagram(&self) -> String {
         self.sfen()
