@@ -123,11 +123,18 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The end of the game as far as it can be told without generating moves:
     /// what searchers ask at every node. A position whose side to move has no
     /// legal move may be reported as going on; the searcher learns that from move
-    /// generation.
-    fn decided(&self) -> Option<Outcome>;
+    /// generation. By default the outcome itself, for games where it is cheap.
+    fn decided(&self) -> Option<Outcome> {
+        self.outcome()
+    }
     /// Whether the current position already stood at some ply ≥ `since_ply`; search
-    /// treats a repetition inside its own tree as a draw.
-    fn repeats_since(&self, since_ply: u32) -> bool;
+    /// treats a repetition inside its own tree as a draw. Never, by default:
+    /// games whose positions can repeat keep their keys
+    /// ([`super::KeyHistory`]) and say.
+    fn repeats_since(&self, since_ply: u32) -> bool {
+        let _ = since_ply;
+        false
+    }
 
     fn format_move(&self, mv: Self::Move) -> String;
     /// Reads a move in the fixed notation and checks that it is legal here.

@@ -81,14 +81,6 @@ impl Game for Nim {
         (self.stones == 0).then(|| Outcome::win(self.to_move ^ 1, "last-stone"))
     }
 
-    fn decided(&self) -> Option<Outcome> {
-        self.outcome()
-    }
-
-    fn repeats_since(&self, _: u32) -> bool {
-        false
-    }
-
     fn format_move(&self, mv: Take) -> String {
         mv.0.to_string()
     }
