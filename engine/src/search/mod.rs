@@ -352,7 +352,8 @@ impl SearchControl {
     /// When work after the search must be done: the deadline and the spare
     /// time beyond it; `None` while nothing expires.
     pub fn deadline_after_search(&self) -> Option<Instant> {
-        self.deadline().map(|deadline| deadline + *lock(&self.spare))
+        self.deadline()
+            .map(|deadline| deadline + *lock(&self.spare))
     }
     /// When the search means to have answered at the latest (its hard deadline),
     /// for whoever answers in its stead if it does not; `None` while nothing
