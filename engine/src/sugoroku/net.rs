@@ -305,35 +305,36 @@ impl Network {
                 return unsafe { self.forward_avx2(f, hidden) };
             }
         }
-        self.forward_plain(f, hidden)
+        self.forward_plain::<BLOCK>(f, hidden)
     }
 
-    /// Sixteen hidden sums to a register: a block's rows in half the
-    /// instructions of AVX2.
+    /// Sixteen hidden sums to a register, and a block of eight registers as
+    /// AVX2's: each input's row goes to eight independent sums at once.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f")]
     unsafe fn forward_avx512(&self, f: &Features, hidden: &mut [f32]) -> [f32; OUTPUTS] {
-        self.forward_plain(f, hidden)
+        self.forward_plain::<{ 2 * BLOCK }>(f, hidden)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn forward_avx2(&self, f: &Features, hidden: &mut [f32]) -> [f32; OUTPUTS] {
-        self.forward_plain(f, hidden)
+        self.forward_plain::<BLOCK>(f, hidden)
     }
 
-    /// The forward pass as written; inlined into the AVX2 copy, where the
-    /// compiler turns its row loops into 8-wide instructions. The hidden sums
-    /// are made [`BLOCK`] units at a time over every input, so that they stay
-    /// in registers.
+    /// The forward pass as written; inlined into the vector copies, where the
+    /// compiler turns its row loops into wide instructions. The hidden sums
+    /// are made `N` units at a time over every input, so that they stay in
+    /// registers; each adds its inputs in their order, so every `N` gives the
+    /// same bits.
     #[inline(always)]
-    fn forward_plain(&self, f: &Features, hidden: &mut [f32]) -> [f32; OUTPUTS] {
+    fn forward_plain<const N: usize>(&self, f: &Features, hidden: &mut [f32]) -> [f32; OUTPUTS] {
         let h = self.hidden;
         let hidden = &mut hidden[..h];
         let mut start = 0;
-        while start + BLOCK <= h {
-            self.hidden_block::<BLOCK>(f, start, hidden);
-            start += BLOCK;
+        while start + N <= h {
+            self.hidden_block::<N>(f, start, hidden);
+            start += N;
         }
         while start + 8 <= h {
             self.hidden_block::<8>(f, start, hidden);
@@ -349,9 +350,26 @@ impl Network {
             Activation::Relu => hidden.iter_mut().for_each(|a| *a = a.max(0.0)),
             Activation::Sigmoid => hidden.iter_mut().for_each(|a| *a = sigmoid(*a)),
         }
+        // The five outputs' sums side by side: five chains of additions
+        // instead of one after another.
+        let mut lanes = [[0.0f32; 8]; OUTPUTS];
+        let whole = h / 8 * 8;
+        for c in (0..whole).step_by(8) {
+            let a: &[f32; 8] = hidden[c..c + 8].try_into().expect("eight");
+            for (o, lanes) in lanes.iter_mut().enumerate() {
+                let w: &[f32; 8] = self.w2[o * h + c..o * h + c + 8].try_into().expect("eight");
+                for l in 0..8 {
+                    lanes[l] += w[l] * a[l];
+                }
+            }
+        }
         let mut out = self.b2;
         for (o, sum) in out.iter_mut().enumerate() {
-            *sum = sigmoid(*sum + dot(&self.w2[o * h..(o + 1) * h], hidden));
+            let mut dot = lanes[o].iter().sum::<f32>();
+            for j in whole..h {
+                dot += self.w2[o * h + j] * hidden[j];
+            }
+            *sum = sigmoid(*sum + dot);
         }
         out
     }
@@ -388,24 +406,6 @@ impl Network {
 
 /// Hidden units summed together in the forward pass (eight AVX2 registers).
 const BLOCK: usize = 64;
-
-/// A dot product in eight lanes (the same order with or without AVX2).
-#[inline(always)]
-fn dot(a: &[f32], b: &[f32]) -> f32 {
-    let mut lanes = [0.0f32; 8];
-    let (a8, b8) = (a.chunks_exact(8), b.chunks_exact(8));
-    let (ra, rb) = (a8.remainder(), b8.remainder());
-    for (x, y) in a8.zip(b8) {
-        for l in 0..8 {
-            lanes[l] += x[l] * y[l];
-        }
-    }
-    let mut sum = lanes.iter().sum::<f32>();
-    for (x, y) in ra.iter().zip(rb) {
-        sum += x * y;
-    }
-    sum
-}
 
 /// The evaluation's networks: one for positions with contact and one for
 /// races (the same network serves both when a file holds only one).

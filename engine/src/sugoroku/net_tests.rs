@@ -78,6 +78,7 @@ fn inference_equals_the_dense_reference_on_random_positions() {
     let networks = [
         Network::random(RAW_INPUTS, 40, Activation::Sigmoid, 5),
         Network::random(FULL_INPUTS, 100, Activation::Relu, 6),
+        Network::random(FULL_INPUTS, 300, Activation::Relu, 7),
         net::embedded().contact.clone(),
     ];
     for network in networks {
