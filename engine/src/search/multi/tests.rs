@@ -1015,29 +1015,37 @@ fn frame_picks_in_the_order_of_a_plain_arg_max() {
         let mut frame = Frame::<u16>::new();
         let mut plain = Vec::new();
         for list in 0..4 {
-            for i in 0..rng.gen_range(0..40usize) {
+            let len = rng.gen_range(0..40usize);
+            for i in 0..len {
                 frame.lists[list].push(i as u16);
                 // Few distinct scores, so that ties are common.
-                let score = rng.gen_range(-3..4) * 1000;
-                frame.scores[list][i] = score;
-                plain.push((list, i, score));
+                plain.push((list, i, rng.gen_range(-3..4) * 1000));
             }
         }
+        let set_scores = |frame: &mut Frame<u16>| {
+            for list in 0..4 {
+                let scores = frame.pickers[list].scores_mut(frame.lists[list].len());
+                for (score, m) in scores.iter_mut().zip(plain.iter().filter(|m| m.0 == list)) {
+                    *score = m.2;
+                }
+            }
+        };
         let from_one_list = rng.gen_range(0..4usize);
         let mut in_list: Vec<_> = plain
             .iter()
             .filter(|m| m.0 == from_one_list)
             .copied()
             .collect();
-        let mut picked_in = frame.scores;
+        set_scores(&mut frame);
+        let mut across = plain.clone();
         loop {
-            let expected = arg_max(&mut plain);
+            let expected = arg_max(&mut across);
             assert_eq!(frame.pick(), expected);
             if expected.is_none() {
                 break;
             }
         }
-        std::mem::swap(&mut frame.scores, &mut picked_in);
+        set_scores(&mut frame);
         loop {
             let expected = arg_max(&mut in_list).map(|(_, i)| i);
             assert_eq!(frame.pick_in(from_one_list), expected);
