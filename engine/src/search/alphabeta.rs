@@ -28,14 +28,13 @@
 //! pool of `threads - 1` threads so that every helper really runs next to the
 //! main thread.
 
-use super::driver::{self, rate_root_moves, Iterate, Shared, Thread, MAX_DEPTH};
+use super::driver::{rate_root_moves, Iterate, Shared, Thread, MAX_DEPTH};
 use super::node::PvTable;
 use super::ordering::{
     order_score, History, Killers, Lmr, LmrParams, HISTORY_MAX, SCORE_KILLER, SCORE_TACTICAL,
 };
 use super::picker::Picker;
 use super::smp::{busy_key, Deferred};
-use super::tables::SearchTables;
 use super::tt::{value_from_tt, Bound, TtEntry};
 use super::*;
 use crate::core::movelist::MAX_MOVES;
@@ -111,62 +110,34 @@ impl Tuned for AlphaBetaParams {
 }
 
 /// The alpha-beta searcher with its evaluator `E` and its own parameters.
-pub struct AlphaBeta<E> {
-    tables: SearchTables,
-    params: Tuning<AlphaBetaParams, E>,
-    /// The reductions for `params.search.lmr`, worked out at a search's start.
+pub type AlphaBeta<E> = Search<AlphaBetaKind<E>>;
+
+/// What the alpha-beta searcher keeps of its own: the reductions for its
+/// parameters, worked out at a search's start.
+#[derive(Default)]
+pub struct AlphaBetaKind<E> {
     lmr: Lmr,
+    eval: std::marker::PhantomData<E>,
 }
 
-impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta<G::Eval> {
-    type Params = Tuning<AlphaBetaParams, G::Eval>;
+impl<E: Evaluator> SearchKind for AlphaBetaKind<E> {
+    type Params = Tuning<AlphaBetaParams, E>;
+    const NAME: &'static str = "search";
+}
 
+impl<G: TwoPlayerGame> SearchesGame<G> for AlphaBetaKind<G::Eval> {
     fn default_params() -> Self::Params {
-        Tuning {
-            search: G::SEARCH,
-            eval: G::Eval::default(),
-        }
+        Tuning::of(G::SEARCH)
     }
 
-    fn params_mut(&mut self) -> &mut Self::Params {
-        &mut self.params
-    }
-
-    fn new(config: &SearchConfig) -> Self {
-        AlphaBeta {
-            tables: SearchTables::new(config, "search"),
-            params: <Self as Searcher<G>>::default_params(),
-            lmr: Lmr::new(G::SEARCH.lmr),
-        }
-    }
-
-    fn tables(&self) -> &SearchTables {
-        &self.tables
-    }
-
-    fn tables_mut(&mut self) -> &mut SearchTables {
-        &mut self.tables
-    }
-
-    fn search(
-        &mut self,
-        pos: &G,
-        limits: &Limits,
-        control: &SearchControl,
+    fn search<'a>(
+        &'a mut self,
+        run: Run<'a, G, Self::Params>,
         report: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
-        let config = self.tables.config().clone();
-        self.lmr.follow(self.params.search.lmr);
-        let (params, eval, lmr) = (self.params.search, &self.params.eval, &self.lmr);
-        let (tt, pool, scratch) = self.tables.for_search();
-        let shared = Shared::new(tt, scratch, pos, limits, control, &config);
-        driver::run(
-            &shared,
-            pool,
-            config.threads,
-            |id| Worker::new(id, &shared, pos, Setting { params, eval, lmr }),
-            report,
-        )
+        let setting = Setting::new(run.params, &mut self.lmr, run.params.search.lmr);
+        let (shared, pos) = (run.shared, run.pos);
+        run.drive(|id| Worker::new(id, shared, pos, setting), report)
     }
 }
 

@@ -71,7 +71,6 @@
 use super::driver::{self, rate_root_moves, Iterate, RootMove, Shared, Thread};
 use super::ordering::History;
 use super::picker::Picker;
-use super::tables::SearchTables;
 use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::*;
 use crate::tune::{Params, Tunable};
@@ -171,88 +170,84 @@ impl ChanceAlgorithm {
 }
 
 /// The expectimax searcher with its evaluator `E` and its own parameters.
-pub struct Expectimax<E> {
-    tables: SearchTables,
-    params: Tuning<ExpectiParams, E>,
+pub type Expectimax<E> = Search<ExpectiKind<E>>;
+
+/// What the expectimax searcher keeps of its own: its algorithm and switches.
+pub struct ExpectiKind<E> {
     algorithm: ChanceAlgorithm,
     use_tt: bool,
     root_filter: bool,
+    eval: std::marker::PhantomData<E>,
 }
 
-impl<E> Expectimax<E> {
+impl<E> Default for ExpectiKind<E> {
+    fn default() -> Self {
+        ExpectiKind {
+            algorithm: ChanceAlgorithm::default(),
+            use_tt: true,
+            root_filter: true,
+            eval: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<E> Search<ExpectiKind<E>>
+where
+    ExpectiKind<E>: SearchKind,
+{
     pub fn algorithm(&self) -> ChanceAlgorithm {
-        self.algorithm
+        self.kind().algorithm
     }
 
     /// Overrides the algorithm (until the next `configure`, which reads
     /// [`SearchConfig::algorithm`] again).
     pub fn set_algorithm(&mut self, algorithm: ChanceAlgorithm) {
-        self.algorithm = algorithm;
+        self.kind_mut().algorithm = algorithm;
     }
 
     /// Switches the transposition table off or on (for tests and comparisons).
     pub fn set_tt_enabled(&mut self, enabled: bool) {
-        self.use_tt = enabled;
+        self.kind_mut().use_tt = enabled;
     }
 
     /// Switches the root move filter ([`ExpectiParams::root_candidates`]) off or on: off, the
     /// search is full width, as the comparisons of algorithms need.
     pub fn set_root_filter(&mut self, enabled: bool) {
-        self.root_filter = enabled;
+        self.kind_mut().root_filter = enabled;
     }
 }
 
-impl<G: ChanceGame> Searcher<G> for Expectimax<G::Eval> {
-    type Params = Tuning<ExpectiParams, G::Eval>;
-
-    fn default_params() -> Self::Params {
-        Tuning {
-            search: ExpectiParams::default(),
-            eval: G::Eval::default(),
-        }
-    }
-
-    fn params_mut(&mut self) -> &mut Self::Params {
-        &mut self.params
-    }
-
-    fn new(config: &SearchConfig) -> Self {
-        Expectimax {
-            tables: SearchTables::new(config, "expecti"),
-            params: <Self as Searcher<G>>::default_params(),
-            algorithm: ChanceAlgorithm::from_name(config.algorithm).unwrap_or_default(),
-            use_tt: true,
-            root_filter: true,
-        }
-    }
-
-    fn tables(&self) -> &SearchTables {
-        &self.tables
-    }
-
-    fn tables_mut(&mut self) -> &mut SearchTables {
-        &mut self.tables
-    }
+impl<E: Evaluator> SearchKind for ExpectiKind<E> {
+    type Params = Tuning<ExpectiParams, E>;
+    const NAME: &'static str = "expecti";
 
     fn configure(&mut self, config: &SearchConfig) {
-        self.tables.configure(config);
         self.algorithm = ChanceAlgorithm::from_name(config.algorithm).unwrap_or_default();
     }
+}
 
-    fn search(
-        &mut self,
-        pos: &G,
-        limits: &Limits,
-        control: &SearchControl,
+impl<G: ChanceGame> SearchesGame<G> for ExpectiKind<G::Eval> {
+    fn default_params() -> Self::Params {
+        Tuning::of(ExpectiParams::default())
+    }
+
+    fn search<'a>(
+        &'a mut self,
+        run: Run<'a, G, Self::Params>,
         report: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
-        let config = self.tables.config().clone();
-        let (tt, pool, scratch) = self.tables.for_search();
-        let shared = Shared::new(tt, scratch, pos, limits, control, &config);
+        let Run {
+            pos,
+            limits,
+            config,
+            params,
+            shared,
+            pool,
+        } = run;
         let split = SplitRoot {
-            params: self.params.search,
-            eval: &self.params.eval,
-            tt: self.use_tt.then_some(tt),
+            params: params.search,
+            eval: &params.eval,
+            tt: self.use_tt.then_some(shared.tt),
             algorithm: self.algorithm,
             lines: Mutex::new(Vec::new()),
             next: AtomicUsize::new(0),
@@ -262,10 +257,10 @@ impl<G: ChanceGame> Searcher<G> for Expectimax<G::Eval> {
         let threads = config.threads.max(1);
         // The threads split each iteration's root: the driver sees one.
         driver::run(
-            &shared,
+            shared,
             None,
             1,
-            |_| Worker::main(&shared, &split, pos, filter, threads, pool),
+            |_| Worker::main(shared, &split, pos, filter, threads, pool),
             report,
         )
     }

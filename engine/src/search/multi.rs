@@ -87,14 +87,13 @@
 //! unless a helper completes the target depth first (one line asked): its line
 //! is then the answer.
 
-use super::driver::{self, rate_root_moves, Iterate, RootMove, Shared, Thread, MAX_DEPTH};
+use super::driver::{rate_root_moves, Iterate, RootMove, Shared, Thread, MAX_DEPTH};
 use super::node::PvTable;
 use super::ordering::{
     order_score, History, Killers, Lmr, LmrParams, HISTORY_MAX, SCORE_KILLER, SCORE_TACTICAL,
 };
 use super::picker::{Picker, TRIED};
 use super::smp::{busy_key, Deferred};
-use super::tables::SearchTables;
 use super::tt::{value_from_tt, Bound, TtEntry};
 use super::*;
 use crate::core::movelist::MAX_MOVES;
@@ -202,67 +201,37 @@ impl Algorithm {
 }
 
 /// The multi-player searcher with its evaluator `E` and its own parameters.
-pub struct MultiSearch<E> {
-    tables: SearchTables,
-    params: Tuning<MultiParams, E>,
-    /// The reductions for `params.search.lmr`, worked out at a search's start.
+pub type MultiSearch<E> = Search<MultiKind<E>>;
+
+/// What the multi-player searcher keeps of its own: the reductions for its
+/// parameters, worked out at a search's start.
+#[derive(Default)]
+pub struct MultiKind<E> {
     lmr: Lmr,
+    eval: std::marker::PhantomData<E>,
 }
 
-impl<G: MultiPlayerGame> Searcher<G> for MultiSearch<G::Eval> {
-    type Params = Tuning<MultiParams, G::Eval>;
+impl<E: Evaluator> SearchKind for MultiKind<E> {
+    type Params = Tuning<MultiParams, E>;
+    const NAME: &'static str = "multi";
+}
 
+impl<G: MultiPlayerGame> SearchesGame<G> for MultiKind<G::Eval> {
     fn default_params() -> Self::Params {
-        Tuning {
-            search: MultiParams::default(),
-            eval: G::Eval::default(),
-        }
+        Tuning::of(MultiParams::default())
     }
 
-    fn params_mut(&mut self) -> &mut Self::Params {
-        &mut self.params
-    }
-
-    fn new(config: &SearchConfig) -> Self {
-        MultiSearch {
-            tables: SearchTables::new(config, "multi"),
-            params: <Self as Searcher<G>>::default_params(),
-            lmr: Lmr::new(MultiParams::default().lmr),
-        }
-    }
-
-    fn tables(&self) -> &SearchTables {
-        &self.tables
-    }
-
-    fn tables_mut(&mut self) -> &mut SearchTables {
-        &mut self.tables
-    }
-
-    fn search(
-        &mut self,
-        pos: &G,
-        limits: &Limits,
-        control: &SearchControl,
+    fn search<'a>(
+        &'a mut self,
+        run: Run<'a, G, Self::Params>,
         report: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
-        let config = self.tables.config().clone();
-        self.lmr.follow(self.params.search.lmr);
-        let (params, eval, lmr) = (self.params.search, &self.params.eval, &self.lmr);
-        let (tt, pool, scratch) = self.tables.for_search();
-        let algorithm = Algorithm::from_name(config.algorithm);
+        let setting = Setting::new(run.params, &mut self.lmr, run.params.search.lmr);
+        let (shared, pos) = (run.shared, run.pos);
+        let algorithm = Algorithm::from_name(run.config.algorithm);
         let key_mix = ALGORITHM_MIX[algorithm as usize] ^ ROOT_MIX[pos.side_to_move() as usize & 3];
-        let shared = Shared::new(tt, scratch, pos, limits, control, &config);
-        driver::run(
-            &shared,
-            pool,
-            config.threads,
-            |id| {
-                let setting = Setting { params, eval, lmr };
-                Worker::new(id, &shared, pos, setting, algorithm, key_mix)
-            },
-            report,
-        )
+        let new_worker = |id| Worker::new(id, shared, pos, setting, algorithm, key_mix);
+        run.drive(new_worker, report)
     }
 }
 
