@@ -3,6 +3,8 @@
 
 pub mod alphabeta;
 pub mod budget;
+#[cfg(test)]
+mod contract;
 pub mod driver;
 pub mod expecti;
 pub mod limits;
