@@ -9,10 +9,11 @@
 //!
 //! `cargo bench --bench mate [-- [BUDGET-MS]]` (default: 10 000 ms per search).
 //!
-//! `cargo bench --bench mate -- threats [NODES [GUARD-NODES]]` instead plays
-//! each position of `benches/mate_threats.txt` (a move there lets the
+//! `cargo bench --bench mate -- threats [NODES|MSms [GUARD-NODES]]` instead
+//! plays each position of `benches/mate_threats.txt` (a move there lets the
 //! opponent mate, another does not) as in a game at `NODES` a move (default
-//! 20 000), with the threat guard off and on (`Tune_MateThreatNodes`, by
+//! 20 000) or `MS` milliseconds (`100ms`: on a core of its own), with the
+//! threat guard off and on (`Tune_MateThreatNodes`, by
 //! default its default), and prints the share of positions where the move played
 //! lets the opponent mate (the solver within 200 000 nodes finds it).
 
@@ -97,9 +98,9 @@ fn threats() -> Vec<&'static str> {
         .collect()
 }
 
-/// The share of the threat positions where the engine, at `nodes` a move with
+/// The share of the threat positions where the engine, under `limits` with
 /// the guard at `guard_nodes`, plays a move the opponent then mates after.
-fn threat_blunders(nodes: u64, guard_nodes: &str) {
+fn threat_blunders(limits: &Limits, guard_nodes: &str) {
     let mut session = new_session("annan").expect("annan");
     session
         .set_option("Tune_MateThreatNodes", guard_nodes)
@@ -114,7 +115,7 @@ fn threat_blunders(nodes: u64, guard_nodes: &str) {
             .expect("a valid position");
         let control = SearchControl::new(false);
         let played = session
-            .search(&Limits::nodes(nodes), &control, &mut |_| {})
+            .search(limits, &control, &mut |_| {})
             .best
             .expect("a move");
         session
@@ -126,10 +127,15 @@ fn threat_blunders(nodes: u64, guard_nodes: &str) {
         }
     }
     println!(
-        "guard {guard_nodes:>5} nodes: {} of {} positions lost to a mate ({:.0} %) at {nodes} nodes a move, {:.1} s: {}",
+        "guard {guard_nodes:>5} nodes: {} of {} positions lost to a mate ({:.0} %) at {} a move, {:.1} s: {}",
         lost.len(),
         positions.len(),
         100.0 * lost.len() as f64 / positions.len().max(1) as f64,
+        match (limits.nodes, limits.movetime) {
+            (Some(nodes), _) => format!("{nodes} nodes"),
+            (_, Some(time)) => format!("{} ms", time.as_millis()),
+            _ => "no limit".into(),
+        },
         started.elapsed().as_secs_f64(),
         lost.join(", ")
     );
@@ -138,17 +144,20 @@ fn threat_blunders(nodes: u64, guard_nodes: &str) {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if let Some(at) = args.iter().position(|arg| arg == "threats") {
-        let numbers: Vec<u64> = args[at + 1..]
-            .iter()
-            .filter_map(|arg| arg.parse().ok())
-            .collect();
-        let nodes = numbers.first().copied().unwrap_or(20_000);
-        let guard = numbers.get(1).map_or(
+        let rest = &args[at + 1..];
+        let limits = match rest.first() {
+            Some(ms) if ms.ends_with("ms") => Limits::movetime(Duration::from_millis(
+                ms.trim_end_matches("ms").parse().expect("MSms"),
+            )),
+            Some(nodes) => Limits::nodes(nodes.parse().expect("NODES")),
+            None => Limits::nodes(20_000),
+        };
+        let guard = rest.get(1).map_or(
             MateParams::default().threat_nodes.to_string(),
-            u64::to_string,
+            String::clone,
         );
         for guard in ["0", guard.as_str()] {
-            threat_blunders(nodes, guard);
+            threat_blunders(&limits, guard);
         }
         return;
     }

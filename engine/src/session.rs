@@ -217,8 +217,6 @@ pub fn tunable_specs<G: Playable>() -> Vec<OptionSpec> {
 
 /// Root moves the threat guard checks at most for one answer.
 pub const THREAT_CANDIDATES: usize = 8;
-/// 1/n of a timed move is kept from the search for the threat guard.
-const THREAT_TIME_SHARE: u32 = 10;
 
 /// What a mate search found (`checkmate …` in the protocol).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -777,8 +775,10 @@ impl<G: Playable> Session<G> {
     /// The threat guard: whether the opponent has a forced mate after the
     /// search's choice, asked of the mate solver within [`MateParams::threat_nodes`]
     /// nodes a move (a tenth of a `go nodes` limit at most) and, all moves
-    /// together, a tenth of the search's time, never past its deadline (so
-    /// that under node or depth limits the answer is reproducible). A move
+    /// together, the time the search left before its deadline and the spare
+    /// part of its margin ([`SearchControl::deadline_after_search`]), but no
+    /// time of the search's own (so that under node or depth limits the
+    /// answer is reproducible). A move
     /// that loses so is replaced by the first in `candidates` (the root moves,
     /// best first) that does not, of [`THREAT_CANDIDATES`] checked; if none is
     /// found, the choice stands. Returns the move to play instead with its
@@ -807,13 +807,9 @@ impl<G: Playable> Session<G> {
         {
             return None;
         }
-        // The time kept from the search ([`THREAT_TIME_SHARE`]) follows its
-        // deadline, which moves (for whoever answers in the search's stead).
+        // Published for whoever answers in the search's stead.
         let now = Instant::now();
-        let deadline = control.deadline().map(|deadline| {
-            let searched = deadline.saturating_duration_since(control.started());
-            deadline + searched / (THREAT_TIME_SHARE - 1)
-        });
+        let deadline = control.deadline_after_search();
         control.publish_deadline(deadline);
         let time = deadline.map(|deadline| deadline.saturating_duration_since(now));
         let probe = SearchControl::started_at(false, now);
@@ -1160,11 +1156,8 @@ impl<G: Playable> GameSession for Session<G> {
                 return best;
             }
         }
-        // Stage two: the search, a share of its time kept for stage three.
+        // Stage two: the search.
         let guarded = level.is_none() && G::MATE_SOLVER && self.mate.threat_nodes > 0;
-        if guarded {
-            control.keep_after_search(THREAT_TIME_SHARE);
-        }
         let started = Instant::now();
         let searched = self.root_search(level, limits, control, report);
         // Stage three: the choice among the root lines, for a weaker or varied play.
@@ -1409,11 +1402,9 @@ mod tests {
             if session.state().awaits_chance {
                 session.set_position(None, &["31"]).unwrap();
             }
-            // 2 s less the 300 ms margin: the machine has not been slow yet;
-            // and less the tenth kept for the threat guard where there is one.
-            let kept = if session.has_mate_solver() { 200 } else { 0 };
+            // 2 s less the 300 ms margin: the machine has not been slow yet.
             let quiet = deadline_after(&mut *session, Duration::from_millis(200));
-            assert_eq!(quiet, Duration::from_millis(1_700 - kept), "{game}");
+            assert_eq!(quiet, Duration::from_millis(1_700), "{game}");
             // The reports stalled the search 200 ms at a time: three times that,
             // decayed by a sixteenth, is kept free now.
             let widened = deadline_after(&mut *session, Duration::ZERO);
@@ -1422,8 +1413,8 @@ mod tests {
                 "{game}: {widened:?}"
             );
             assert!(
-                widened >= Duration::from_millis(1_000 - kept),
-                "{game}: half at most (and the guard's tenth)"
+                widened >= Duration::from_millis(1_000),
+                "{game}: half at most"
             );
         }
     }

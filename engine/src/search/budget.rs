@@ -36,6 +36,7 @@ impl<'a> Budget<'a> {
         let margin = Margin::for_search(margin_ms, control);
         let time = TimeManager::new(limits, side, margin, params);
         control.publish_deadline(time.hard_deadline(control));
+        control.publish_spare(time.spare(control));
         Budget {
             control,
             time,
@@ -144,6 +145,7 @@ impl NodeCounter {
         // Planned anew by a clock that `ponderhit` brought.
         let deadline = budget.time.hard_deadline(control);
         control.publish_deadline(deadline);
+        control.publish_spare(budget.time.spare(control));
         if budget.node_limit.is_some_and(|limit| total >= limit)
             || deadline.is_some_and(|deadline| now >= deadline)
         {

@@ -23,7 +23,7 @@ pub use time::{DelayEstimate, Margin, TimeManager, TimeParams};
 use crate::clock::Instant;
 use crate::core::{Game, MoveList, Seat};
 use crate::tune::Tuned;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -297,8 +297,8 @@ pub struct SearchControl {
     nodes: AtomicU64,
     /// The delay observed in earlier searches, widening this one's margin.
     carried_delay: Mutex<Duration>,
-    /// 1/n of the move's time kept for work after the search (0: none).
-    kept_after_search: AtomicU32,
+    /// What work after the search may spend beyond its deadline.
+    spare: Mutex<Duration>,
     /// The longest wall-clock gap between two looks at the clock in this search.
     longest_gap: Mutex<Duration>,
     /// When the search will abort at the latest, as its time manager last said;
@@ -326,7 +326,7 @@ impl SearchControl {
             revised_clock: Mutex::new(None),
             nodes: AtomicU64::new(0),
             carried_delay: Mutex::new(Duration::ZERO),
-            kept_after_search: AtomicU32::new(0),
+            spare: Mutex::new(Duration::ZERO),
             longest_gap: Mutex::new(Duration::ZERO),
             deadline: Mutex::new(None),
         }
@@ -372,14 +372,6 @@ impl SearchControl {
     pub fn carried_delay(&self) -> Duration {
         *lock(&self.carried_delay)
     }
-    /// Before the search: 1/`share` of the move's time is kept from it for
-    /// work after it (0: none), so that the search's deadline comes earlier.
-    pub fn keep_after_search(&self, share: u32) {
-        self.kept_after_search.store(share, Ordering::Relaxed);
-    }
-    pub fn kept_after_search(&self) -> u32 {
-        self.kept_after_search.load(Ordering::Relaxed)
-    }
     /// A gap of `gap` between two looks at the clock.
     pub fn note_gap(&self, gap: Duration) {
         let mut longest = lock(&self.longest_gap);
@@ -391,6 +383,17 @@ impl SearchControl {
     }
     pub fn publish_deadline(&self, deadline: Option<Instant>) {
         *lock(&self.deadline) = deadline;
+    }
+    /// The search's time manager: what work after the search (Annan's threat
+    /// guard) may spend beyond [`SearchControl::deadline`], from the margin.
+    pub fn publish_spare(&self, spare: Duration) {
+        *lock(&self.spare) = spare;
+    }
+    /// When work after the search must be done: the deadline and the spare
+    /// time beyond it; `None` while nothing expires.
+    pub fn deadline_after_search(&self) -> Option<Instant> {
+        self.deadline()
+            .map(|deadline| deadline + *lock(&self.spare))
     }
     /// When the search means to have answered at the latest (its hard deadline),
     /// for whoever answers in its stead if it does not; `None` while nothing

@@ -86,17 +86,17 @@ const DELAY_FACTOR: u32 = 3;
 /// The delay remembered loses 1/n of itself at every search.
 const DELAY_DECAY: u32 = 16;
 
+/// Work after the search (Annan's threat guard) may take at most 1/n of the
+/// search's hard limit beyond it.
+const AFTER_SEARCH_SHARE: u32 = 5;
+
 /// What comes off every hard limit, for the time the answer spends outside the
 /// search: the configured margin, at most a quarter of the allowance, or three
-/// times the delay observed lately, at most half of it, whichever is larger;
-/// and the share kept for work after the search, if any.
+/// times the delay observed lately, at most half of it, whichever is larger.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Margin {
     pub configured: Duration,
     pub observed_delay: Duration,
-    /// 1/n of the allowance kept for work after the search (0: none): Annan's
-    /// threat guard ([`SearchControl::keep_after_search`]).
-    pub kept_share: u32,
 }
 
 impl Margin {
@@ -105,7 +105,6 @@ impl Margin {
         Margin {
             configured: Duration::from_millis(ms),
             observed_delay: Duration::ZERO,
-            kept_share: 0,
         }
     }
 
@@ -114,17 +113,31 @@ impl Margin {
     pub fn for_search(configured_ms: u64, control: &SearchControl) -> Self {
         Margin {
             observed_delay: control.carried_delay(),
-            kept_share: control.kept_after_search(),
             ..Margin::fixed(configured_ms)
         }
     }
 
     /// The margin of a move allowed `allowed`.
     pub fn of(&self, allowed: Duration) -> Duration {
+        let (configured, observed) = self.parts(allowed);
+        configured.max(observed)
+    }
+
+    /// What work after a search whose hard limit is `hard` may spend of the
+    /// margin: half of what the configured margin keeps beyond the delays
+    /// observed (nothing on a machine slow lately), at most
+    /// 1/[`AFTER_SEARCH_SHARE`] of `hard`. The other half still covers the
+    /// answer's way out.
+    pub fn spare(&self, allowed: Duration, hard: Duration) -> Duration {
+        let (configured, observed) = self.parts(allowed);
+        (configured.saturating_sub(observed) / 2).min(hard / AFTER_SEARCH_SHARE)
+    }
+
+    /// (the configured margin, the margin for delays observed) of `allowed`.
+    fn parts(&self, allowed: Duration) -> (Duration, Duration) {
         let configured = self.configured.min(allowed / MARGIN_SHARE);
         let observed = (self.observed_delay * DELAY_FACTOR).min(allowed / OBSERVED_MARGIN_SHARE);
-        let kept = allowed.checked_div(self.kept_share).unwrap_or_default();
-        configured.max(observed) + kept
+        (configured, observed)
     }
 }
 
@@ -153,6 +166,8 @@ impl DelayEstimate {
 pub struct TimeManager {
     soft: Option<Duration>,
     hard: Option<Duration>,
+    /// Beyond `hard`, what work after the search may spend ([`Margin::spare`]).
+    spare: Duration,
     /// Whose clock counts, and the margin: to plan again from a clock that
     /// `ponderhit` brings.
     side: Seat,
@@ -174,18 +189,19 @@ impl TimeManager {
     /// expires; a clock sent with `infinite` (pondering) applies once `waiting`
     /// is cleared.
     pub fn new(limits: &Limits, side: Seat, margin: Margin, params: &TimeParams) -> Self {
-        let (soft, hard) = if let Some(movetime) = limits.movetime {
+        let (soft, hard, spare) = if let Some(movetime) = limits.movetime {
             let hard = movetime.saturating_sub(margin.of(movetime));
-            (Some(hard), Some(hard))
+            (Some(hard), Some(hard), margin.spare(movetime, hard))
         } else if let Some(clock) = &limits.clock {
-            let (soft, hard) = plan(clock, side, margin, params);
-            (Some(soft), Some(hard))
+            let (soft, hard, spare) = plan(clock, side, margin, params);
+            (Some(soft), Some(hard), spare)
         } else {
-            (None, None)
+            (None, None, Duration::ZERO)
         };
         TimeManager {
             soft,
             hard,
+            spare,
             side,
             margin,
             params: *params,
@@ -200,14 +216,15 @@ impl TimeManager {
         self.hard
     }
 
-    /// The limits in force: planned anew from a clock `ponderhit` brought.
-    fn current(&self, control: &SearchControl) -> (Option<Duration>, Option<Duration>) {
+    /// The limits in force (soft, hard, spare): planned anew from a clock
+    /// `ponderhit` brought.
+    fn current(&self, control: &SearchControl) -> (Option<Duration>, Option<Duration>, Duration) {
         match control.revised_clock() {
             Some(clock) => {
-                let (soft, hard) = plan(&clock, self.side, self.margin, &self.params);
-                (Some(soft), Some(hard))
+                let (soft, hard, spare) = plan(&clock, self.side, self.margin, &self.params);
+                (Some(soft), Some(hard), spare)
             }
-            None => (self.soft, self.hard),
+            None => (self.soft, self.hard, self.spare),
         }
     }
 
@@ -228,6 +245,12 @@ impl TimeManager {
         Self::instant_of(self.current(control).1, control)
     }
 
+    /// What work after the search may spend beyond the hard deadline
+    /// ([`Margin::spare`]).
+    pub fn spare(&self, control: &SearchControl) -> Duration {
+        self.current(control).2
+    }
+
     /// Past the hard deadline: abort now.
     pub fn hard_expired(&self, control: &SearchControl) -> bool {
         self.hard_deadline(control)
@@ -235,8 +258,14 @@ impl TimeManager {
     }
 }
 
-/// (soft, hard) for `side` under `clock`, as the module documentation says.
-fn plan(clock: &Clock, side: Seat, margin: Margin, params: &TimeParams) -> (Duration, Duration) {
+/// (soft, hard, spare) for `side` under `clock`, as the module documentation
+/// says.
+fn plan(
+    clock: &Clock,
+    side: Seat,
+    margin: Margin,
+    params: &TimeParams,
+) -> (Duration, Duration, Duration) {
     let seat = side as usize;
     let left = clock.time_left[seat].unwrap_or(Duration::ZERO);
     let increment = clock.increment[seat];
@@ -253,7 +282,7 @@ fn plan(clock: &Clock, side: Seat, margin: Margin, params: &TimeParams) -> (Dura
         .min(allowed)
         .saturating_sub(margin.of(allowed));
     let soft = (share * params.soft_percent as u32 / 100 + byoyomi).min(hard);
-    (soft, hard)
+    (soft, hard, margin.spare(allowed, hard))
 }
 
 #[cfg(test)]
@@ -330,14 +359,33 @@ mod tests {
     }
 
     #[test]
-    fn a_share_kept_after_the_search_comes_off_the_hard_limit() {
-        let control = SearchControl::new(false);
-        control.keep_after_search(10);
-        let kept = Margin::for_search(MARGIN, &control);
-        let tm = planned(&Limits::movetime(ms(2_000)), 0, kept);
-        assert_eq!(tm.hard_limit(), Some(ms(2_000 - 300 - 200)));
-        let plain = planned(&Limits::movetime(ms(2_000)), 0, Margin::fixed(MARGIN));
-        assert_eq!(plain.hard_limit(), Some(ms(1_700)));
+    fn work_after_the_search_spends_half_the_margin_beyond_the_delays_seen() {
+        let margin = |observed| Margin {
+            observed_delay: ms(observed),
+            ..Margin::fixed(MARGIN)
+        };
+        // 100 ms a move: 25 ms margin, 75 ms searched, and (25 - 3) / 2 after.
+        let tm = planned(&Limits::movetime(ms(100)), 0, margin(1));
+        assert_eq!(tm.hard_limit(), Some(ms(75)));
+        assert_eq!(tm.spare, ms(11));
+        // A long margin against a short search: a fifth of the search at most.
+        let tm = planned(&clock(Some(60_000), 0), 0, Margin::fixed(2_000));
+        assert_eq!(tm.hard_limit(), Some(ms(60_000 / 40 * 3 - 2_000)));
+        assert_eq!(tm.spare, ms(2_500 / 5));
+        // 2 s: (300 - 3 * 10) / 2 of the 300 ms margin.
+        let tm = planned(&Limits::movetime(ms(2_000)), 0, margin(10));
+        assert_eq!(tm.hard_limit(), Some(ms(1_700)));
+        assert_eq!(tm.spare, ms(135));
+        // A slow machine's delays take the whole margin: nothing is spare.
+        let tm = planned(&Limits::movetime(ms(2_000)), 0, margin(100));
+        assert_eq!(tm.spare, Duration::ZERO);
+        // Under a clock, the same from the allowance.
+        let tm = planned(&clock(Some(0), 1_000), 0, margin(0));
+        assert_eq!(tm.hard_limit(), Some(ms(750)));
+        assert_eq!(tm.spare, ms(125));
+        // No margin configured, none spent.
+        let tm = planned(&Limits::movetime(ms(2_000)), 0, Margin::fixed(0));
+        assert_eq!(tm.spare, Duration::ZERO);
     }
 
     #[test]
