@@ -13,6 +13,7 @@
 //! deterministic, unlike the timings.
 
 use std::time::{Duration, Instant};
+use yomi_engine::core::Notation;
 use yomi_engine::search::expecti::{self, Expectimax};
 use yomi_engine::search::multi::{self, MultiSearch};
 use yomi_engine::search::{Limits, SearchConfig, SearchControl, Searcher};
@@ -46,10 +47,10 @@ fn search<G: Game, S: Searcher<G>>(
 fn compare<G: Playable, S: Searcher<G>>(algorithms: &[&'static str], budget: Duration) {
     println!(
         "== {}: depth completed in {} ms ==",
-        G::NAME,
+        G::PROFILE.name,
         budget.as_millis()
     );
-    for (i, sfen) in G::BENCH_POSITIONS.iter().enumerate() {
+    for (i, sfen) in G::PROFILE.bench.iter().enumerate() {
         let pos = G::from_sfen(sfen, &Default::default()).expect("bench positions are valid");
         let figures: Vec<String> = algorithms
             .iter()
@@ -68,7 +69,7 @@ fn compare<G: Playable, S: Searcher<G>>(algorithms: &[&'static str], budget: Dur
 /// Sugoroku's nodes and root value at fixed depths, per algorithm and position.
 fn node_counts(depths: &[u32], only: &[&'static str]) {
     let config = SearchConfig::default();
-    for (i, sfen) in Sugoroku::BENCH_POSITIONS.iter().enumerate() {
+    for (i, sfen) in Sugoroku::PROFILE.bench.iter().enumerate() {
         let pos =
             Sugoroku::from_sfen(sfen, &Default::default()).expect("bench positions are valid");
         for &depth in depths {
@@ -109,12 +110,12 @@ fn main() {
     let wanted = |game: &str| {
         !words.iter().any(|w| w == "sugoroku" || w == "yonin") || words.iter().any(|w| w == game)
     };
-    if wanted(Sugoroku::NAME) {
+    if wanted(Sugoroku::PROFILE.name) {
         let mut order = expecti::ALGORITHMS.to_vec();
         order.reverse();
         compare::<Sugoroku, Expectimax<SugorokuEval>>(&order, budget);
     }
-    if wanted(Yonin::NAME) {
+    if wanted(Yonin::PROFILE.name) {
         compare::<Yonin, MultiSearch<YoninEval>>(multi::ALGORITHMS, budget);
     }
 }

@@ -19,11 +19,11 @@
 
 use std::time::{Duration, Instant};
 use yomi_engine::annan::Annan;
+use yomi_engine::core::Notation;
 use yomi_engine::registry::new_session;
 use yomi_engine::search::tables::Scratch;
 use yomi_engine::search::{Limits, Score, SearchConfig, SearchControl, Searcher};
 use yomi_engine::session::{MateAnswer, MateParams, Playable};
-use yomi_engine::Game;
 
 const PROBLEMS: &str = include_str!("mate_problems.txt");
 

@@ -1,4 +1,4 @@
-//! Perft speed for every registered game, on its `PERFT_BENCH` positions:
+//! Perft speed for every registered game, on its profile's `perft_bench` positions:
 //! leaves per second with bulk counting (the last ply counted, not made) and,
 //! on the first position, making every move; for games with chance (Sugoroku)
 //! distinct turns generated per second over all rolls. Prints figures only.
@@ -21,11 +21,11 @@ impl GameVisitor for PerftBench {
         if !self.wanted.is_empty() && !self.wanted.iter().any(|w| w == entry.name) {
             return;
         }
-        for (index, &(sfen, depth)) in G::PERFT_BENCH.iter().enumerate() {
+        for (index, &(sfen, depth)) in G::PROFILE.perft_bench.iter().enumerate() {
             let pos = G::from_sfen(sfen, &Default::default()).expect("perft bench positions");
             let depth = if self.quick { depth - 1 } else { depth };
             let label = if index == 0 { "start" } else { "midgame" };
-            if G::HAS_CHANCE {
+            if G::PROFILE.has_chance {
                 measure(
                     &format!("{} {label}, all rolls", entry.name),
                     "turns",

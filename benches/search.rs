@@ -20,7 +20,8 @@ use yomi_engine::search::{Limits, SearchConfig, SearchControl, Searcher};
 use yomi_engine::session::Playable;
 
 fn positions<G: Playable>() -> Vec<G> {
-    G::BENCH_POSITIONS
+    G::PROFILE
+        .bench
         .iter()
         .map(|sfen| G::from_sfen(sfen, &Default::default()).expect("bench positions are valid"))
         .collect()
@@ -123,13 +124,13 @@ fn main() {
 }
 
 fn bench<G: Playable>(extra: u32, repeats: usize) {
-    let speed_depth = G::BENCH_DEPTH;
+    let speed_depth = G::PROFILE.bench_depth;
     let ttd_depth = speed_depth + extra;
     let positions = positions::<G>();
 
     println!(
         "== {}: single-thread speed, depth {speed_depth} ==",
-        G::NAME
+        G::PROFILE.name
     );
     let (mut nodes, mut time) = (0, Duration::ZERO);
     for (i, pos) in positions.iter().enumerate() {
@@ -154,7 +155,7 @@ fn bench<G: Playable>(extra: u32, repeats: usize) {
 
     println!(
         "== {}: time to depth {ttd_depth} (median of {repeats}), 1 vs 2 threads ==",
-        G::NAME
+        G::PROFILE.name
     );
     let (mut total1, mut total2) = (Duration::ZERO, Duration::ZERO);
     let (mut cpu1, mut cpu2) = (Duration::ZERO, Duration::ZERO);

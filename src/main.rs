@@ -149,7 +149,7 @@ impl GameArgs {
 
 /// `--set NAME=VALUE` on `session`; an unknown name or a bad value is an error.
 fn set_option(session: &mut dyn GameSession, name: &str, value: &str) -> Result<(), String> {
-    match session.set_option(name, value) {
+    match yomi_protocol::usi::set_option(session, name, value) {
         Ok(true) => Ok(()),
         Ok(false) => Err(format!(
             "--set: unknown option '{name}' for {}",

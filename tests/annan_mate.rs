@@ -138,15 +138,15 @@ fn mate_after(engine: &mut Engine, played: &str) -> Option<String> {
 
 #[test]
 fn in_play_the_threat_guard_avoids_a_mate_the_solver_sees() {
-    for go in ["go nodes 20000", "go depth 4", "go movetime 1000"] {
+    // Timed, what the guard finds depends on the machine's load (and a
+    // stand-in may answer for a search held up): `cargo bench --bench mate
+    // -- threats 100ms` measures it instead.
+    for go in ["go nodes 20000", "go depth 4"] {
         threat_guard_avoids_the_mate(go);
     }
 }
 
 fn threat_guard_avoids_the_mate(go: &str) {
-    // Timed, the guard's checks have the time the search left and a part of
-    // the margin; what it finds there is not bound to repeat.
-    let timed = go.contains("movetime");
     let mut engine = Engine::start();
     engine.ask("setoption name USI_Variant value annan");
     // Without the guard the search walks into the mate.
@@ -185,9 +185,7 @@ fn threat_guard_avoids_the_mate(go: &str) {
     );
     assert_eq!(mate_after(&mut engine, &guarded), None, "{guarded}");
     // Limited by nodes or depth, the guard's choice is reproducible.
-    if !timed {
-        assert_eq!(play(&mut engine, go).0, guarded);
-    }
+    assert_eq!(play(&mut engine, go).0, guarded);
     engine.quit_cleanly();
 }
 

@@ -61,23 +61,24 @@ impl GameVisitor for Missing {
             name,
             format!("no line '{name} <nodes>' in tests/bench.txt (the count `yomi bench` prints)"),
         );
-        if !G::LEVEL_ELO.is_empty() {
+        if !G::PROFILE.levels.elo.is_empty() {
             let listed = read("web/levels.js").contains(&format!("\n  {name}: ["));
             self.require(
                 listed,
                 name,
-                "levels measured (LEVEL_ELO) but not in web/levels.js".into(),
+                "levels measured (the profile's levels.elo) but not in web/levels.js".into(),
             );
         }
-        let positions = G::BENCH_POSITIONS
+        let positions = G::PROFILE
+            .bench
             .iter()
-            .chain(G::PERFT_BENCH.iter().map(|(sfen, _)| sfen));
+            .chain(G::PROFILE.perft_bench.iter().map(|(sfen, _)| sfen));
         for sfen in positions {
             if let Err(e) = G::from_sfen(sfen, &Default::default()) {
                 self.0.push(format!("{name}: bench position '{sfen}': {e}"));
             }
         }
-        if G::BENCH_POSITIONS.is_empty() || G::PERFT_BENCH.is_empty() {
+        if G::PROFILE.bench.is_empty() || G::PROFILE.perft_bench.is_empty() {
             self.0
                 .push(format!("{name}: no bench or perft bench positions"));
         }

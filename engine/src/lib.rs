@@ -10,6 +10,7 @@ pub mod clock;
 pub mod core;
 pub mod hasami;
 pub mod perft;
+pub mod profile;
 pub mod registry;
 pub mod review;
 pub mod search;

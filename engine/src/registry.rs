@@ -17,7 +17,7 @@ pub struct GameEntry {
     pub has_chance: bool,
     /// The most points one game can be worth.
     pub max_points: u8,
-    /// Its strength levels below full strength ([`Playable::LEVELS`]).
+    /// Its strength levels below full strength (its profile's `levels.count`).
     pub levels: u32,
     /// A session at the start position with default rules and options.
     pub new_session: fn() -> Box<dyn GameSession>,
@@ -34,12 +34,12 @@ impl GameEntry {
     /// [`register_games!`] builds).
     pub const fn of<G: Playable>(title: &'static str) -> GameEntry {
         GameEntry {
-            name: G::NAME,
+            name: G::PROFILE.name,
             title,
             seats: G::SEATS,
-            has_chance: G::HAS_CHANCE,
-            max_points: G::MAX_POINTS,
-            levels: G::LEVELS,
+            has_chance: G::PROFILE.has_chance,
+            max_points: G::PROFILE.max_points,
+            levels: G::PROFILE.levels.count,
             new_session: boxed_session::<G>,
             move_gains: move_gains_of::<G>,
         }
@@ -86,7 +86,7 @@ fn move_gains_of<G: Playable>(
         .set_position(sfen, moves)
         .map_err(|e| format!("position: {e}"))?;
     let pos = session.position();
-    if pos.awaits_chance() {
+    if pos.at_chance() {
         return Ok(Vec::new());
     }
     let mover = pos.side_to_move();
@@ -340,8 +340,8 @@ mod tests {
         struct Names(Vec<&'static str>);
         impl GameVisitor for Names {
             fn visit<G: Playable>(&mut self, entry: &'static GameEntry) {
-                assert_eq!(G::NAME, entry.name);
-                self.0.push(G::NAME);
+                assert_eq!(G::PROFILE.name, entry.name);
+                self.0.push(G::PROFILE.name);
             }
         }
         let mut names = Names(Vec::new());

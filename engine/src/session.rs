@@ -6,19 +6,20 @@
 use crate::clock::Instant;
 use crate::core::error::truncate;
 use crate::core::game::GameResult;
-use crate::core::options::{find_spec, OptionValue, MAX_MOVES_TO_DRAW, MOVE_LIMIT};
+use crate::core::options::{find_spec, OptionValue};
 use crate::core::sfen::MAX_MOVE_NUMBER;
+use crate::core::Notation;
 use crate::core::Outcome;
 use crate::core::{
     Game, HouseRules, MoveError, MoveList, OptionError, OptionSpec, ParseError, Seat,
 };
 use crate::perft;
+use crate::profile::Profile;
 use crate::review::ReviewScale;
 use crate::search::tables::Scratch;
 use crate::search::TimeParams;
 use crate::search::{
     smp, DelayEstimate, Limits, Margin, Score, SearchConfig, SearchControl, SearchInfo, Searcher,
-    Value,
 };
 use crate::strength::{self, StrengthParams, Weak};
 use crate::tune::{self, Params, Spec, Tunable, Tuned};
@@ -28,40 +29,16 @@ use std::fmt;
 
 /// A game the engine can play: its rules plus the searcher that plays it (the
 /// game itself, and as a weaker player sees it).
-pub trait Playable: Game {
+pub trait Playable: Game + Notation {
     type Searcher: Searcher<Self> + Searcher<Weak<Self>>;
-    /// How many levels below full strength the game has (`Level` 0 … this,
-    /// which is full strength; `Skill` 0 … 20 names the same shares of the way).
-    /// More levels take smaller steps, for a game whose strength grows fast
-    /// with the nodes searched.
-    const LEVELS: u32 = strength::MAX_SKILL;
-    /// The Elo of the levels 0, 1, … as a ladder of matches measured them
-    /// (docs/cpu-seats.md), a uniformly random mover being 0: the levels
-    /// `USI_Elo` can name. `LEVELS + 1` when full strength was measured too;
-    /// empty where no ladder has run (then `USI_Elo` is not offered).
-    const LEVEL_ELO: &'static [i32];
-    /// Where each level below full strength sits on the way from level 0 (0)
-    /// to the evenly spaced strongest (1), fitted to a ladder so that the
-    /// steps come out equal; empty spaces them evenly ([`strength::level`]).
-    const LEVEL_SPACING: &'static [f64] = &[];
+    /// The game's facts that are not rules: name, seats, dice, bench and
+    /// perft bench data, levels ([`Profile`]).
+    const PROFILE: Profile;
     /// What a one-ply greedy player (the `baseline` tool) maximises, by the
     /// game's own measure, for the side that plays `mv`: the material it wins
     /// at once in the shogi games (the values the searchers order captures by;
     /// in Hasami the stones captured), and in Sugoroku what it gains in the race.
     fn immediate_gain(&self, mv: Self::Move) -> i64;
-    /// How far level 0 misjudges a position at most, in the evaluation's units.
-    const LEVEL_NOISE: Value = 300;
-    /// How many moves in a thousand level 0 overlooks.
-    const LEVEL_BLIND_PERMILLE: u32 = 400;
-    /// Positions (in the game's notation) and depth for `bench`.
-    const BENCH_POSITIONS: &'static [&'static str];
-    const BENCH_DEPTH: u32;
-    /// Positions and depths for the perft bench (`cargo bench --bench perft`).
-    const PERFT_BENCH: &'static [(&'static str, u32)];
-    /// How a seat is written in `status` and `d` (`b`/`w` for two players).
-    fn seat_name(seat: Seat) -> &'static str {
-        ["b", "w", "2", "3"][seat as usize]
-    }
     /// Options of the game's searcher (e.g. the choice of algorithm), announced
     /// after the house rules.
     fn search_options() -> &'static [OptionSpec] {
@@ -84,10 +61,6 @@ pub trait Playable: Game {
             .into_iter()
             .map(|(mv, n)| (self.format_move(mv), n))
             .collect()
-    }
-    /// Why the position cannot be searched (sugoroku waiting for its dice), if so.
-    fn search_refusal(&self) -> Option<String> {
-        None
     }
     /// Words `info` adds about the move `mv` heading a line (Sugoroku: the
     /// result probabilities after it); none by default.
@@ -116,21 +89,11 @@ pub trait Playable: Game {
         let _ = (params, name, value);
         Ok(false)
     }
-    /// A move as a game record shows it to people, western or with kanji
-    /// piece names ([`crate::core::readable`]); the protocol's form by default.
-    fn readable_move(&self, mv: Self::Move, kanji: bool) -> String {
-        let _ = kanji;
-        self.format_move(mv)
-    }
-    /// How a review values moves and judges losses ([`crate::review`]).
-    const REVIEW: ReviewScale = ReviewScale::SHOGI;
     /// Each seat's expected place points in thousandths, for a review (games
     /// with places: Yonin); none by default.
     fn place_shares(&self) -> Option<[i32; 4]> {
         None
     }
-    /// Whether [`Playable::mate`] is implemented.
-    const MATE_SOLVER: bool = false;
     /// `go mate`: a mate for the side to move within the `movetime` or
     /// `nodes` of `limits` (`infinite`: until `control` stops it), its memory
     /// taken from `scratch` and given back. Games without a mate solver keep
@@ -184,7 +147,7 @@ impl Params for MateParams {
 
 /// A game's tunables, wherever they live: its searcher's (the search's and
 /// the evaluator's), time management's, the levels' and, in games with a
-/// mate solver, the solver's; in the order `usi` lists them.
+/// mate solver, the solver's; in the order of the option list.
 struct SessionTunables<'a> {
     searcher: &'a mut dyn Tuned,
     time: &'a mut TimeParams,
@@ -203,7 +166,7 @@ impl Tuned for SessionTunables<'_> {
     }
 }
 
-/// Every tunable of `G` as `usi` lists it, with its default.
+/// Every tunable of `G` as the option list shows it, with its default.
 pub fn tunable_specs<G: Playable>() -> Vec<OptionSpec> {
     let mut searcher = <G::Searcher as Searcher<G>>::default_params();
     let (mut time, mut strength, mut mate) = Default::default();
@@ -211,7 +174,7 @@ pub fn tunable_specs<G: Playable>() -> Vec<OptionSpec> {
         searcher: &mut searcher,
         time: &mut time,
         strength: &mut strength,
-        mate: G::MATE_SOLVER.then_some(&mut mate),
+        mate: G::PROFILE.mate_solver.then_some(&mut mate),
     })
 }
 
@@ -238,31 +201,42 @@ pub const SEARCH_ALGORITHM: &str = "SearchAlgorithm";
 /// refused at `isready` or `go` and the previous table kept.
 pub const MAX_HASH_MB: i64 = 32_768;
 
-/// The switch to strength by Elo; `USI_Elo` follows it in `usi`.
-const LIMIT_STRENGTH: &str = "USI_LimitStrength";
-const LEVEL: &str = "Level";
+/// The names of the options every game shares. A protocol may announce some
+/// under names of its own (USI's `USI_Hash` for [`HASH`]).
+pub const THREADS: &str = "Threads";
+pub const HASH: &str = "Hash";
+pub const MULTI_PV: &str = "MultiPV";
+pub const PONDER: &str = "Ponder";
+pub const TIME_MARGIN: &str = "TimeMargin";
+pub const SEED: &str = "Seed";
+pub const SKILL: &str = "Skill";
+pub const LEVEL: &str = "Level";
+/// The switch to strength by Elo; [`ELO`] follows it in the list.
+pub const LIMIT_STRENGTH: &str = "LimitStrength";
+pub const ELO: &str = "Elo";
+pub const VARIETY: &str = "Variety";
 
-/// Options every game shares, announced after the game's own rules.
+/// Options every game shares, listed after the game's own rules.
 pub const ENGINE_OPTIONS: &[OptionSpec] = &[
-    OptionSpec::spin("Threads", 1, 1, 256),
-    OptionSpec::spin("USI_Hash", 64, 1, MAX_HASH_MB).with_aliases(&["Hash"]),
-    OptionSpec::spin("MultiPV", 1, 1, 64),
-    OptionSpec::check("USI_Ponder", false),
-    OptionSpec::spin("TimeMargin", 300, 0, 60_000),
-    OptionSpec::spin("Seed", 0, 0, i64::MAX),
+    OptionSpec::spin(THREADS, 1, 1, 256),
+    OptionSpec::spin(HASH, 64, 1, MAX_HASH_MB),
+    OptionSpec::spin(MULTI_PV, 1, 1, 64),
+    OptionSpec::check(PONDER, false),
+    OptionSpec::spin(TIME_MARGIN, 300, 0, 60_000),
+    OptionSpec::spin(SEED, 0, 0, i64::MAX),
     // Below 20: a weaker player (crate::strength), the game's `Level` of the
-    // same share; USI_LimitStrength with USI_Elo picks the level by its
-    // measured Elo instead.
+    // same share; LimitStrength with Elo picks the level by its measured Elo
+    // instead.
     OptionSpec::spin(
-        "Skill",
+        SKILL,
         strength::MAX_SKILL as i64,
         0,
         strength::MAX_SKILL as i64,
     ),
     OptionSpec::check(LIMIT_STRENGTH, false),
     // Centipawns: in the opening, any root move this close to the best may be played.
-    OptionSpec::spin("Variety", 0, 0, 1000),
-    // Lists the game's `Tune_` options in `usi` (they are settable either way).
+    OptionSpec::spin(VARIETY, 0, 0, 1000),
+    // Lists the game's `Tune_` options (they are settable either way).
     OptionSpec::check(tune::SHOW_TUNABLES, false),
 ];
 
@@ -298,6 +272,15 @@ pub struct GameState {
     pub awaits_chance: bool,
     /// How the game ended, if it did.
     pub outcome: Option<Outcome>,
+}
+
+/// Why a search cannot start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The side to move has not rolled its dice yet (Sugoroku).
+    AwaitsChance,
+    /// A move the search was limited to is not legal here.
+    SearchMoves(MoveError),
 }
 
 /// What `go` ends with.
@@ -365,9 +348,8 @@ pub trait GameSession: Send {
     fn forfeit(&self, seat: Seat) -> GameResult;
     fn diagram(&self) -> String;
     fn ponder_enabled(&self) -> bool;
-    /// Why `go` with `limits` cannot search the current position (sugoroku
-    /// waiting for its dice, a `searchmoves` move that is not legal), if so.
-    fn search_refusal(&self, limits: &Limits) -> Option<String>;
+    /// Why a search with `limits` cannot start from the current position, if so.
+    fn search_refusal(&self, limits: &Limits) -> Option<Refusal>;
     /// Whether the game has a mate solver (otherwise `go mate` answers
     /// `checkmate notimplemented` at once).
     fn has_mate_solver(&self) -> bool;
@@ -383,9 +365,9 @@ pub trait GameSession: Send {
     /// The fixed bench positions at the fixed depth, from fresh tables.
     fn bench(&mut self, depth: Option<u32>) -> BenchReport;
     /// Analysis: searches play at full strength whatever `Skill`, `Level`,
-    /// `USI_LimitStrength` and `Variety` say (a review's searches).
+    /// `LimitStrength` and `Variety` say (a review's searches).
     fn set_analysis(&mut self, on: bool);
-    /// How a review of this game values moves ([`Playable::REVIEW`]).
+    /// How a review of this game values moves (its profile's `review`).
     fn review_scale(&self) -> ReviewScale;
     /// [`Playable::place_shares`] of the current position.
     fn place_shares(&self) -> Option<[i32; 4]>;
@@ -413,7 +395,7 @@ type Line<M> = (u32, crate::search::Score, Vec<M>);
 struct Searched<G: Playable> {
     result: crate::search::SearchResult<G::Move>,
     /// The margin of a loose choice among `lines`, if one is to be made.
-    margin: Option<Value>,
+    margin: Option<crate::search::Value>,
     /// The root lines of the deepest iteration reported (for a loose choice).
     lines: Vec<Line<G::Move>>,
     /// The last first line reported: (depth, seldepth, its first move).
@@ -440,7 +422,7 @@ pub struct Session<G: Playable> {
     ponder: bool,
     /// `Level` (or `Skill`, scaled): the level when strength is not limited by Elo.
     level: u32,
-    /// `USI_LimitStrength` and `USI_Elo`: the level is the game's strongest
+    /// `LimitStrength` and `Elo`: the level is the game's strongest
     /// measured not above this Elo.
     limit_strength: bool,
     elo: i64,
@@ -474,9 +456,9 @@ impl<G: Playable> Session<G> {
             rules,
             config,
             ponder: false,
-            level: G::LEVELS,
+            level: G::PROFILE.levels.count,
             limit_strength: false,
-            elo: G::LEVEL_ELO.last().map_or(0, |&elo| elo as i64),
+            elo: G::PROFILE.levels.elo.last().map_or(0, |&elo| elo as i64),
             variety: 0,
             rng: Xoshiro256PlusPlus::seed_from_u64(0),
             delays: DelayEstimate::default(),
@@ -518,25 +500,30 @@ impl<G: Playable> Session<G> {
     /// The strength level this search plays at: `None` at full strength
     /// (and in analysis).
     fn level_in_play(&self) -> Option<strength::Level> {
-        let index = if self.limit_strength && !G::LEVEL_ELO.is_empty() {
-            strength::level_for_elo(G::LEVEL_ELO, self.elo)
+        let levels = &G::PROFILE.levels;
+        let index = if self.limit_strength && !levels.elo.is_empty() {
+            strength::level_for_elo(levels.elo, self.elo)
         } else {
             self.level
         };
-        (index < G::LEVELS && !self.analysis).then(|| {
+        (index < levels.count && !self.analysis).then(|| {
             self.strength.level(
                 index,
-                G::LEVELS,
-                G::LEVEL_SPACING,
-                G::LEVEL_NOISE,
-                G::LEVEL_BLIND_PERMILLE,
+                levels.count,
+                levels.spacing,
+                levels.noise,
+                levels.blind_permille,
             )
         })
     }
 
     /// The margin of a loose choice among the best root lines, if any: the
     /// level's, or the variety's in the first plies of a game.
-    fn loose_margin(&self, level: Option<strength::Level>, limits: &Limits) -> Option<Value> {
+    fn loose_margin(
+        &self,
+        level: Option<strength::Level>,
+        limits: &Limits,
+    ) -> Option<crate::search::Value> {
         match level {
             Some(level) => Some(level.margin),
             None if self.variety > 0
@@ -728,7 +715,7 @@ impl<G: Playable> Session<G> {
     ) -> Option<BestMove> {
         // Within a tenth of a node limit too, so that `go nodes` means what it says.
         let budget = (self.mate.probe_nodes as u64).min(limits.nodes.map_or(u64::MAX, |n| n / 10));
-        if !G::MATE_SOLVER
+        if !G::PROFILE.mate_solver
             || budget == 0
             || limits.infinite
             || control.waiting()
@@ -798,7 +785,7 @@ impl<G: Playable> Session<G> {
         // timed one without a deadline to keep to (a search held for
         // `ponderhit` that had finished).
         let timed = limits.movetime.is_some() || limits.clock.is_some();
-        if !G::MATE_SOLVER
+        if !G::PROFILE.mate_solver
             || budget == 0
             || control.stopped()
             || (timed && control.deadline().is_none())
@@ -865,7 +852,7 @@ impl<G: Playable> Session<G> {
             searcher: Searcher::<G>::params_mut(&mut self.searcher),
             time: &mut self.config.time,
             strength: &mut self.strength,
-            mate: G::MATE_SOLVER.then_some(&mut self.mate),
+            mate: G::PROFILE.mate_solver.then_some(&mut self.mate),
         }
     }
 
@@ -875,20 +862,22 @@ impl<G: Playable> Session<G> {
             _ => 0,
         };
         match spec.name {
-            "Threads" => self.config.threads = smp::threads_to_run(int(&value) as usize),
-            "USI_Hash" => self.config.hash_mb = int(&value) as usize,
-            "MultiPV" => self.config.multipv = int(&value) as usize,
-            "TimeMargin" => self.config.time_margin_ms = int(&value) as u64,
-            "Seed" => {
+            THREADS => self.config.threads = smp::threads_to_run(int(&value) as usize),
+            HASH => self.config.hash_mb = int(&value) as usize,
+            MULTI_PV => self.config.multipv = int(&value) as usize,
+            TIME_MARGIN => self.config.time_margin_ms = int(&value) as u64,
+            SEED => {
                 self.config.seed = int(&value) as u64;
                 self.rng = Xoshiro256PlusPlus::seed_from_u64(self.config.seed);
             }
-            "USI_Ponder" => self.ponder = value == OptionValue::Bool(true),
-            "Skill" => self.level = strength::level_of_skill(int(&value) as u32, G::LEVELS),
+            PONDER => self.ponder = value == OptionValue::Bool(true),
+            SKILL => {
+                self.level = strength::level_of_skill(int(&value) as u32, G::PROFILE.levels.count)
+            }
             LEVEL => self.level = int(&value) as u32,
             LIMIT_STRENGTH => self.limit_strength = value == OptionValue::Bool(true),
-            "USI_Elo" => self.elo = int(&value),
-            "Variety" => self.variety = int(&value) as i32,
+            ELO => self.elo = int(&value),
+            VARIETY => self.variety = int(&value) as i32,
             tune::SHOW_TUNABLES => self.show_tunables = value == OptionValue::Bool(true),
             _ => {}
         }
@@ -904,7 +893,7 @@ impl<G: Playable> Default for Session<G> {
 
 impl<G: Playable> GameSession for Session<G> {
     fn game(&self) -> &'static str {
-        G::NAME
+        G::PROFILE.name
     }
 
     fn option_specs(&self) -> Vec<OptionSpec> {
@@ -918,7 +907,7 @@ impl<G: Playable> GameSession for Session<G> {
             specs.push(spec);
             // The game's own levels beside Skill, its Elo range beside the
             // switch that enables it.
-            if spec.name == "Skill" {
+            if spec.name == SKILL {
                 specs.push(level_spec::<G>());
             }
             if spec.name == LIMIT_STRENGTH {
@@ -933,13 +922,7 @@ impl<G: Playable> GameSession for Session<G> {
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<bool, OptionError> {
         let mut rules = self.rules.clone();
-        // Both names of the move limit set one rule.
-        let rule_name = if MAX_MOVES_TO_DRAW.answers_to(name) {
-            MOVE_LIMIT.name
-        } else {
-            name
-        };
-        if rules.set(rule_name, value)? {
+        if rules.set(name, value)? {
             if rules != self.rules {
                 // Rules are part of the position: the current game is replayed
                 // under them (its history, for repetitions, survives). A change
@@ -1054,11 +1037,11 @@ impl<G: Playable> GameSession for Session<G> {
     }
 
     fn has_chance(&self) -> bool {
-        G::HAS_CHANCE
+        G::PROFILE.has_chance
     }
 
     fn seat_name(&self, seat: Seat) -> &'static str {
-        G::seat_name(seat)
+        G::PROFILE.seat_names[seat as usize]
     }
 
     fn legal_moves(&self) -> Vec<String> {
@@ -1085,7 +1068,7 @@ impl<G: Playable> GameSession for Session<G> {
         GameState {
             to_move: self.pos.side_to_move(),
             ply: self.pos.ply(),
-            awaits_chance: self.pos.awaits_chance(),
+            awaits_chance: self.pos.at_chance(),
             outcome: self.pos.outcome(),
         }
     }
@@ -1099,11 +1082,10 @@ impl<G: Playable> GameSession for Session<G> {
     }
 
     fn diagram(&self) -> String {
-        let seats: Vec<&str> = (0..G::SEATS as Seat).map(G::seat_name).collect();
         format!(
             "{}\nseats {}",
             self.pos.diagram().trim_end(),
-            seats.join(" ")
+            G::PROFILE.seat_names.join(" ")
         )
     }
 
@@ -1111,18 +1093,18 @@ impl<G: Playable> GameSession for Session<G> {
         self.ponder
     }
 
-    fn search_refusal(&self, limits: &Limits) -> Option<String> {
-        if let Some(reason) = self.pos.search_refusal() {
-            return Some(reason);
+    fn search_refusal(&self, limits: &Limits) -> Option<Refusal> {
+        if self.pos.at_chance() && self.pos.decided().is_none() {
+            return Some(Refusal::AwaitsChance);
         }
         limits
             .searchmoves_in(&self.pos)
             .err()
-            .map(|e| format!("searchmoves: {e}"))
+            .map(Refusal::SearchMoves)
     }
 
     fn has_mate_solver(&self) -> bool {
-        G::MATE_SOLVER
+        G::PROFILE.mate_solver
     }
 
     fn mate(&mut self, limits: &Limits, control: &SearchControl) -> MateAnswer<String> {
@@ -1157,7 +1139,7 @@ impl<G: Playable> GameSession for Session<G> {
             }
         }
         // Stage two: the search.
-        let guarded = level.is_none() && G::MATE_SOLVER && self.mate.threat_nodes > 0;
+        let guarded = level.is_none() && G::PROFILE.mate_solver && self.mate.threat_nodes > 0;
         let started = Instant::now();
         let searched = self.root_search(level, limits, control, report);
         // Stage three: the choice among the root lines, for a weaker or varied play.
@@ -1183,7 +1165,7 @@ impl<G: Playable> GameSession for Session<G> {
     }
 
     fn bench(&mut self, depth: Option<u32>) -> BenchReport {
-        let depth = depth.unwrap_or(G::BENCH_DEPTH);
+        let depth = depth.unwrap_or(G::PROFILE.bench_depth);
         let mut config = self.config.clone();
         config.threads = 1;
         config.multipv = 1;
@@ -1193,7 +1175,7 @@ impl<G: Playable> GameSession for Session<G> {
         // Fresh tables, this session's tunables.
         *Searcher::<G>::params_mut(&mut searcher) =
             Searcher::<G>::params_mut(&mut self.searcher).clone();
-        for sfen in G::BENCH_POSITIONS {
+        for sfen in G::PROFILE.bench {
             let pos = G::from_sfen(sfen, &self.rules).expect("bench positions are valid");
             Searcher::<G>::clear(&mut searcher);
             let control = SearchControl::new(false);
@@ -1205,7 +1187,7 @@ impl<G: Playable> GameSession for Session<G> {
                 Searcher::<G>::search(&mut searcher, &pos, &limits, &control, &mut |_| {}).nodes;
         }
         BenchReport {
-            positions: G::BENCH_POSITIONS.len(),
+            positions: G::PROFILE.bench.len(),
             depth,
             nodes,
             elapsed: started.elapsed(),
@@ -1217,7 +1199,7 @@ impl<G: Playable> GameSession for Session<G> {
     }
 
     fn review_scale(&self) -> ReviewScale {
-        G::REVIEW
+        G::PROFILE.review
     }
 
     fn place_shares(&self) -> Option<[i32; 4]> {
@@ -1235,10 +1217,13 @@ impl<G: Playable> GameSession for Session<G> {
         };
         let mut record = Vec::new();
         for text in &self.moves {
-            let (ply, seat) = (pos.ply() + 1, G::seat_name(pos.side_to_move()));
+            let (ply, seat) = (
+                pos.ply() + 1,
+                G::PROFILE.seat_names[pos.side_to_move() as usize],
+            );
             // Games with dice keep their entries as given (the roll with its turn).
             let text = match pos.parse_move(text) {
-                Ok(mv) if !G::HAS_CHANCE => {
+                Ok(mv) if !G::PROFILE.has_chance => {
                     let readable = pos.readable_move(mv, kanji);
                     pos.make(mv);
                     readable
@@ -1261,15 +1246,23 @@ pub const BENCH_NODES: u64 = 1_000_000;
 
 /// `Level`: the game's own levels, its count full strength.
 fn level_spec<G: Playable>() -> OptionSpec {
-    OptionSpec::spin(LEVEL, G::LEVELS as i64, 0, G::LEVELS as i64)
+    OptionSpec::spin(
+        LEVEL,
+        G::PROFILE.levels.count as i64,
+        0,
+        G::PROFILE.levels.count as i64,
+    )
 }
 
-/// `USI_Elo`: from the game's weakest measured level to its strongest;
-/// none where no level is measured.
+/// `Elo`: from the game's weakest measured level to its strongest; none
+/// where no level is measured.
 fn elo_spec<G: Playable>() -> Option<OptionSpec> {
-    let (&weakest, &strongest) = (G::LEVEL_ELO.first()?, G::LEVEL_ELO.last()?);
+    let (&weakest, &strongest) = (
+        G::PROFILE.levels.elo.first()?,
+        G::PROFILE.levels.elo.last()?,
+    );
     Some(OptionSpec::spin(
-        "USI_Elo",
+        ELO,
         strongest as i64,
         weakest as i64,
         strongest as i64,
@@ -1471,22 +1464,20 @@ mod tests {
     #[test]
     fn an_elo_limit_plays_the_level_the_table_names() {
         let mut session = new_session("hasami").unwrap();
-        let weakest = crate::hasami::Hasami::LEVEL_ELO[0];
-        session.set_option("USI_Elo", &weakest.to_string()).unwrap();
+        let weakest = crate::hasami::Hasami::PROFILE.levels.elo[0];
+        session.set_option(ELO, &weakest.to_string()).unwrap();
         let (_, full) = choices(&mut *session, 1, &Limits::depth(3));
         assert!(
             full > strength::level(0, strength::MAX_SKILL, &[], 0, 0).nodes * 2,
             "not limited yet: {full}"
         );
-        session.set_option("USI_LimitStrength", "true").unwrap();
+        session.set_option(LIMIT_STRENGTH, "true").unwrap();
         let (_, limited) = choices(&mut *session, 1, &Limits::depth(3));
         assert!(
             limited <= strength::level(0, strength::MAX_SKILL, &[], 0, 0).nodes * 2,
             "{limited} nodes"
         );
-        assert!(session
-            .set_option("USI_Elo", &(weakest - 1).to_string())
-            .is_err());
+        assert!(session.set_option(ELO, &(weakest - 1).to_string()).is_err());
     }
 
     #[test]
@@ -1522,21 +1513,33 @@ mod tests {
         struct Check;
         impl crate::registry::GameVisitor for Check {
             fn visit<G: Playable>(&mut self, _: &'static crate::registry::GameEntry) {
-                let (measured, levels) = (G::LEVEL_ELO.len(), G::LEVELS as usize);
+                let (measured, levels) = (
+                    G::PROFILE.levels.elo.len(),
+                    G::PROFILE.levels.count as usize,
+                );
                 assert!(
                     measured == levels || measured == levels + 1,
                     "{}: {measured} Elo for {levels} levels",
-                    G::NAME
+                    G::PROFILE.name
                 );
-                let spacing = G::LEVEL_SPACING;
+                let spacing = G::PROFILE.levels.spacing;
                 if !spacing.is_empty() {
-                    assert_eq!(spacing.len(), levels, "{}: a place per level", G::NAME);
+                    assert_eq!(
+                        spacing.len(),
+                        levels,
+                        "{}: a place per level",
+                        G::PROFILE.name
+                    );
                     assert!(
                         spacing[0] == 0.0 && spacing[levels - 1] <= 1.0,
                         "{}",
-                        G::NAME
+                        G::PROFILE.name
                     );
-                    assert!(spacing.windows(2).all(|w| w[0] < w[1]), "{}", G::NAME);
+                    assert!(
+                        spacing.windows(2).all(|w| w[0] < w[1]),
+                        "{}",
+                        G::PROFILE.name
+                    );
                 }
             }
         }
@@ -1549,12 +1552,17 @@ mod tests {
         impl crate::registry::GameVisitor for Check {
             fn visit<G: Playable>(&mut self, _: &'static crate::registry::GameEntry) {
                 let tunables = tunable_specs::<G>();
-                assert!(!tunables.is_empty(), "{}", G::NAME);
+                assert!(!tunables.is_empty(), "{}", G::PROFILE.name);
                 let mut names: Vec<String> =
                     tunables.iter().map(|t| t.name.to_lowercase()).collect();
                 names.sort();
                 names.dedup();
-                assert_eq!(names.len(), tunables.len(), "{}: unique names", G::NAME);
+                assert_eq!(
+                    names.len(),
+                    tunables.len(),
+                    "{}: unique names",
+                    G::PROFILE.name
+                );
                 for t in &tunables {
                     assert!(t.name.starts_with(tune::PREFIX), "{}", t.name);
                     let OptionKind::Spin { default, min, max } = t.kind else {

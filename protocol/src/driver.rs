@@ -13,6 +13,7 @@ use crate::output::{
     info_line, nps, review_end_line, review_line, status_words, Output,
 };
 use crate::record::{is_rule, rules_of, Record};
+use crate::usi::{self, MAX_MOVES_TO_DRAW};
 use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,20 +21,18 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
 use yomi_engine::clock::Instant;
-use yomi_engine::core::options::MAX_MOVES_TO_DRAW;
+use yomi_engine::core::options::MOVE_LIMIT;
 use yomi_engine::core::OptionSpec;
 use yomi_engine::registry::{self, new_session};
 use yomi_engine::review::{self, PlyReview};
 use yomi_engine::search::{Clock, Limits, SearchControl, SearchInfo};
-use yomi_engine::session::{BestMove, GameSession, MateAnswer};
+use yomi_engine::session::{BestMove, GameSession, MateAnswer, HASH};
 
 /// The game played until `USI_Variant` says otherwise.
 pub const DEFAULT_GAME: &str = registry::NAMES[0];
 /// The option that chooses the game, and its other accepted name.
 pub const VARIANT_OPTION: &str = "USI_Variant";
 pub const VARIANT_ALIAS: &str = "UCI_Variant";
-/// The hash size option, whose refusal comes at `isready` or `go`.
-const HASH_OPTION: &str = "USI_Hash";
 /// How often a finished search held for `stop`/`ponderhit` looks again (it is
 /// also woken at once).
 const HOLD_POLL: Duration = Duration::from_millis(10);
@@ -361,10 +360,10 @@ impl Protocol {
             self.out.error(&format!("{word}: {e}"));
             // The size kept, not the one refused, carries over to another game.
             let kept = self.session_ref().hash_mb().to_string();
-            if let Some(spec) = self.specs.iter().find(|spec| spec.name == HASH_OPTION) {
-                self.options.retain(|(name, _)| !spec.answers_to(name));
-                self.options.push((HASH_OPTION.to_string(), kept));
-            }
+            // (the hash size option, whose refusal comes at `isready` or `go`)
+            self.options
+                .retain(|(name, _)| !name.eq_ignore_ascii_case(HASH));
+            self.options.push((HASH.to_string(), kept));
         }
     }
 
@@ -385,16 +384,16 @@ impl Protocol {
         let mut lines = vec![
             format!("id name Yomi {}", env!("CARGO_PKG_VERSION")),
             "id author the Yomi developers".to_string(),
-            OptionSpec::combo(VARIANT_OPTION, DEFAULT_GAME, &registry::NAMES).usi_line(),
+            usi::option_line(&OptionSpec::combo(
+                VARIANT_OPTION,
+                DEFAULT_GAME,
+                &registry::NAMES,
+            )),
         ];
         for spec in &self.specs {
-            lines.push(spec.usi_line());
-            // shogiarena sets MaxMovesToDraw and waits for ever if it is not
-            // announced; the session takes it as another name of MoveLimit.
-            if spec.name == "MoveLimit"
-                && !self.specs.iter().any(|s| s.name == MAX_MOVES_TO_DRAW.name)
-            {
-                lines.push(MAX_MOVES_TO_DRAW.usi_line());
+            lines.push(usi::option_line(spec));
+            if spec.name == MOVE_LIMIT.name {
+                lines.push(usi::option_line(&MAX_MOVES_TO_DRAW));
             }
         }
         lines.push("usiok".to_string());
@@ -410,8 +409,10 @@ impl Protocol {
             return self.switch_game(value.unwrap_or("").trim());
         }
         let value = value.unwrap_or("");
-        match self.session_mut().set_option(name, value) {
+        match usi::set_option(&mut **self.session_mut(), name, value) {
             Ok(true) => {
+                // Kept under the engine's name, which every session answers to.
+                let name = usi::engine_name(name);
                 self.options.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
                 self.options.push((name.to_string(), value.to_string()));
                 // Some options change the list (ShowTunables).
@@ -438,8 +439,9 @@ impl Protocol {
         if session.game() != self.game {
             // Options the new game knows carry over (Threads, USI_Hash, MoveLimit, …);
             // its other tunables start from their defaults (the new session's).
-            self.options
-                .retain(|(name, value)| matches!(session.set_option(name, value), Ok(true)));
+            self.options.retain(|(name, value)| {
+                matches!(usi::set_option(&mut *session, name, value), Ok(true))
+            });
             self.game = session.game();
             self.specs = session.option_specs();
             self.session = Some(session);
@@ -453,7 +455,7 @@ impl Protocol {
     fn rebuild(&mut self) {
         let mut session = new_session(self.game).expect("this game was created before");
         for (name, value) in &self.options {
-            let _ = session.set_option(name, value);
+            let _ = usi::set_option(&mut *session, name, value);
         }
         let (sfen, moves) = &self.position;
         let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
@@ -607,8 +609,9 @@ impl Protocol {
 
     fn go(&mut self, go: Go) {
         let limits = limits(&go);
-        if let Some(reason) = self.session_ref().search_refusal(&limits) {
-            self.out.error(&format!("go: {reason}"));
+        if let Some(refusal) = self.session_ref().search_refusal(&limits) {
+            self.out
+                .error(&format!("go: {}", usi::refusal_text(&refusal)));
             return;
         }
         let bounded = !limits.infinite
@@ -806,7 +809,7 @@ impl Protocol {
         let switched = session.game() != self.game;
         let mut options: Vec<(String, String)> = engine_options
             .into_iter()
-            .filter(|(name, value)| matches!(session.set_option(name, value), Ok(true)))
+            .filter(|(name, value)| matches!(usi::set_option(&mut *session, name, value), Ok(true)))
             .collect();
         options.extend(record.rules);
         self.options = options;

@@ -4,13 +4,15 @@
 //! [`yomi_engine::session::GameSession`] and the notation strings it hands back:
 //! [`command`] parses lines into typed commands, [`driver::Protocol`] applies them
 //! to the current session and runs searches on a worker thread, [`output`] is the
-//! one locked writer and the reply formats, and [`reader`] reads bounded lines.
+//! one locked writer and the reply formats, [`reader`] reads bounded lines, and
+//! [`usi`] gives the engine's options their USI names and `option` lines.
 
 pub mod command;
 pub mod driver;
 pub mod output;
 pub mod reader;
 pub mod record;
+pub mod usi;
 
 pub use command::{Command, CommandError, GameOverResult, Go, RecordCommand};
 pub use driver::{Flow, Protocol};

@@ -14,7 +14,7 @@
 
 use crate::command::{echo, Command};
 use crate::driver::{VARIANT_ALIAS, VARIANT_OPTION};
-use yomi_engine::core::options::{MAX_MOVES_TO_DRAW, MOVE_LIMIT};
+use crate::usi;
 use yomi_engine::registry::{self, new_session};
 use yomi_engine::session::GameSession;
 
@@ -32,11 +32,11 @@ pub struct Record {
 /// Whether `name` is one of the house rules `session`'s game has (the move
 /// limit by either name).
 pub fn is_rule(session: &dyn GameSession, name: &str) -> bool {
-    MAX_MOVES_TO_DRAW.answers_to(name)
-        || session
-            .rule_specs()
-            .iter()
-            .any(|spec| spec.answers_to(name))
+    let name = usi::engine_name(name);
+    session
+        .rule_specs()
+        .iter()
+        .any(|spec| spec.answers_to(name))
 }
 
 impl Record {
@@ -147,7 +147,7 @@ impl Record {
     ) -> Result<Box<dyn GameSession>, String> {
         let mut session = new_session(&self.game).map_err(|e| format!("{VARIANT_OPTION}: {e}"))?;
         for (name, value) in engine_options {
-            let _ = session.set_option(name, value);
+            let _ = usi::set_option(&mut *session, name, value);
         }
         for (name, value) in &self.rules {
             if !is_rule(&*session, name) {
@@ -157,7 +157,7 @@ impl Record {
                     self.game
                 ));
             }
-            session.set_option(name, value).map_err(|e| e.to_string())?;
+            usi::set_option(&mut *session, name, value).map_err(|e| e.to_string())?;
         }
         let moves: Vec<&str> = self.moves.iter().map(String::as_str).collect();
         session
@@ -231,10 +231,7 @@ impl Record {
 pub fn rules_of(session: &dyn GameSession, options: &[(String, String)]) -> Vec<(String, String)> {
     let mut rules: Vec<(String, String)> = Vec::new();
     for (name, value) in options.iter().filter(|(n, _)| is_rule(session, n)) {
-        let name = match MAX_MOVES_TO_DRAW.answers_to(name) {
-            true => MOVE_LIMIT.name.to_string(),
-            false => name.clone(),
-        };
+        let name = usi::engine_name(name).to_string();
         rules.retain(|(n, _)| !n.eq_ignore_ascii_case(&name));
         rules.push((name, value.clone()));
     }

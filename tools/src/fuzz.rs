@@ -140,7 +140,7 @@ fn library_session(game: &str, options: &[TakenOption]) -> Box<dyn GameSession> 
     let mut session = registry::new_session(game).expect("a registered game");
     for (name, value, sfen) in options {
         let _ = session.set_position(Some(sfen), &[]);
-        let _ = session.set_option(name, value);
+        let _ = yomi_protocol::usi::set_option(&mut *session, name, value);
     }
     session.new_game();
     session

@@ -6,6 +6,7 @@ use super::position::Annan;
 use super::state::AnnanMove;
 use crate::core::board9::Bitboard;
 use crate::core::Game;
+use crate::profile::{Levels, Profile};
 use crate::search::alphabeta::AlphaBetaParams;
 use crate::search::{TwoPlayerGame, Value};
 use crate::session::Playable;
@@ -182,46 +183,39 @@ impl Playable for Annan {
     fn immediate_gain(&self, mv: Self::Move) -> i64 {
         crate::search::TwoPlayerGame::gain(self, mv, &AnnanEval::default()).into()
     }
-    fn readable_move(&self, mv: AnnanMove, kanji: bool) -> String {
-        const LETTERS: [&str; 14] = [
-            "P", "L", "N", "S", "G", "B", "R", "K", "+P", "+L", "+N", "+S", "+B", "+R",
-        ];
-        let state = self.state();
-        let on = |sq| {
-            Some(state.at(sq))
-                .filter(|p| !p.is_none())
-                .map(|p| p.kind())
-        };
-        crate::core::readable::ReadableMove::shogi(mv, on, |k| LETTERS[k.index()], kanji)
-    }
-    // Level 0 must lose to a one-ply greedy player (docs/cpu-seats.md).
-    const LEVEL_NOISE: Value = 450;
-    const LEVEL_BLIND_PERMILLE: u32 = 500;
-    // Strength grows steadily and steeply with the nodes read: twenty levels
-    // took steps up to 151 Elo, so more of them.
-    const LEVELS: u32 = 26;
-    // Measured: docs/cpu-seats.md (`match ladder`, 200 games a pair, 2026-12-03).
-    const LEVEL_ELO: &'static [i32] = &[
-        1057, 1138, 1174, 1310, 1425, 1497, 1563, 1623, 1672, 1710, 1758, 1839, 1924, 1994, 2084,
-        2095, 2147, 2206, 2306, 2401, 2493, 2581, 2687, 2801, 2893, 2949, 3034,
-    ];
     type Searcher = crate::search::alphabeta::AlphaBeta<AnnanEval>;
 
-    const BENCH_POSITIONS: &'static [&'static str] = &[
-        super::position::START_SFEN,
-        "ln1g1g1nl/1ks2r3/1pppp1bpp/p4pp2/9/2P1P1P2/PP1P1P1PP/1BK1GS1R1/LNSG3NL b S 25",
-        "7lk/7pB/9/9/9/9/9/9/4K4 b P 1",
-    ];
-    const BENCH_DEPTH: u32 = 6;
-    const PERFT_BENCH: &'static [(&'static str, u32)] = &[
-        (super::position::START_SFEN, 5),
-        (
+    const PROFILE: Profile = Profile {
+        bench: &[
+            super::position::START_SFEN,
             "ln1g1g1nl/1ks2r3/1pppp1bpp/p4pp2/9/2P1P1P2/PP1P1P1PP/1BK1GS1R1/LNSG3NL b S 25",
-            4,
-        ),
-    ];
-
-    const MATE_SOLVER: bool = true;
+            "7lk/7pB/9/9/9/9/9/9/4K4 b P 1",
+        ],
+        bench_depth: 6,
+        perft_bench: &[
+            (super::position::START_SFEN, 5),
+            (
+                "ln1g1g1nl/1ks2r3/1pppp1bpp/p4pp2/9/2P1P1P2/PP1P1P1PP/1BK1GS1R1/LNSG3NL b S 25",
+                4,
+            ),
+        ],
+        mate_solver: true,
+        levels: Levels {
+            // Strength grows steadily and steeply with the nodes read: twenty levels
+            // took steps up to 151 Elo, so more of them.
+            count: 26,
+            // Measured: docs/cpu-seats.md (`match ladder`, 200 games a pair, 2026-12-03).
+            elo: &[
+                1057, 1138, 1174, 1310, 1425, 1497, 1563, 1623, 1672, 1710, 1758, 1839, 1924, 1994,
+                2084, 2095, 2147, 2206, 2306, 2401, 2493, 2581, 2687, 2801, 2893, 2949, 3034,
+            ],
+            // Level 0 must lose to a one-ply greedy player (docs/cpu-seats.md).
+            noise: 450,
+            blind_permille: 500,
+            ..Levels::UNMEASURED
+        },
+        ..Profile::new("annan")
+    };
 
     /// A df-pn solver: see `mate.rs`.
     fn mate(

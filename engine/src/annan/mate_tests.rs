@@ -1,5 +1,7 @@
 //! The df-pn solver against hand-built problems and a plain AND/OR search.
 
+use crate::core::Notation;
+
 use super::mate::{MateReport, MateSolver};
 use super::{Annan, AnnanMove, AnnanRules};
 use crate::core::{Game, MoveList};

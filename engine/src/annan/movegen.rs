@@ -342,7 +342,7 @@ fn pinned(state: &State, us: Seat, king: Square) -> Bitboard {
 mod tests {
     use super::*;
     use crate::annan::{Annan, START_SFEN};
-    use crate::core::{Game, HouseRules, MoveList};
+    use crate::core::{Game, HouseRules, MoveList, Notation};
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
 

@@ -8,6 +8,7 @@ use super::rules::AnnanRules;
 use super::state::{AnnanMove, State, BLACK, WHITE};
 use crate::core::board9::Square;
 use crate::core::zobrist::key_table;
+use crate::core::Notation;
 use crate::core::{Game, KeyHistory, MoveError, MoveList, Outcome, ParseError, Seat};
 
 /// Per piece code and square; no piece is keyed 0, so that an empty square
@@ -161,20 +162,10 @@ impl Annan {
 impl Game for Annan {
     type Move = AnnanMove;
     type Rules = AnnanRules;
-
-    const NAME: &'static str = "annan";
     const SEATS: usize = 2;
 
     fn start(rules: &AnnanRules) -> Self {
         Annan::from_sfen(START_SFEN, rules).expect("the start position is valid")
-    }
-
-    fn from_sfen(sfen: &str, rules: &AnnanRules) -> Result<Self, ParseError> {
-        super::notation::parse_sfen(sfen, rules)
-    }
-
-    fn sfen(&self) -> String {
-        super::notation::sfen(&self.state, self.side, self.ply())
     }
 
     fn rules(&self) -> &AnnanRules {
@@ -304,12 +295,32 @@ impl Game for Annan {
             Err(MoveError::new(text, super::notation::why_illegal(self, mv)))
         }
     }
+}
 
+impl Notation for Annan {
+    fn from_sfen(sfen: &str, rules: &AnnanRules) -> Result<Self, ParseError> {
+        super::notation::parse_sfen(sfen, rules)
+    }
+    fn sfen(&self) -> String {
+        super::notation::sfen(&self.state, self.side, self.ply())
+    }
     fn diagram(&self) -> String {
         super::notation::diagram(self)
     }
-
     fn status_details(&self) -> String {
         format!("check {}", if self.in_check() { "yes" } else { "no" })
+    }
+
+    fn readable_move(&self, mv: AnnanMove, kanji: bool) -> String {
+        const LETTERS: [&str; 14] = [
+            "P", "L", "N", "S", "G", "B", "R", "K", "+P", "+L", "+N", "+S", "+B", "+R",
+        ];
+        let state = self.state();
+        let on = |sq| {
+            Some(state.at(sq))
+                .filter(|p| !p.is_none())
+                .map(|p| p.kind())
+        };
+        crate::core::readable::ReadableMove::shogi(mv, on, |k| LETTERS[k.index()], kanji)
     }
 }

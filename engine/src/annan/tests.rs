@@ -1,5 +1,7 @@
 //! Annan rule tests on hand-built positions.
 
+use crate::core::Notation;
+
 use super::*;
 use crate::core::Game;
 use crate::perft::perft;

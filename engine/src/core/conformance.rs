@@ -3,6 +3,8 @@
 //! game's tests run them from positions of its own; [`Suite`] runs them, with
 //! perft and a search, over every registered game.
 
+use crate::core::Notation;
+
 use super::game::GameResult;
 use super::{Game, MoveList, Outcome};
 use crate::registry::{GameEntry, GameVisitor};
@@ -14,7 +16,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 /// Plays `games` random games of at most `max_plies` from `start`, checking at
 /// every node that the game's parts agree with each other; a game stops where
 /// dice are due ([`random_chance_playouts`] throws them).
-pub fn random_playouts<G: Game>(start: &G, games: usize, max_plies: usize, seed: u64) {
+pub fn random_playouts<G: Notation>(start: &G, games: usize, max_plies: usize, seed: u64) {
     playouts::<G, NoChance>(start, games, max_plies, seed, &mut |_| {});
 }
 
@@ -23,7 +25,7 @@ pub fn random_playouts<G: Game>(start: &G, games: usize, max_plies: usize, seed:
 /// with an outcome drawn by the weights; `each_node` adds the game's own checks
 /// at every node where a player is to move and the game goes on. Returns how each game ended (`None`:
 /// still going after `max_plies` moves, chance steps not counted).
-pub fn random_chance_playouts<G: ChanceGame>(
+pub fn random_chance_playouts<G: ChanceGame + Notation>(
     start: &G,
     games: usize,
     max_plies: usize,
@@ -57,7 +59,7 @@ impl<G: Game> ChanceSteps<G> for NoChance {
 
 struct WithChance;
 
-impl<G: ChanceGame> ChanceSteps<G> for WithChance {
+impl<G: ChanceGame + Notation> ChanceSteps<G> for WithChance {
     type Outcome = G::Chance;
 
     fn draw(pos: &G, rng: &mut Xoshiro256PlusPlus) -> Option<G::Chance> {
@@ -112,7 +114,7 @@ enum Step<M, C> {
     Chance(C),
 }
 
-fn playouts<G: Game, C: ChanceSteps<G>>(
+fn playouts<G: Notation, C: ChanceSteps<G>>(
     start: &G,
     games: usize,
     max_plies: usize,
@@ -135,7 +137,7 @@ fn playouts<G: Game, C: ChanceSteps<G>>(
                 played.push(Step::Chance(outcome));
                 continue;
             }
-            if pos.awaits_chance() {
+            if pos.at_chance() {
                 // Dice due, and these playouts do not throw them.
                 break;
             }
@@ -170,7 +172,7 @@ fn playouts<G: Game, C: ChanceSteps<G>>(
 }
 
 /// The key and the notation: what every node, chance nodes included, must keep.
-fn check_position<G: Game>(pos: &G) {
+fn check_position<G: Notation>(pos: &G) {
     assert_eq!(
         pos.key(),
         pos.compute_key(),
@@ -186,7 +188,7 @@ fn check_position<G: Game>(pos: &G) {
 }
 
 /// A node with a player to move: [`check_position`], the moves and the outcome.
-pub fn check_node<G: Game>(pos: &G) {
+pub fn check_node<G: Notation>(pos: &G) {
     check_position(pos);
     let mut moves = MoveList::new();
     pos.generate_moves(&mut moves);
@@ -219,7 +221,7 @@ pub fn check_node<G: Game>(pos: &G) {
 /// `from_sfen`, and garbled moves to `play_text`: nothing panics, a text that
 /// reads is a position that round-trips and can be played from, and a refused
 /// move leaves the position as it was.
-pub fn garbled_inputs<G: Game>(start: &G, count: usize, seed: u64) {
+pub fn garbled_inputs<G: Notation>(start: &G, count: usize, seed: u64) {
     const ALPHABET: &[u8] = b"0123456789abcdefghiwbKRGSPLNBkrgspnl+-*/:@ ,.x";
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut pos = start.clone();
@@ -305,7 +307,12 @@ const GARBLED_PER_GAME: usize = 3_000;
 impl GameVisitor for Suite {
     fn visit<G: Playable>(&mut self, entry: &'static GameEntry) {
         let name = entry.name;
-        assert_eq!(G::NAME, name);
+        assert_eq!(G::PROFILE.name, name);
+        assert_eq!(
+            G::PROFILE.seat_names.len(),
+            G::SEATS,
+            "{name}: a name for every seat"
+        );
         let mut session = (entry.new_session)();
         assert_eq!(session.game(), name);
         assert_eq!(
@@ -317,10 +324,11 @@ impl GameVisitor for Suite {
         let read = |sfen: &str| {
             G::from_sfen(sfen, &rules).unwrap_or_else(|e| panic!("{name}: '{sfen}': {e}"))
         };
-        let perft_bench = G::PERFT_BENCH.iter().map(|&(sfen, _)| sfen);
+        let perft_bench = G::PROFILE.perft_bench.iter().map(|&(sfen, _)| sfen);
         let starts: Vec<G> = std::iter::once(G::start(&rules))
             .chain(
-                G::BENCH_POSITIONS
+                G::PROFILE
+                    .bench
                     .iter()
                     .copied()
                     .chain(perft_bench)
@@ -331,7 +339,7 @@ impl GameVisitor for Suite {
             random_playouts(start, 4, 80, seed);
             garbled_inputs(start, GARBLED_PER_GAME / starts.len(), seed);
         }
-        for &(sfen, depth) in G::PERFT_BENCH {
+        for &(sfen, depth) in G::PROFILE.perft_bench {
             let (pos, depth) = (read(sfen), depth.min(2));
             let made = pos.perft(depth, false);
             assert_eq!(
@@ -342,9 +350,11 @@ impl GameVisitor for Suite {
             let divided: u64 = pos.divide(depth).iter().map(|(_, n)| n).sum();
             assert_eq!(divided, made, "{name}: divide of '{sfen}'");
         }
-        session.set_option("USI_Hash", "1").expect("a hash size");
+        session
+            .set_option(crate::session::HASH, "1")
+            .expect("a hash size");
         session.prepare().expect("the session prepares");
-        for sfen in G::BENCH_POSITIONS {
+        for sfen in G::PROFILE.bench {
             session
                 .set_position(Some(sfen), &[])
                 .expect("a bench position");
@@ -353,7 +363,7 @@ impl GameVisitor for Suite {
                 ..Limits::default()
             };
             if let Some(refusal) = session.search_refusal(&limits) {
-                panic!("{name}: the bench position '{sfen}' cannot be searched: {refusal}");
+                panic!("{name}: the bench position '{sfen}' cannot be searched: {refusal:?}");
             }
             let best = session.search(&limits, &SearchControl::new(false), &mut |_| {});
             let best = best.best.expect("a bench position has a move");

@@ -1,7 +1,7 @@
 //! The trait every game implements; searchers, perft and the protocol session are
 //! generic over it.
 
-use super::error::{MoveError, ParseError};
+use super::error::MoveError;
 use super::movelist::MoveList;
 use super::options::HouseRules;
 
@@ -59,7 +59,9 @@ impl Outcome {
     }
 }
 
-/// A game position with its history: the rules, nothing of text protocols or time.
+/// A game position with its history: the rules, nothing of text protocols or
+/// time. How positions are written and shown to people is [`super::Notation`]'s;
+/// a move's text is here, as searchers read `searchmoves` by it.
 ///
 /// Two doors for a move: [`Game::parse_move`] checks text against the legal moves
 /// and never changes the position; [`Game::make`] / [`Game::unmake`] are the fast,
@@ -68,18 +70,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     type Move: Copy + Default + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + 'static;
     type Rules: HouseRules;
 
-    /// The name used everywhere a game is named (`hasami`, …).
-    const NAME: &'static str;
+    /// How many seats the rules seat (the game's name and other facts that
+    /// are not rules are its profile, [`crate::profile::Profile`]).
     const SEATS: usize;
-    /// Whether chance events (dice) decide part of the play.
-    const HAS_CHANCE: bool = false;
-    /// The most points one game can be worth (sugoroku's triple win: 3).
-    const MAX_POINTS: u8 = 1;
 
     fn start(rules: &Self::Rules) -> Self;
-    /// Reads the game's position notation (SFEN or its extension).
-    fn from_sfen(sfen: &str, rules: &Self::Rules) -> Result<Self, ParseError>;
-    fn sfen(&self) -> String;
     fn rules(&self) -> &Self::Rules;
 
     fn side_to_move(&self) -> Seat;
@@ -110,8 +105,9 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The end of the game by every rule, repetition and move limit included.
     fn outcome(&self) -> Option<Outcome>;
     /// Whether the position waits for a chance event (the dice of the side to
-    /// move are not rolled yet) rather than for a move.
-    fn awaits_chance(&self) -> bool {
+    /// move are not rolled yet) rather than for a move: never in games without
+    /// chance.
+    fn at_chance(&self) -> bool {
         false
     }
     /// The result when `seat` forfeits here (resigns, loses on time, plays an
@@ -127,11 +123,18 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The end of the game as far as it can be told without generating moves:
     /// what searchers ask at every node. A position whose side to move has no
     /// legal move may be reported as going on; the searcher learns that from move
-    /// generation.
-    fn decided(&self) -> Option<Outcome>;
+    /// generation. By default the outcome itself, for games where it is cheap.
+    fn decided(&self) -> Option<Outcome> {
+        self.outcome()
+    }
     /// Whether the current position already stood at some ply ≥ `since_ply`; search
-    /// treats a repetition inside its own tree as a draw.
-    fn repeats_since(&self, since_ply: u32) -> bool;
+    /// treats a repetition inside its own tree as a draw. Never, by default:
+    /// games whose positions can repeat keep their keys
+    /// ([`super::KeyHistory`]) and say.
+    fn repeats_since(&self, since_ply: u32) -> bool {
+        let _ = since_ply;
+        false
+    }
 
     fn format_move(&self, mv: Self::Move) -> String;
     /// Reads a move in the fixed notation and checks that it is legal here.
@@ -150,19 +153,4 @@ pub trait Game: Clone + Send + Sync + 'static {
             },
         ))
     }
-
-    /// Plays one entry of a `position … moves` list or a game record. Most games
-    /// write a move there exactly as [`Game::format_move`] does; a game whose
-    /// records carry more (sugoroku's dice) overrides this. On an error the
-    /// position is left as it was.
-    fn play_text(&mut self, text: &str) -> Result<(), MoveError> {
-        let mv = self.parse_move(text)?;
-        self.make(mv);
-        Ok(())
-    }
-
-    /// A human-readable board.
-    fn diagram(&self) -> String;
-    /// Game-specific facts for `status` (captured counts, checks, …), as `key value` words.
-    fn status_details(&self) -> String;
 }

@@ -1,4 +1,4 @@
-//! Vocabulary shared by every game: the game trait, move lists, outcomes, options,
+//! Vocabulary shared by every game: the game trait and its notation, move lists, outcomes, options,
 //! errors, Zobrist keys, the key history repetition is counted on and the 9×9
 //! board geometry of the shogi games.
 
@@ -9,6 +9,7 @@ pub mod error;
 pub mod game;
 pub mod history;
 pub mod movelist;
+pub mod notation;
 pub mod options;
 pub mod readable;
 pub mod sfen;
@@ -19,4 +20,5 @@ pub use error::{MoveError, OptionError, ParseError};
 pub use game::{Game, GameResult, Outcome, Seat};
 pub use history::KeyHistory;
 pub use movelist::MoveList;
+pub use notation::Notation;
 pub use options::{HouseRules, OptionKind, OptionSpec};

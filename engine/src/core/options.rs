@@ -1,8 +1,8 @@
 //! House rules and engine options as typed, validated values.
 //!
 //! A game's rules are a small struct implementing [`HouseRules`]; its options are
-//! described once by [`OptionSpec`]s, which the protocol announces and which
-//! validate every incoming value before the struct changes.
+//! described once by [`OptionSpec`]s, data which the protocol announces in its
+//! own words and which validate every incoming value before the struct changes.
 
 use super::error::OptionError;
 
@@ -22,7 +22,7 @@ pub enum OptionKind {
     Check {
         default: bool,
     },
-    /// Free text (a file name); `<empty>` in `usi` when the default is empty.
+    /// Free text (a file name).
     Text {
         default: &'static str,
     },
@@ -33,8 +33,6 @@ pub enum OptionKind {
 pub struct OptionSpec {
     pub name: &'static str,
     pub kind: OptionKind,
-    /// Other names accepted by `setoption` for the same option (never announced).
-    pub aliases: &'static [&'static str],
 }
 
 /// A validated option value.
@@ -52,7 +50,6 @@ impl OptionSpec {
         OptionSpec {
             name,
             kind: OptionKind::Spin { default, min, max },
-            aliases: &[],
         }
     }
 
@@ -64,7 +61,6 @@ impl OptionSpec {
         OptionSpec {
             name,
             kind: OptionKind::Combo { default, choices },
-            aliases: &[],
         }
     }
 
@@ -72,7 +68,6 @@ impl OptionSpec {
         OptionSpec {
             name,
             kind: OptionKind::Check { default },
-            aliases: &[],
         }
     }
 
@@ -80,7 +75,6 @@ impl OptionSpec {
         OptionSpec {
             name,
             kind: OptionKind::Text { default },
-            aliases: &[],
         }
     }
 
@@ -88,19 +82,12 @@ impl OptionSpec {
         OptionSpec {
             name,
             kind: OptionKind::Button,
-            aliases: &[],
         }
-    }
-
-    pub const fn with_aliases(mut self, aliases: &'static [&'static str]) -> Self {
-        self.aliases = aliases;
-        self
     }
 
     /// Option names compare without regard to case, as most GUIs expect.
     pub fn answers_to(&self, name: &str) -> bool {
         self.name.eq_ignore_ascii_case(name)
-            || self.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
     }
 
     pub fn validate(&self, value: &str) -> Result<OptionValue, OptionError> {
@@ -133,38 +120,6 @@ impl OptionSpec {
             },
             OptionKind::Text { .. } => Ok(OptionValue::Text(value.to_string())),
             OptionKind::Button => Ok(OptionValue::Pressed),
-        }
-    }
-
-    /// The USI `option` line announcing this option.
-    pub fn usi_line(&self) -> String {
-        match self.kind {
-            OptionKind::Spin { default, min, max } => {
-                format!(
-                    "option name {} type spin default {default} min {min} max {max}",
-                    self.name
-                )
-            }
-            OptionKind::Combo { default, choices } => {
-                let vars: String = choices.iter().map(|c| format!(" var {c}")).collect();
-                format!(
-                    "option name {} type combo default {default}{vars}",
-                    self.name
-                )
-            }
-            OptionKind::Check { default } => {
-                format!("option name {} type check default {default}", self.name)
-            }
-            OptionKind::Text { default } => format!(
-                "option name {} type string default {}",
-                self.name,
-                if default.is_empty() {
-                    "<empty>"
-                } else {
-                    default
-                }
-            ),
-            OptionKind::Button => format!("option name {} type button", self.name),
         }
     }
 }
@@ -218,11 +173,8 @@ impl HouseRules for NoHouseRules {
     }
 }
 
-/// The move-limit option every board game shares. shogiarena sets
-/// `MaxMovesToDraw` and stalls when it is missing, so it is announced too, as the
-/// same value.
+/// The move-limit option every board game shares.
 pub const MOVE_LIMIT: OptionSpec = OptionSpec::spin("MoveLimit", 0, 0, 100_000);
-pub const MAX_MOVES_TO_DRAW: OptionSpec = OptionSpec::spin("MaxMovesToDraw", 0, 0, 100_000);
 
 #[cfg(test)]
 mod tests {
@@ -242,17 +194,7 @@ mod tests {
         let spec = OptionSpec::combo("HasamiWin", "five", &["five", "lead3", "all"]);
         assert_eq!(spec.validate("LEAD3"), Ok(OptionValue::Choice("lead3")));
         assert!(spec.validate("six").is_err());
-        assert_eq!(
-            spec.usi_line(),
-            "option name HasamiWin type combo default five var five var lead3 var all"
-        );
-    }
-
-    #[test]
-    fn aliases_answer() {
-        let spec =
-            OptionSpec::combo("USI_Variant", "hasami", &["hasami"]).with_aliases(&["UCI_Variant"]);
-        assert!(spec.answers_to("uci_variant"));
-        assert!(!spec.answers_to("Variant"));
+        assert!(spec.answers_to("hasamiwin"));
+        assert!(!spec.answers_to("Hasami"));
     }
 }

@@ -3,9 +3,11 @@
 //! `+` and a letter) and digits for empty squares. What the tokens and the hands
 //! mean is each game's business.
 
+use crate::core::Notation;
+
 use super::board9::Square;
 use super::error::{truncate, ParseError};
-use super::game::{Game, Seat};
+use super::game::Seat;
 
 /// A position's text split into its fields and the board into tokens.
 pub struct Fields<'a> {
@@ -147,7 +149,11 @@ pub fn write(
 
 /// A board drawn from each square's token (`.` for empty) in cells of `width`,
 /// followed by the SFEN, key, side to move and the game's status details.
-pub fn diagram<G: Game>(pos: &G, token: impl Fn(Square) -> Option<String>, width: usize) -> String {
+pub fn diagram<G: Notation>(
+    pos: &G,
+    token: impl Fn(Square) -> Option<String>,
+    width: usize,
+) -> String {
     let mut out = String::from(" ");
     for file in (1..=9).rev() {
         out.push_str(&format!("{file:>width$}"));

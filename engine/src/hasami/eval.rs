@@ -5,6 +5,7 @@ use super::position::Hasami;
 use super::rules::WinCondition;
 use crate::core::board9::Bitboard;
 use crate::core::{Game, MoveList};
+use crate::profile::{Levels, Profile};
 use crate::search::alphabeta::AlphaBetaParams;
 use crate::search::{TwoPlayerGame, Value};
 use crate::session::Playable;
@@ -156,51 +157,42 @@ impl Playable for Hasami {
     fn immediate_gain(&self, mv: Self::Move) -> i64 {
         crate::search::TwoPlayerGame::gain(self, mv, &HasamiEval::default()).into()
     }
-    const REVIEW: crate::review::ReviewScale = crate::review::ReviewScale::HASAMI;
-    /// `9i-9c`; with kanji the stones are 歩 (b) and と (w): `９三歩(99)`.
-    fn readable_move(&self, mv: Self::Move, kanji: bool) -> String {
-        if !kanji {
-            return format!("{}-{}", mv.from, mv.to);
-        }
-        let piece = if self.side_to_move() == 0 { "P" } else { "+P" };
-        crate::core::readable::ReadableMove {
-            piece,
-            from: Some(mv.from),
-            to: mv.to,
-            promotes: false,
-            captures: false,
-        }
-        .kanji()
-    }
-    // Hasami's strength grows fast with the nodes searched, and unevenly (a
-    // step of 18 Elo and one of 239 in its evenly spaced 30-level ladder): 36
-    // levels, placed by inverting that ladder's curve, smoothed over
-    // neighbouring steps, so that each step is worth about 88 Elo.
-    const LEVELS: u32 = 36;
-    const LEVEL_SPACING: &'static [f64] = &[
-        0.000, 0.041, 0.086, 0.144, 0.193, 0.240, 0.337, 0.373, 0.406, 0.437, 0.461, 0.481, 0.498,
-        0.515, 0.536, 0.561, 0.594, 0.633, 0.663, 0.685, 0.702, 0.718, 0.734, 0.752, 0.771, 0.793,
-        0.813, 0.832, 0.851, 0.870, 0.891, 0.914, 0.938, 0.960, 0.980, 1.000,
-    ];
-    // Measured: docs/cpu-seats.md (`match ladder`, 200 games a pair, 2026-12-03).
-    const LEVEL_ELO: &'static [i32] = &[
-        1088, 1136, 1196, 1237, 1315, 1385, 1388, 1499, 1558, 1611, 1649, 1752, 1874, 1871, 1967,
-        2001, 2112, 2215, 2307, 2399, 2448, 2540, 2589, 2677, 2776, 2825, 2851, 2950, 3077, 3163,
-        3287, 3333, 3449, 3556, 3615, 3696, 3779,
-    ];
     type Searcher = crate::search::alphabeta::AlphaBeta<HasamiEval>;
 
-    const BENCH_POSITIONS: &'static [&'static str] = &[
-        "ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP b - 1",
-        "pppp1pppp/9/4p4/9/9/4P4/9/9/PPPP1PPPP b - 3",
-        "1pp1pp1pp/p8/4p4/2P3p2/9/3P1P3/8P/9/PP2P1PP1 w - 20",
-        "p7p/2pp1pp2/9/1p2P2p1/9/1P2p2P1/9/2PP1PP2/P7P b - 40",
-    ];
-    const BENCH_DEPTH: u32 = 6;
-    const PERFT_BENCH: &'static [(&'static str, u32)] = &[
-        ("ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP b - 1", 5),
-        ("1pp1pp1pp/p8/4p4/2P3p2/9/3P1P3/8P/9/PP2P1PP1 w - 20", 5),
-    ];
+    const PROFILE: Profile = Profile {
+        bench: &[
+            "ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP b - 1",
+            "pppp1pppp/9/4p4/9/9/4P4/9/9/PPPP1PPPP b - 3",
+            "1pp1pp1pp/p8/4p4/2P3p2/9/3P1P3/8P/9/PP2P1PP1 w - 20",
+            "p7p/2pp1pp2/9/1p2P2p1/9/1P2p2P1/9/2PP1PP2/P7P b - 40",
+        ],
+        bench_depth: 6,
+        perft_bench: &[
+            ("ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP b - 1", 5),
+            ("1pp1pp1pp/p8/4p4/2P3p2/9/3P1P3/8P/9/PP2P1PP1 w - 20", 5),
+        ],
+        review: crate::review::ReviewScale::HASAMI,
+        levels: Levels {
+            // Hasami's strength grows fast with the nodes searched, and unevenly (a
+            // step of 18 Elo and one of 239 in its evenly spaced 30-level ladder): 36
+            // levels, placed by inverting that ladder's curve, smoothed over
+            // neighbouring steps, so that each step is worth about 88 Elo.
+            count: 36,
+            // Measured: docs/cpu-seats.md (`match ladder`, 200 games a pair, 2026-12-03).
+            elo: &[
+                1088, 1136, 1196, 1237, 1315, 1385, 1388, 1499, 1558, 1611, 1649, 1752, 1874, 1871,
+                1967, 2001, 2112, 2215, 2307, 2399, 2448, 2540, 2589, 2677, 2776, 2825, 2851, 2950,
+                3077, 3163, 3287, 3333, 3449, 3556, 3615, 3696, 3779,
+            ],
+            spacing: &[
+                0.000, 0.041, 0.086, 0.144, 0.193, 0.240, 0.337, 0.373, 0.406, 0.437, 0.461, 0.481,
+                0.498, 0.515, 0.536, 0.561, 0.594, 0.633, 0.663, 0.685, 0.702, 0.718, 0.734, 0.752,
+                0.771, 0.793, 0.813, 0.832, 0.851, 0.870, 0.891, 0.914, 0.938, 0.960, 0.980, 1.000,
+            ],
+            ..Levels::UNMEASURED
+        },
+        ..Profile::new("hasami")
+    };
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use super::movegen::{
 use super::rules::{HasamiRules, WinCondition};
 use crate::core::board9::{Bitboard, Square};
 use crate::core::zobrist::key_table;
+use crate::core::Notation;
 use crate::core::{Game, KeyHistory, MoveError, MoveList, Outcome, ParseError, Seat};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -241,8 +242,6 @@ impl Hasami {
 impl Game for Hasami {
     type Move = HasamiMove;
     type Rules = HasamiRules;
-
-    const NAME: &'static str = "hasami";
     const SEATS: usize = 2;
 
     fn start(rules: &HasamiRules) -> Self {
@@ -252,14 +251,6 @@ impl Game for Hasami {
             pos.put(WHITE, Square::new(0, col));
         }
         pos
-    }
-
-    fn from_sfen(sfen: &str, rules: &HasamiRules) -> Result<Self, ParseError> {
-        super::notation::parse_sfen(sfen, rules)
-    }
-
-    fn sfen(&self) -> String {
-        super::notation::sfen(self)
     }
 
     fn rules(&self) -> &HasamiRules {
@@ -376,17 +367,40 @@ impl Game for Hasami {
     fn parse_move(&self, text: &str) -> Result<HasamiMove, MoveError> {
         super::notation::parse_move(self, text)
     }
+}
 
+impl Notation for Hasami {
+    fn from_sfen(sfen: &str, rules: &HasamiRules) -> Result<Self, ParseError> {
+        super::notation::parse_sfen(sfen, rules)
+    }
+    fn sfen(&self) -> String {
+        super::notation::sfen(self)
+    }
     fn diagram(&self) -> String {
         super::notation::diagram(self)
     }
-
     fn status_details(&self) -> String {
         format!(
             "captured b {} w {}",
             self.captured_by(BLACK),
             self.captured_by(WHITE)
         )
+    }
+
+    /// `9i-9c`; with kanji the stones are 歩 (b) and と (w): `９三歩(99)`.
+    fn readable_move(&self, mv: Self::Move, kanji: bool) -> String {
+        if !kanji {
+            return format!("{}-{}", mv.from, mv.to);
+        }
+        let piece = if self.side_to_move() == 0 { "P" } else { "+P" };
+        crate::core::readable::ReadableMove {
+            piece,
+            from: Some(mv.from),
+            to: mv.to,
+            promotes: false,
+            captures: false,
+        }
+        .kanji()
     }
 }
 

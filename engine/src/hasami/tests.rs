@@ -1,6 +1,8 @@
 //! Rule tests on hand-built positions, and a deliberately naive second move
 //! generator that the fast one must agree with.
 
+use crate::core::Notation;
+
 use super::position::{BLACK, WHITE};
 use super::*;
 use crate::core::board9::{Bitboard, Square};

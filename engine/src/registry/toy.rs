@@ -7,7 +7,9 @@
 //! <move number>`, a move the count it takes.
 
 use crate::core::options::NoHouseRules;
+use crate::core::Notation;
 use crate::core::{Game, MoveError, MoveList, Outcome, ParseError, Seat};
+use crate::profile::Profile;
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaParams};
 use crate::search::{TwoPlayerGame, Value};
 use crate::session::Playable;
@@ -26,7 +28,6 @@ struct Nim {
 impl Game for Nim {
     type Move = Take;
     type Rules = NoHouseRules;
-    const NAME: &'static str = "nim";
     const SEATS: usize = 2;
 
     fn start(_: &NoHouseRules) -> Self {
@@ -35,38 +36,6 @@ impl Game for Nim {
             to_move: 0,
             ply: 1,
         }
-    }
-
-    fn from_sfen(sfen: &str, _: &NoHouseRules) -> Result<Self, ParseError> {
-        let refuse = |why: &str| ParseError::new(sfen, why);
-        let words: Vec<&str> = sfen.split(' ').collect();
-        let [stones, side, ply] = words[..] else {
-            return Err(refuse("expected <stones> <b|w> <move number>"));
-        };
-        let stones = stones
-            .parse()
-            .ok()
-            .filter(|&n: &u8| n <= 99)
-            .ok_or_else(|| refuse("stones: 0 to 99"))?;
-        let to_move = ["b", "w"]
-            .iter()
-            .position(|&s| s == side)
-            .ok_or_else(|| refuse("side: b or w"))? as Seat;
-        let ply = ply
-            .parse()
-            .ok()
-            .filter(|n: &u32| (1..=9999).contains(n))
-            .ok_or_else(|| refuse("move number: 1 to 9999"))?;
-        Ok(Nim {
-            stones,
-            to_move,
-            ply,
-        })
-    }
-
-    fn sfen(&self) -> String {
-        let side = ["b", "w"][self.to_move as usize];
-        format!("{} {side} {}", self.stones, self.ply)
     }
 
     fn rules(&self) -> &NoHouseRules {
@@ -112,14 +81,6 @@ impl Game for Nim {
         (self.stones == 0).then(|| Outcome::win(self.to_move ^ 1, "last-stone"))
     }
 
-    fn decided(&self) -> Option<Outcome> {
-        self.outcome()
-    }
-
-    fn repeats_since(&self, _: u32) -> bool {
-        false
-    }
-
     fn format_move(&self, mv: Take) -> String {
         mv.0.to_string()
     }
@@ -133,11 +94,42 @@ impl Game for Nim {
             .find(|mv| self.format_move(*mv) == text)
             .ok_or_else(|| MoveError::new(text, "take 1, 2 or 3 stones, at most the pile"))
     }
+}
 
+impl Notation for Nim {
+    fn from_sfen(sfen: &str, _: &NoHouseRules) -> Result<Self, ParseError> {
+        let refuse = |why: &str| ParseError::new(sfen, why);
+        let words: Vec<&str> = sfen.split(' ').collect();
+        let [stones, side, ply] = words[..] else {
+            return Err(refuse("expected <stones> <b|w> <move number>"));
+        };
+        let stones = stones
+            .parse()
+            .ok()
+            .filter(|&n: &u8| n <= 99)
+            .ok_or_else(|| refuse("stones: 0 to 99"))?;
+        let to_move = ["b", "w"]
+            .iter()
+            .position(|&s| s == side)
+            .ok_or_else(|| refuse("side: b or w"))? as Seat;
+        let ply = ply
+            .parse()
+            .ok()
+            .filter(|n: &u32| (1..=9999).contains(n))
+            .ok_or_else(|| refuse("move number: 1 to 9999"))?;
+        Ok(Nim {
+            stones,
+            to_move,
+            ply,
+        })
+    }
+    fn sfen(&self) -> String {
+        let side = ["b", "w"][self.to_move as usize];
+        format!("{} {side} {}", self.stones, self.ply)
+    }
     fn diagram(&self) -> String {
         "o".repeat(self.stones as usize)
     }
-
     fn status_details(&self) -> String {
         format!("stones {}", self.stones)
     }
@@ -169,10 +161,13 @@ impl TwoPlayerGame for Nim {
 
 impl Playable for Nim {
     type Searcher = AlphaBeta<NimEval>;
-    const LEVEL_ELO: &'static [i32] = &[];
-    const BENCH_POSITIONS: &'static [&'static str] = &["10 b 1", "7 w 4"];
-    const BENCH_DEPTH: u32 = 6;
-    const PERFT_BENCH: &'static [(&'static str, u32)] = &[("10 b 1", 5)];
+
+    const PROFILE: Profile = Profile {
+        bench: &["10 b 1", "7 w 4"],
+        bench_depth: 6,
+        perft_bench: &[("10 b 1", 5)],
+        ..Profile::new("nim")
+    };
 
     fn immediate_gain(&self, _: Take) -> i64 {
         0

@@ -169,8 +169,6 @@ pub trait ChanceGame: Game {
     /// The largest |value| [`ChanceGame::evaluate`] and the game's results can
     /// take (3000 for sugoroku's triple win): the bounds Star1/Star2 prune with.
     const VALUE_BOUND: Value;
-    /// Whether the position waits for a chance event.
-    fn at_chance(&self) -> bool;
     /// The distinct outcomes of the chance event now due, each with its weight.
     fn chance_outcomes(&self) -> &'static [(Self::Chance, u32)];
     /// Applies an outcome at a chance node; the same seat is then to move.

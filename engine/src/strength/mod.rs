@@ -1,6 +1,6 @@
 //! Playing below full strength, for the site's CPU seats, and varied play.
 //!
-//! A level (`Level` 0 … the game's [`crate::session::Playable::LEVELS`], which
+//! A level (`Level` 0 … the game's [`crate::profile::Levels::count`], which
 //! is full strength; `Skill` 0 … 20 names the level the same share of the way) plays
 //! like a weaker player, not like a strong one throwing games away:
 //! - it **reads less**: a node budget growing geometrically from 16 nodes at
@@ -18,7 +18,7 @@
 //!
 //! What each level is worth is measured per game (a ladder of matches, Elo
 //! anchored at a uniformly random mover = 0); the tables are each game's
-//! [`crate::session::Playable::LEVEL_ELO`]. `Variety` applies the loose choice
+//! profile's `levels.elo`. `Variety` applies the loose choice
 //! alone, at full strength, in the opening.
 
 pub mod weak;
@@ -45,7 +45,7 @@ pub const CANDIDATES: usize = 4;
 pub const VARIETY_PLIES: u32 = 16;
 
 /// The levels' tunables: level 0's noise and blindness in percent of the
-/// game's own ([`crate::session::Playable::LEVEL_NOISE`], `LEVEL_BLIND_PERMILLE`).
+/// game's own (its profile's `levels.noise` and `levels.blind_permille`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StrengthParams {
     pub noise_percent: i32,

@@ -6,7 +6,7 @@
 //! search sees one consistent game (the table stays sound) and a position
 //! looks the same however it is reached.
 
-use crate::core::{Game, GameResult, MoveError, MoveList, Outcome, ParseError, Seat};
+use crate::core::{Game, GameResult, MoveError, MoveList, Outcome, Seat};
 use crate::search::{ChanceGame, MultiPlayerGame, TwoPlayerGame, Value};
 
 /// How a weak player misjudges.
@@ -98,19 +98,10 @@ impl<G: Game> Weak<G> {
 impl<G: Game> Game for Weak<G> {
     type Move = G::Move;
     type Rules = G::Rules;
-    const NAME: &'static str = G::NAME;
     const SEATS: usize = G::SEATS;
-    const HAS_CHANCE: bool = G::HAS_CHANCE;
-    const MAX_POINTS: u8 = G::MAX_POINTS;
 
     fn start(rules: &Self::Rules) -> Self {
         Weak::new(G::start(rules), Weakness::default())
-    }
-    fn from_sfen(sfen: &str, rules: &Self::Rules) -> Result<Self, ParseError> {
-        G::from_sfen(sfen, rules).map(|pos| Weak::new(pos, Weakness::default()))
-    }
-    fn sfen(&self) -> String {
-        self.pos.sfen()
     }
     fn rules(&self) -> &Self::Rules {
         self.pos.rules()
@@ -140,8 +131,8 @@ impl<G: Game> Game for Weak<G> {
     fn outcome(&self) -> Option<Outcome> {
         self.pos.outcome()
     }
-    fn awaits_chance(&self) -> bool {
-        self.pos.awaits_chance()
+    fn at_chance(&self) -> bool {
+        self.pos.at_chance()
     }
     fn forfeit(&self, seat: Seat) -> GameResult {
         self.pos.forfeit(seat)
@@ -157,15 +148,6 @@ impl<G: Game> Game for Weak<G> {
     }
     fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError> {
         self.pos.parse_move(text)
-    }
-    fn play_text(&mut self, text: &str) -> Result<(), MoveError> {
-        self.pos.play_text(text)
-    }
-    fn diagram(&self) -> String {
-        self.pos.diagram()
-    }
-    fn status_details(&self) -> String {
-        self.pos.status_details()
     }
 }
 
@@ -231,9 +213,6 @@ impl<G: ChanceGame> ChanceGame for Weak<G> {
     type Chance = G::Chance;
     const CHANCE_WEIGHT: u32 = G::CHANCE_WEIGHT;
     const VALUE_BOUND: Value = G::VALUE_BOUND;
-    fn at_chance(&self) -> bool {
-        self.pos.at_chance()
-    }
     fn chance_outcomes(&self) -> &'static [(Self::Chance, u32)] {
         self.pos.chance_outcomes()
     }

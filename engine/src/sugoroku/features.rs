@@ -377,7 +377,7 @@ fn handmade(s: &Sides) -> [f32; HANDMADE_PER_SIDE] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::MoveList;
+    use crate::core::{MoveList, Notation};
     use crate::search::ChanceGame;
     use crate::sugoroku::{Roll, SugorokuMove, SugorokuRules};
 

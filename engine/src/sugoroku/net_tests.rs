@@ -5,6 +5,7 @@ use super::net::{
     self, Activation, Network, Networks, Outcomes, FULL_INPUTS, MAX_ACTIVE, OUTPUTS, RAW_INPUTS,
 };
 use super::*;
+use crate::core::Notation;
 use crate::core::{Game, HouseRules, MoveList};
 use crate::search::ChanceGame;
 use rand::{Rng, SeedableRng};

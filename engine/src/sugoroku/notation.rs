@@ -1,6 +1,8 @@
 //! Text: the position notation, turns (`24/18,13/11`), record entries with dice
 //! (`52:13/8,13/11`, `55`, partial turns) and the board diagram.
 
+use crate::core::Notation;
+
 use super::dice::{Dice, Roll};
 use super::movegen::{Step, SugorokuMove};
 use super::position::{mirror, Sugoroku, BAR, HOME, OFF, STONES};

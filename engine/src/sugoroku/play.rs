@@ -3,8 +3,8 @@
 
 use super::Sugoroku;
 use crate::core::{Game, HouseRules, OptionError, OptionSpec};
+use crate::profile::{Levels, Profile};
 use crate::search::expecti::{self, Expectimax};
-use crate::search::ChanceGame;
 use crate::session::{ParamsOf, Playable, SEARCH_ALGORITHM};
 
 const SEARCH_OPTIONS: &[OptionSpec] = &[OptionSpec::combo(
@@ -14,7 +14,6 @@ const SEARCH_OPTIONS: &[OptionSpec] = &[OptionSpec::combo(
 )];
 
 impl Playable for Sugoroku {
-    const REVIEW: crate::review::ReviewScale = crate::review::ReviewScale::SUGOROKU;
     /// Its own pips moved plus the pips an opponent's stone loses when hit,
     /// counted to point 6 under `SugorokuFinish=allhome` (a stone home is
     /// done) and to off under `bearoff`.
@@ -33,24 +32,52 @@ impl Playable for Sugoroku {
         after.make(mv);
         (to_go(self, us) - to_go(&after, us)) + (to_go(&after, them) - to_go(self, them))
     }
-    // Level 0 must lose to a one-ply greedy player (docs/cpu-seats.md):
-    // the network at one ply is strong, so more noise than in shogi.
-    const LEVEL_NOISE: crate::search::Value = 600;
-    const LEVEL_BLIND_PERMILLE: u32 = 600;
-    // Evenly spaced, its levels gained 31-111 Elo a step up to level 14 and
-    // nothing from level 15 (about 16 000 nodes a move) on: placed by
-    // inverting that ladder's curve, made monotone and smoothed over
-    // neighbouring steps, so that each step is worth about 49 Elo.
-    const LEVEL_SPACING: &'static [f64] = &[
-        0.000, 0.054, 0.090, 0.119, 0.153, 0.192, 0.225, 0.256, 0.296, 0.341, 0.382, 0.418, 0.454,
-        0.487, 0.518, 0.549, 0.581, 0.628, 0.690, 0.743,
-    ];
-    // Measured: docs/cpu-seats.md (`match ladder`, 200 games a pair, 2026-12-03).
-    const LEVEL_ELO: &'static [i32] = &[
-        118, 214, 259, 235, 255, 304, 349, 441, 480, 535, 627, 705, 750, 774, 826, 864, 899, 906,
-        934, 916, 1001,
-    ];
     type Searcher = Expectimax<super::SugorokuEval>;
+
+    const PROFILE: Profile = Profile {
+        has_chance: true,
+        // Its triple win.
+        max_points: 3,
+        bench: &[
+            "2w/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 b 52 1",
+            "0/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/1w/0/2b 0/1 0/0 b 55 12",
+            "0/2b/2b/2b/1w/3b/0/2b/0/0/1w/4w/2b/0/0/0/3w/0/5w/0/0/1w/2b/0 0/0 0/0 b 63 20",
+        ],
+        bench_depth: 3,
+        // A node is a position with its dice; each level sums the 21 rolls.
+        perft_bench: &[
+            (
+                "2w/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 b - 1",
+                3,
+            ),
+            (
+                "0/2b/2b/2b/1w/3b/0/2b/0/0/1w/4w/2b/0/0/0/3w/0/5w/0/0/1w/2b/0 0/0 0/0 b - 20",
+                3,
+            ),
+        ],
+        review: crate::review::ReviewScale::SUGOROKU,
+        levels: Levels {
+            // Measured: docs/cpu-seats.md (`match ladder`, 200 games a pair, 2026-12-03).
+            elo: &[
+                118, 214, 259, 235, 255, 304, 349, 441, 480, 535, 627, 705, 750, 774, 826, 864,
+                899, 906, 934, 916, 1001,
+            ],
+            // Evenly spaced, its levels gained 31-111 Elo a step up to level 14 and
+            // nothing from level 15 (about 16 000 nodes a move) on: placed by
+            // inverting that ladder's curve, made monotone and smoothed over
+            // neighbouring steps, so that each step is worth about 49 Elo.
+            spacing: &[
+                0.000, 0.054, 0.090, 0.119, 0.153, 0.192, 0.225, 0.256, 0.296, 0.341, 0.382, 0.418,
+                0.454, 0.487, 0.518, 0.549, 0.581, 0.628, 0.690, 0.743,
+            ],
+            // Level 0 must lose to a one-ply greedy player (docs/cpu-seats.md):
+            // the network at one ply is strong, so more noise than in shogi.
+            noise: 600,
+            blind_permille: 600,
+            ..Levels::UNMEASURED
+        },
+        ..Profile::new("sugoroku")
+    };
 
     /// The race table of the finish rule in use, built in the background.
     fn prepare_evaluation(rules: &super::SugorokuRules, params: &ParamsOf<Self>) {
@@ -58,24 +85,6 @@ impl Playable for Sugoroku {
             super::race::prepare(rules.finish);
         }
     }
-
-    const BENCH_POSITIONS: &'static [&'static str] = &[
-        "2w/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 b 52 1",
-        "0/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/1w/0/2b 0/1 0/0 b 55 12",
-        "0/2b/2b/2b/1w/3b/0/2b/0/0/1w/4w/2b/0/0/0/3w/0/5w/0/0/1w/2b/0 0/0 0/0 b 63 20",
-    ];
-    const BENCH_DEPTH: u32 = 3;
-    // A node is a position with its dice; each level sums the 21 rolls.
-    const PERFT_BENCH: &'static [(&'static str, u32)] = &[
-        (
-            "2w/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 b - 1",
-            3,
-        ),
-        (
-            "0/2b/2b/2b/1w/3b/0/2b/0/0/1w/4w/2b/0/0/0/3w/0/5w/0/0/1w/2b/0 0/0 0/0 b - 20",
-            3,
-        ),
-    ];
 
     fn perft(&self, depth: u32, _bulk: bool) -> u64 {
         super::perft(self, depth)
@@ -114,13 +123,5 @@ impl Playable for Sugoroku {
             .map(|v| ((v * 1000.0).round() as i32).to_string())
             .collect();
         format!("probs {}", permille.join(" "))
-    }
-
-    fn search_refusal(&self) -> Option<String> {
-        (self.at_chance() && self.decided().is_none()).then(|| {
-            "the side to move has not rolled yet: give the roll as the last entry \
-             of the moves list (position ... moves ... 52)"
-                .to_string()
-        })
     }
 }

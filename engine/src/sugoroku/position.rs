@@ -8,6 +8,7 @@ use super::movegen::{Step, SugorokuMove};
 use super::rules::{Closeout, Finish, SugorokuRules};
 use super::Evaluation;
 use crate::core::zobrist::key_table;
+use crate::core::Notation;
 use crate::core::{Game, MoveError, MoveList, Outcome, ParseError, Seat};
 use crate::search::{ChanceGame, Value};
 
@@ -284,11 +285,7 @@ impl Sugoroku {
 impl Game for Sugoroku {
     type Move = SugorokuMove;
     type Rules = SugorokuRules;
-
-    const NAME: &'static str = "sugoroku";
     const SEATS: usize = 2;
-    const HAS_CHANCE: bool = true;
-    const MAX_POINTS: u8 = 3;
 
     fn start(rules: &SugorokuRules) -> Self {
         let mut pos = Sugoroku::empty(0, 0, rules);
@@ -298,14 +295,6 @@ impl Game for Sugoroku {
             }
         }
         pos
-    }
-
-    fn from_sfen(sfen: &str, rules: &SugorokuRules) -> Result<Self, ParseError> {
-        super::notation::parse_position(sfen, rules)
-    }
-
-    fn sfen(&self) -> String {
-        super::notation::write_position(self)
     }
 
     fn rules(&self) -> &SugorokuRules {
@@ -372,8 +361,9 @@ impl Game for Sugoroku {
         self.outcome
     }
 
-    fn awaits_chance(&self) -> bool {
-        self.at_chance()
+    #[inline]
+    fn at_chance(&self) -> bool {
+        self.dice.is_none() && self.outcome.is_none()
     }
 
     #[inline]
@@ -392,15 +382,21 @@ impl Game for Sugoroku {
     fn parse_move(&self, text: &str) -> Result<SugorokuMove, MoveError> {
         super::notation::parse_turn(self, text)
     }
+}
 
+impl Notation for Sugoroku {
+    fn from_sfen(sfen: &str, rules: &SugorokuRules) -> Result<Self, ParseError> {
+        super::notation::parse_position(sfen, rules)
+    }
+    fn sfen(&self) -> String {
+        super::notation::write_position(self)
+    }
     fn play_text(&mut self, text: &str) -> Result<(), MoveError> {
         super::notation::play_text(self, text)
     }
-
     fn diagram(&self) -> String {
         super::notation::diagram(self)
     }
-
     fn status_details(&self) -> String {
         let both = |f: &dyn Fn(Seat) -> u32| format!("{},{}", f(0), f(1));
         format!(
@@ -419,11 +415,6 @@ impl ChanceGame for Sugoroku {
     type Chance = Roll;
     const CHANCE_WEIGHT: u32 = 36;
     const VALUE_BOUND: Value = 3000;
-
-    #[inline]
-    fn at_chance(&self) -> bool {
-        self.dice.is_none() && self.outcome.is_none()
-    }
 
     fn chance_outcomes(&self) -> &'static [(Roll, u32)] {
         &ROLLS

@@ -23,7 +23,6 @@ use super::net::{contact, Networks, Outcomes};
 use super::position::{Sugoroku, HOME, OFF, STONES};
 use super::rules::Finish;
 use crate::core::Game;
-use crate::search::ChanceGame;
 use std::sync::OnceLock;
 
 /// One side's stones per point in its own numbering (0 off, 1–24, 25 bar).

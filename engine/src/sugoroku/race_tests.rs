@@ -2,6 +2,8 @@
 //! tables against hand-worked races and a brute-force expectimax over the
 //! real game, and the evaluation using them in races only.
 
+use crate::core::Notation;
+
 use super::net::{self, contact};
 use super::race::{self, plays, state, Side, STATES};
 use super::*;

@@ -1,6 +1,8 @@
 //! Rule tests on hand-built positions, perft pinned by the rules, and a
 //! deliberately naive second turn generator that the fast one must agree with.
 
+use crate::core::Notation;
+
 use super::*;
 use crate::core::conformance::check_node;
 use crate::core::game::GameResult;

@@ -3,6 +3,8 @@
 //! `<board> <hands> <seat due> <eliminations> <recency> <move number>`; see
 //! docs/notation.md, "Yonin".
 
+use crate::core::Notation;
+
 use super::piece::{Kind, Piece, LAST_ROW};
 use super::position::{Eliminations, Recency, Yonin};
 use super::rules::YoninRules;

@@ -3,6 +3,7 @@
 use super::eval::YoninEval;
 use super::Yonin;
 use crate::core::{OptionSpec, Seat};
+use crate::profile::{Levels, Profile};
 use crate::review::ReviewScale;
 use crate::search::multi::{self, MultiSearch};
 use crate::session::{Playable, SEARCH_ALGORITHM};
@@ -16,17 +17,6 @@ const SEARCH_OPTIONS: &[OptionSpec] = &[OptionSpec::combo(
 impl Playable for Yonin {
     fn immediate_gain(&self, mv: Self::Move) -> i64 {
         crate::search::MultiPlayerGame::gain(self, mv, &YoninEval::default()).into()
-    }
-    const REVIEW: ReviewScale = ReviewScale::YONIN;
-    fn readable_move(&self, mv: Self::Move, kanji: bool) -> String {
-        const LETTERS: [&str; 8] = ["K", "R", "G", "S", "P", "+R", "+S", "+P"];
-        let state = self.state();
-        let on = |sq| {
-            Some(state.at(sq))
-                .filter(|p| !p.is_none())
-                .map(|p| p.kind())
-        };
-        crate::core::readable::ReadableMove::shogi(mv, on, |k| LETTERS[k.index()], kanji)
     }
     /// A finished game: its place points (ties share theirs). Otherwise the
     /// max-n shares of the static evaluation (crate::search::multi, "Values")
@@ -61,31 +51,35 @@ impl Playable for Yonin {
         }
         Some(points)
     }
-    // Level 0 must lose to a one-ply greedy player (docs/cpu-seats.md).
-    const LEVEL_NOISE: crate::search::Value = 450;
-    const LEVEL_BLIND_PERMILLE: u32 = 500;
-    // Measured: docs/cpu-seats.md (`match ladder`).
-    const LEVEL_ELO: &'static [i32] = &[
-        131, 163, 169, 193, 212, 241, 248, 280, 285, 307, 308, 326, 338, 362, 405, 426, 461, 482,
-        500, 513, 528,
-    ];
     type Searcher = MultiSearch<YoninEval>;
 
-    const BENCH_POSITIONS: &'static [&'static str] = &[
-        super::START_SFEN,
-        "3G2K2G23/4S24/2R06/9/K16P0K3/3P1@35/2R15S3/9/4K04 GSP/GP/-/S 0 - - 1",
-        "3G2K24/2S11R2P2G22/4P2S23/G11P12S31P3G3/K12R11P31K31/G1P11P02S3P3G3/2S11P04/P21S11R0P0S02/2S0G0K01G0R31 -/P/-/- 0 - 3210 41",
-        "1R1S2K21G23/1P12R21S32/3P2P2P23/1S1P14P3G3/K12P12S2R31/G1G1P13G3P3K3/4P3@0G1G32/3P3@0R3@0S33/1S3@0S3@02k0S32 -/G/P/- 1 0:3 3210 47",
-    ];
-    const BENCH_DEPTH: u32 = 5;
-    const PERFT_BENCH: &'static [(&'static str, u32)] = &[
-        (super::START_SFEN, 6),
-        ("3G2K24/2S11R2P2G22/4P2S23/G11P12S31P3G3/K12R11P31K31/G1P11P02S3P3G3/2S11P04/P21S11R0P0S02/2S0G0K01G0R31 -/P/-/- 0 - 3210 41", 4),
-    ];
-
-    fn seat_name(seat: Seat) -> &'static str {
-        ["0", "1", "2", "3"][seat as usize]
-    }
+    const PROFILE: Profile = Profile {
+        seat_names: &["0", "1", "2", "3"],
+        bench: &[
+            super::START_SFEN,
+            "3G2K2G23/4S24/2R06/9/K16P0K3/3P1@35/2R15S3/9/4K04 GSP/GP/-/S 0 - - 1",
+            "3G2K24/2S11R2P2G22/4P2S23/G11P12S31P3G3/K12R11P31K31/G1P11P02S3P3G3/2S11P04/P21S11R0P0S02/2S0G0K01G0R31 -/P/-/- 0 - 3210 41",
+            "1R1S2K21G23/1P12R21S32/3P2P2P23/1S1P14P3G3/K12P12S2R31/G1G1P13G3P3K3/4P3@0G1G32/3P3@0R3@0S33/1S3@0S3@02k0S32 -/G/P/- 1 0:3 3210 47",
+        ],
+        bench_depth: 5,
+        perft_bench: &[
+            (super::START_SFEN, 6),
+            ("3G2K24/2S11R2P2G22/4P2S23/G11P12S31P3G3/K12R11P31K31/G1P11P02S3P3G3/2S11P04/P21S11R0P0S02/2S0G0K01G0R31 -/P/-/- 0 - 3210 41", 4),
+        ],
+        review: ReviewScale::YONIN,
+        levels: Levels {
+            // Measured: docs/cpu-seats.md (`match ladder`).
+            elo: &[
+                131, 163, 169, 193, 212, 241, 248, 280, 285, 307, 308, 326, 338, 362, 405, 426, 461, 482,
+                500, 513, 528,
+            ],
+            // Level 0 must lose to a one-ply greedy player (docs/cpu-seats.md).
+            noise: 450,
+            blind_permille: 500,
+            ..Levels::UNMEASURED
+        },
+        ..Profile::new("yonin")
+    };
 
     fn search_options() -> &'static [OptionSpec] {
         SEARCH_OPTIONS

@@ -10,6 +10,7 @@ use super::rules::YoninRules;
 use super::state::{State, YoninMove};
 use crate::core::game::GameResult;
 use crate::core::zobrist::key_table;
+use crate::core::Notation;
 use crate::core::{Game, KeyHistory, MoveError, MoveList, Outcome, ParseError, Seat};
 
 static SIDE_KEYS: [u64; 4] = key_table(0x594F_4E49_4E03);
@@ -421,8 +422,6 @@ impl Yonin {
 impl Game for Yonin {
     type Move = YoninMove;
     type Rules = YoninRules;
-
-    const NAME: &'static str = "yonin";
     const SEATS: usize = 4;
 
     fn start(rules: &YoninRules) -> Self {
@@ -430,14 +429,6 @@ impl Game for Yonin {
         // The seat field is the third; a setting fixes it (rule 12).
         text = text.replacen(" 0 - - 1", &format!(" {} - - 1", rules.first_seat), 1);
         Yonin::from_sfen(&text, rules).expect("the start position is valid")
-    }
-
-    fn from_sfen(sfen: &str, rules: &YoninRules) -> Result<Self, ParseError> {
-        super::notation::parse_sfen(sfen, rules)
-    }
-
-    fn sfen(&self) -> String {
-        super::notation::sfen(&self.state, self.due, &self.out, &self.recent, self.ply())
     }
 
     fn rules(&self) -> &YoninRules {
@@ -541,11 +532,18 @@ impl Game for Yonin {
             Err(MoveError::new(text, "not a legal move here"))
         }
     }
+}
 
+impl Notation for Yonin {
+    fn from_sfen(sfen: &str, rules: &YoninRules) -> Result<Self, ParseError> {
+        super::notation::parse_sfen(sfen, rules)
+    }
+    fn sfen(&self) -> String {
+        super::notation::sfen(&self.state, self.due, &self.out, &self.recent, self.ply())
+    }
     fn diagram(&self) -> String {
         super::notation::diagram(self)
     }
-
     fn status_details(&self) -> String {
         let list = |items: Vec<String>| {
             if items.is_empty() {
@@ -569,6 +567,17 @@ impl Game for Yonin {
             mates.join(","),
             totals.join(",")
         )
+    }
+
+    fn readable_move(&self, mv: Self::Move, kanji: bool) -> String {
+        const LETTERS: [&str; 8] = ["K", "R", "G", "S", "P", "+R", "+S", "+P"];
+        let state = self.state();
+        let on = |sq| {
+            Some(state.at(sq))
+                .filter(|p| !p.is_none())
+                .map(|p| p.kind())
+        };
+        crate::core::readable::ReadableMove::shogi(mv, on, |k| LETTERS[k.index()], kanji)
     }
 }
 

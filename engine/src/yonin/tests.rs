@@ -1,6 +1,8 @@
 //! Yonin rule tests on hand-built positions, a naive second move generator, and
 //! the conformance playouts.
 
+use crate::core::Notation;
+
 use super::piece::Kind;
 use super::state::State;
 use super::*;

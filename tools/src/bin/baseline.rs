@@ -21,8 +21,10 @@ use std::io::Write;
 use yomi_engine::core::options::{find_spec, OptionSpec};
 use yomi_engine::registry::{self, GameEntry};
 use yomi_engine::search::Limits;
-use yomi_engine::session::{GameSession, ENGINE_OPTIONS, SEARCH_ALGORITHM};
+use yomi_engine::session::{GameSession, ENGINE_OPTIONS, SEARCH_ALGORITHM, SEED};
+use yomi_protocol::driver::VARIANT_OPTION;
 use yomi_protocol::reader::LineReader;
+use yomi_protocol::usi;
 use yomi_protocol::{Command, Go};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -143,20 +145,22 @@ impl Baseline {
     fn usi(&self) {
         self.say(&format!("id name yomi-baseline {}", self.mode.name()));
         self.say("id author the Yomi developers");
-        self.say(
-            &OptionSpec::combo("USI_Variant", registry::NAMES[0], &registry::NAMES).usi_line(),
-        );
+        self.say(&usi::option_line(&OptionSpec::combo(
+            VARIANT_OPTION,
+            registry::NAMES[0],
+            &registry::NAMES,
+        )));
         for spec in self.session.option_specs() {
             if find_spec(ENGINE_OPTIONS, spec.name).is_none() && spec.name != SEARCH_ALGORITHM {
-                self.say(&spec.usi_line());
+                self.say(&usi::option_line(&spec));
             }
         }
-        self.say(&OptionSpec::spin("Seed", 0, 0, i64::MAX).usi_line());
+        self.say(&usi::option_line(&OptionSpec::spin(SEED, 0, 0, i64::MAX)));
         self.say("usiok");
     }
 
     fn set_option(&mut self, name: String, value: &str) {
-        if name.eq_ignore_ascii_case("USI_Variant") {
+        if name.eq_ignore_ascii_case(VARIANT_OPTION) {
             match registry::find(value) {
                 Ok(game) => {
                     self.game = game;
@@ -170,7 +174,7 @@ impl Baseline {
             }
             return;
         }
-        if name.eq_ignore_ascii_case("Seed") {
+        if name.eq_ignore_ascii_case(SEED) {
             match value.parse::<u64>() {
                 Ok(seed) => self.seed = seed,
                 Err(_) => self.error(&format!(
@@ -180,8 +184,11 @@ impl Baseline {
             }
             return;
         }
-        match self.session.set_option(&name, value) {
-            Ok(true) => self.options.push((name, value.to_string())),
+        match usi::set_option(&mut *self.session, &name, value) {
+            Ok(true) => {
+                let name = usi::engine_name(&name).to_string();
+                self.options.push((name, value.to_string()))
+            }
             Ok(false) => self.error(&format!("setoption: no option named '{}'", quote(&name))),
             Err(e) => self.error(&format!("setoption: {e}")),
         }
@@ -229,8 +236,8 @@ impl Baseline {
     }
 
     fn go(&mut self, go: &Go) {
-        if let Some(reason) = self.session.search_refusal(&Limits::default()) {
-            return self.error(&format!("go: {reason}"));
+        if let Some(refusal) = self.session.search_refusal(&Limits::default()) {
+            return self.error(&format!("go: {}", usi::refusal_text(&refusal)));
         }
         let line = match self.choose() {
             Ok(Some(mv)) => format!("bestmove {mv}"),

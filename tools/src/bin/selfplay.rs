@@ -52,7 +52,7 @@ fn session(game: &str, options: &[String]) -> Result<Box<dyn GameSession>, Strin
         let (name, value) = option
             .split_once('=')
             .ok_or_else(|| format!("option '{option}': expected NAME=VALUE"))?;
-        match session.set_option(name, value) {
+        match yomi_protocol::usi::set_option(&mut *session, name, value) {
             Ok(true) => {}
             Ok(false) => return Err(format!("unknown option '{name}'")),
             Err(e) => return Err(e.to_string()),

@@ -33,7 +33,7 @@ use yomi_engine::registry::new_session;
 use yomi_engine::search::{Limits, SearchControl};
 use yomi_engine::session::GameSession;
 use yomi_protocol::reader::LineReader;
-use yomi_protocol::Command;
+use yomi_protocol::{usi, Command};
 use yomi_tools::runner::schedule::mix;
 
 /// The toy's option: how far it is from the peak decides its strength.
@@ -96,7 +96,7 @@ fn main() {
                 say(&format!("id name test_engine {arg}"));
                 say("id author the Yomi developers");
                 if peak.is_some() {
-                    say(&TOY.usi_line());
+                    say(&usi::option_line(&TOY));
                 }
                 say("usiok");
             }
@@ -119,7 +119,7 @@ fn main() {
                         "info string error: setoption: unknown option '{name}'"
                     ));
                 } else {
-                    let _ = session.set_option(name, &value);
+                    let _ = usi::set_option(&mut *session, name, &value);
                 }
             }
             Command::UsiNewGame => {

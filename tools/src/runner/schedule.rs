@@ -146,7 +146,7 @@ pub fn mix(seed: u64, index: u64) -> u64 {
 pub fn referee(config: &MatchConfig) -> Result<Box<dyn GameSession>, String> {
     let mut session = (config.game.new_session)();
     for (name, value) in &config.rules {
-        match session.set_option(name, value) {
+        match yomi_protocol::usi::set_option(&mut *session, name, value) {
             Ok(true) => {}
             Ok(false) => {
                 return Err(format!(

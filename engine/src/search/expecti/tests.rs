@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::core::options::NoHouseRules;
+use crate::core::Notation;
 use crate::core::{MoveError, Outcome, ParseError};
 use crate::search::contract;
 use crate::search::tables::Scratch;
@@ -112,17 +113,10 @@ impl Race {
 impl Game for Race {
     type Move = RaceMove;
     type Rules = NoHouseRules;
-    const NAME: &'static str = "race";
     const SEATS: usize = 2;
 
     fn start(_: &NoHouseRules) -> Self {
         Race::new([[0; TOKENS]; 2], 0, None)
-    }
-    fn from_sfen(sfen: &str, _: &NoHouseRules) -> Result<Self, ParseError> {
-        Err(ParseError::new(sfen, "the toy race has no notation"))
-    }
-    fn sfen(&self) -> String {
-        format!("{:?} {} {:?}", self.tokens, self.side, self.die)
     }
     fn rules(&self) -> &NoHouseRules {
         &NoHouseRules
@@ -225,6 +219,9 @@ impl Game for Race {
     fn outcome(&self) -> Option<Outcome> {
         self.decided()
     }
+    fn at_chance(&self) -> bool {
+        self.die.is_none() && self.won.is_none()
+    }
     fn decided(&self) -> Option<Outcome> {
         self.won.map(|(winner, points)| Outcome {
             result: crate::core::GameResult::Win { winner, points },
@@ -244,6 +241,15 @@ impl Game for Race {
     fn parse_move(&self, text: &str) -> Result<RaceMove, MoveError> {
         Err(MoveError::new(text, "not used"))
     }
+}
+
+impl Notation for Race {
+    fn from_sfen(sfen: &str, _: &NoHouseRules) -> Result<Self, ParseError> {
+        Err(ParseError::new(sfen, "the toy race has no notation"))
+    }
+    fn sfen(&self) -> String {
+        format!("{:?} {} {:?}", self.tokens, self.side, self.die)
+    }
     fn diagram(&self) -> String {
         self.sfen()
     }
@@ -258,9 +264,6 @@ impl ChanceGame for Race {
     const CHANCE_WEIGHT: u32 = 4;
     const VALUE_BOUND: Value = 2000;
 
-    fn at_chance(&self) -> bool {
-        self.die.is_none() && self.won.is_none()
-    }
     fn chance_outcomes(&self) -> &'static [(u8, u32)] {
         DIE
     }

@@ -10,6 +10,7 @@
 
 use super::*;
 use crate::core::options::NoHouseRules;
+use crate::core::Notation;
 use crate::core::{MoveError, Outcome, ParseError};
 use crate::search::contract;
 use rand::{Rng, SeedableRng};
@@ -96,17 +97,10 @@ impl Raid {
 impl Game for Raid {
     type Move = RaidMove;
     type Rules = NoHouseRules;
-    const NAME: &'static str = "raid";
     const SEATS: usize = 4;
 
     fn start(_: &NoHouseRules) -> Self {
         Raid::new([3; 4], 0, 12)
-    }
-    fn from_sfen(sfen: &str, _: &NoHouseRules) -> Result<Self, ParseError> {
-        Err(ParseError::new(sfen, "no notation"))
-    }
-    fn sfen(&self) -> String {
-        format!("{:?} end {}", self.core, self.end_ply)
     }
     fn rules(&self) -> &NoHouseRules {
         &self.rules
@@ -204,6 +198,15 @@ impl Game for Raid {
     }
     fn parse_move(&self, text: &str) -> Result<RaidMove, MoveError> {
         Err(MoveError::new(text, "no notation"))
+    }
+}
+
+impl Notation for Raid {
+    fn from_sfen(sfen: &str, _: &NoHouseRules) -> Result<Self, ParseError> {
+        Err(ParseError::new(sfen, "no notation"))
+    }
+    fn sfen(&self) -> String {
+        format!("{:?} end {}", self.core, self.end_ply)
     }
     fn diagram(&self) -> String {
         self.sfen()

@@ -1,0 +1,37 @@
+//! How a game is written and shown: its positions in SFEN (or the game's
+//! extension of it), entries of a move list, boards and facts for people. The
+//! rules are [`Game`]'s; a move's own text ([`Game::format_move`]) is there too,
+//! as searchers read `searchmoves` by it.
+
+use super::error::{MoveError, ParseError};
+use super::game::Game;
+
+pub trait Notation: Game {
+    /// Reads the game's position notation (SFEN or its extension).
+    fn from_sfen(sfen: &str, rules: &Self::Rules) -> Result<Self, ParseError>;
+    fn sfen(&self) -> String;
+
+    /// Plays one entry of a `position … moves` list or a game record. Most games
+    /// write a move there exactly as [`Game::format_move`] does; a game whose
+    /// records carry more (sugoroku's dice) overrides this. On an error the
+    /// position is left as it was.
+    fn play_text(&mut self, text: &str) -> Result<(), MoveError> {
+        let mv = self.parse_move(text)?;
+        self.make(mv);
+        Ok(())
+    }
+
+    /// A human-readable board.
+    fn diagram(&self) -> String;
+    /// Game-specific facts for `status` (captured counts, checks, …), as `key
+    /// value` words; none by default.
+    fn status_details(&self) -> String {
+        String::new()
+    }
+    /// A move as a game record shows it to people, western or with kanji
+    /// piece names ([`crate::core::readable`]); the protocol's form by default.
+    fn readable_move(&self, mv: Self::Move, kanji: bool) -> String {
+        let _ = kanji;
+        self.format_move(mv)
+    }
+}
