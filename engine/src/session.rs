@@ -388,6 +388,29 @@ pub struct RecordEntry {
     pub text: String,
 }
 
+/// A root line reported: its iteration's depth, its score and its moves.
+type Line<M> = (u32, crate::search::Score, Vec<M>);
+
+/// What the search stage leaves for the stages after it.
+struct Searched<G: Playable> {
+    result: crate::search::SearchResult<G::Move>,
+    /// The margin of a loose choice among `lines`, if one is to be made.
+    margin: Option<crate::search::Value>,
+    /// The root lines of the deepest iteration reported (for a loose choice).
+    lines: Vec<Line<G::Move>>,
+    /// The last first line reported: (depth, seldepth, its first move).
+    shown: Option<(u32, u32, G::Move)>,
+    /// The searcher's parameters, for the words a line's first move adds.
+    params: ParamsOf<G>,
+}
+
+/// The move chosen to play, the reply expected and the score shown.
+struct Chosen<M> {
+    best: Option<M>,
+    reply: Option<M>,
+    score: crate::search::Score,
+}
+
 pub struct Session<G: Playable> {
     rules: G::Rules,
     pos: G,
@@ -472,6 +495,212 @@ impl<G: Playable> Session<G> {
             return Err(MoveError::new(text, reason));
         }
         Ok(())
+    }
+
+    /// The strength level this search plays at: `None` at full strength
+    /// (and in analysis).
+    fn level_in_play(&self) -> Option<strength::Level> {
+        let levels = &G::PROFILE.levels;
+        let index = if self.limit_strength && !levels.elo.is_empty() {
+            strength::level_for_elo(levels.elo, self.elo)
+        } else {
+            self.level
+        };
+        (index < levels.count && !self.analysis).then(|| {
+            self.strength.level(
+                index,
+                levels.count,
+                levels.spacing,
+                levels.noise,
+                levels.blind_permille,
+            )
+        })
+    }
+
+    /// The margin of a loose choice among the best root lines, if any: the
+    /// level's, or the variety's in the first plies of a game.
+    fn loose_margin(
+        &self,
+        level: Option<strength::Level>,
+        limits: &Limits,
+    ) -> Option<crate::search::Value> {
+        match level {
+            Some(level) => Some(level.margin),
+            None if self.variety > 0
+                && !self.analysis
+                && self.pos.ply() < strength::VARIETY_PLIES
+                && limits.searchmoves.is_empty() =>
+            {
+                Some(self.variety)
+            }
+            None => None,
+        }
+    }
+
+    /// The search proper, at `level` (weakened) or full strength: the lines
+    /// reported go on to `report` as notation (as many as MultiPV asks for),
+    /// and those of the deepest iteration are kept for a loose choice.
+    fn root_search(
+        &mut self,
+        level: Option<strength::Level>,
+        limits: &Limits,
+        control: &SearchControl,
+        report: &mut dyn FnMut(&SearchInfo<String>),
+    ) -> Searched<G> {
+        let margin = self.loose_margin(level, limits);
+        let loose = margin.is_some();
+        let limits = match level {
+            Some(level) => level.limit(limits, &mut self.rng),
+            None => limits.clone(),
+        };
+        if loose {
+            let mut config = self.config.clone();
+            let lines = level.map_or(strength::CANDIDATES, |level| {
+                level.root_lines(&mut self.rng)
+            });
+            config.multipv = config.multipv.max(lines);
+            Searcher::<G>::configure(&mut self.searcher, &config);
+        }
+        // What the lines reported say besides the search's words (Sugoroku:
+        // the network's probabilities), while the searcher is busy.
+        let params = Searcher::<G>::params_mut(&mut self.searcher).clone();
+        let pos = &self.pos;
+        let shown_lines = self.config.multipv;
+        let mut lines: Vec<Line<G::Move>> = Vec::new();
+        let mut shown: Option<(u32, u32, G::Move)> = None;
+        let mut forward = |info: &SearchInfo<G::Move>| {
+            if info.multipv <= 1 {
+                if let Some(&first) = info.pv.first() {
+                    shown = Some((info.depth, info.seldepth, first));
+                }
+            }
+            if loose {
+                if lines.first().is_some_and(|line| line.0 != info.depth) {
+                    lines.clear();
+                }
+                lines.push((info.depth, info.score, info.pv.clone()));
+            }
+            // More lines searched for a loose choice are not shown: a GUI sees
+            // as many as MultiPV asks for.
+            if info.multipv > shown_lines {
+                return;
+            }
+            let pv = line_notation(pos, &info.pv);
+            report(&SearchInfo {
+                depth: info.depth,
+                seldepth: info.seldepth,
+                multipv: info.multipv,
+                score: info.score,
+                nodes: info.nodes,
+                time_ms: info.time_ms,
+                hashfull: info.hashfull,
+                details: info
+                    .pv
+                    .first()
+                    .map_or_else(String::new, |&mv| pos.info_details(mv, &params)),
+                pv,
+                scores: info.scores,
+            });
+        };
+        let result = match level {
+            Some(level) => {
+                let choices = limits.searchmoves_in(pos).unwrap_or_default();
+                let weak =
+                    Weak::new(pos.clone(), level.weakness(self.rng.gen())).choosing_among(choices);
+                Searcher::<Weak<G>>::search(
+                    &mut self.searcher,
+                    &weak,
+                    &limits,
+                    control,
+                    &mut forward,
+                )
+            }
+            None => Searcher::<G>::search(&mut self.searcher, pos, &limits, control, &mut forward),
+        };
+        self.delays.observe(control.longest_gap());
+        if loose {
+            Searcher::<G>::configure(&mut self.searcher, &self.config);
+        }
+        Searched {
+            result,
+            margin,
+            lines,
+            shown,
+            params,
+        }
+    }
+
+    /// The move to play: the search's answer, or with a loose margin one of
+    /// the deepest iteration's lines within it of the best.
+    fn choose_line(&mut self, searched: &Searched<G>) -> Chosen<G::Move> {
+        let result = &searched.result;
+        let answer = Chosen {
+            best: result.best,
+            reply: result.ponder,
+            score: result.score,
+        };
+        let Some(margin) = searched.margin else {
+            return answer;
+        };
+        let lines: Vec<&Line<G::Move>> = searched
+            .lines
+            .iter()
+            .filter(|line| !line.2.is_empty())
+            .collect();
+        if lines.is_empty() {
+            return answer;
+        }
+        let scores: Vec<_> = lines.iter().map(|line| line.1).collect();
+        let k = strength::choose(&scores, margin, &mut self.rng);
+        let chosen = &lines[k].2;
+        Chosen {
+            best: Some(chosen[0]),
+            reply: chosen.get(1).copied(),
+            score: lines[k].1,
+        }
+    }
+
+    /// The answer in notation. It is always the first move of the last
+    /// `info` line: a search stopped inside an iteration (or a weakened or
+    /// guarded choice) shows its move once more.
+    fn answer(
+        &self,
+        chosen: Chosen<G::Move>,
+        searched: &Searched<G>,
+        started: Instant,
+        notes: Vec<String>,
+        report: &mut dyn FnMut(&SearchInfo<String>),
+    ) -> BestMove {
+        let pos = &self.pos;
+        let played: Vec<G::Move> = [chosen.best, chosen.reply].into_iter().flatten().collect();
+        let answer = match chosen.best {
+            Some(_) => line_notation(pos, &played),
+            None => Vec::new(),
+        };
+        let (result, shown) = (&searched.result, searched.shown);
+        if let Some(mv) = chosen.best {
+            if shown.map(|(_, _, first)| first) != Some(mv) {
+                let (depth, seldepth) = shown.map_or((result.depth, 0), |(d, sd, _)| (d, sd));
+                report(&SearchInfo {
+                    depth: depth.max(1),
+                    seldepth: seldepth.max(depth.max(1)),
+                    multipv: 1,
+                    score: chosen.score,
+                    nodes: result.nodes,
+                    time_ms: started.elapsed().as_millis() as u64,
+                    hashfull: Searcher::<G>::hashfull(&self.searcher),
+                    details: pos.info_details(mv, &searched.params),
+                    pv: answer.clone(),
+                    scores: None,
+                });
+            }
+        }
+        let mut answer = answer.into_iter();
+        BestMove {
+            best: answer.next(),
+            ponder: answer.next(),
+            notes,
+        }
     }
 
     /// A mate the solver finds within [`MateParams::probe_nodes`], played at once
@@ -902,20 +1131,7 @@ impl<G: Playable> GameSession for Session<G> {
                 notes: Vec::new(),
             };
         }
-        let index = if self.limit_strength && !G::PROFILE.levels.elo.is_empty() {
-            strength::level_for_elo(G::PROFILE.levels.elo, self.elo)
-        } else {
-            self.level
-        };
-        let level = (index < G::PROFILE.levels.count && !self.analysis).then(|| {
-            self.strength.level(
-                index,
-                G::PROFILE.levels.count,
-                G::PROFILE.levels.spacing,
-                G::PROFILE.levels.noise,
-                G::PROFILE.levels.blind_permille,
-            )
-        });
+        let level = self.level_in_play();
         // Stage one: a mate of our own, played at once.
         if level.is_none() {
             if let Some(best) = self.mate_probe(limits, control, report) {
@@ -924,155 +1140,28 @@ impl<G: Playable> GameSession for Session<G> {
         }
         // Stage two: the search.
         let guarded = level.is_none() && G::PROFILE.mate_solver && self.mate.threat_nodes > 0;
-        // The margin of a loose choice among the best root lines, if any.
-        let margin = match level {
-            Some(level) => Some(level.margin),
-            None if self.variety > 0
-                && !self.analysis
-                && self.pos.ply() < strength::VARIETY_PLIES
-                && limits.searchmoves.is_empty() =>
-            {
-                Some(self.variety)
-            }
-            None => None,
-        };
-        let loose = margin.is_some();
-        let limits = match level {
-            Some(level) => level.limit(limits, &mut self.rng),
-            None => limits.clone(),
-        };
-        if loose {
-            let mut config = self.config.clone();
-            let lines = level.map_or(strength::CANDIDATES, |level| {
-                level.root_lines(&mut self.rng)
-            });
-            config.multipv = config.multipv.max(lines);
-            Searcher::<G>::configure(&mut self.searcher, &config);
-        }
         let started = Instant::now();
-        // What the lines reported say besides the search's words (Sugoroku:
-        // the network's probabilities), while the searcher is busy.
-        let params = Searcher::<G>::params_mut(&mut self.searcher).clone();
-        let pos = &self.pos;
-        let shown_lines = self.config.multipv;
-        // The root lines of the deepest iteration reported: the choices.
-        let mut lines: Vec<(u32, crate::search::Score, Vec<G::Move>)> = Vec::new();
-        // The last first line reported: (depth, seldepth, its first move).
-        let mut shown: Option<(u32, u32, G::Move)> = None;
-        let mut forward = |info: &SearchInfo<G::Move>| {
-            if info.multipv <= 1 {
-                if let Some(&first) = info.pv.first() {
-                    shown = Some((info.depth, info.seldepth, first));
-                }
-            }
-            if loose {
-                if lines.first().is_some_and(|line| line.0 != info.depth) {
-                    lines.clear();
-                }
-                lines.push((info.depth, info.score, info.pv.clone()));
-            }
-            // More lines searched for a loose choice are not shown: a GUI sees
-            // as many as MultiPV asks for.
-            if info.multipv > shown_lines {
-                return;
-            }
-            let pv = line_notation(pos, &info.pv);
-            report(&SearchInfo {
-                depth: info.depth,
-                seldepth: info.seldepth,
-                multipv: info.multipv,
-                score: info.score,
-                nodes: info.nodes,
-                time_ms: info.time_ms,
-                hashfull: info.hashfull,
-                details: info
-                    .pv
-                    .first()
-                    .map_or_else(String::new, |&mv| pos.info_details(mv, &params)),
-                pv,
-                scores: info.scores,
-            });
-        };
-        let result = match level {
-            Some(level) => {
-                let choices = limits.searchmoves_in(pos).unwrap_or_default();
-                let weak =
-                    Weak::new(pos.clone(), level.weakness(self.rng.gen())).choosing_among(choices);
-                Searcher::<Weak<G>>::search(
-                    &mut self.searcher,
-                    &weak,
-                    &limits,
-                    control,
-                    &mut forward,
-                )
-            }
-            None => Searcher::<G>::search(&mut self.searcher, pos, &limits, control, &mut forward),
-        };
-        self.delays.observe(control.longest_gap());
-        let (mut best, mut reply, mut score) = (result.best, result.ponder, result.score);
-        if let Some(margin) = margin {
-            Searcher::<G>::configure(&mut self.searcher, &self.config);
-            let lines: Vec<_> = lines
-                .into_iter()
-                .filter(|line| !line.2.is_empty())
-                .collect();
-            if !lines.is_empty() {
-                let scores: Vec<_> = lines.iter().map(|line| line.1).collect();
-                let k = strength::choose(&scores, margin, &mut self.rng);
-                let chosen = &lines[k].2;
-                best = Some(chosen[0]);
-                reply = chosen.get(1).copied();
-                score = lines[k].1;
-            }
-        }
-        // Stage three: no move the opponent mates after, where one is found.
+        let searched = self.root_search(level, limits, control, report);
+        // Stage three: the choice among the root lines, for a weaker or varied play.
+        let mut chosen = self.choose_line(&searched);
+        // Stage four: no move the opponent mates after, where one is found.
         let mut notes = Vec::new();
-        if let (true, Some(choice)) = (guarded, best) {
+        if let (true, Some(choice)) = (guarded, chosen.best) {
+            let root_moves = &searched.result.root_moves;
             if let Some((played, played_score, note)) =
-                self.threat_guard(&limits, control, choice, score, &result.root_moves)
+                self.threat_guard(limits, control, choice, chosen.score, root_moves)
             {
                 if played != choice {
-                    best = Some(played);
-                    reply = None;
-                    score = played_score.unwrap_or(score);
+                    chosen = Chosen {
+                        best: Some(played),
+                        reply: None,
+                        score: played_score.unwrap_or(chosen.score),
+                    };
                 }
                 notes.push(note);
             }
         }
-        // The move played and the reply expected, in notation.
-        let pos = &self.pos;
-        let answer = match best {
-            Some(mv) => line_notation(
-                pos,
-                &[Some(mv), reply].into_iter().flatten().collect::<Vec<_>>(),
-            ),
-            None => Vec::new(),
-        };
-        // The answer is always the first move of the last `info` line: a search
-        // stopped inside an iteration (or a weakened choice) shows its move once more.
-        if let Some(mv) = best {
-            if shown.map(|(_, _, first)| first) != Some(mv) {
-                let (depth, seldepth) = shown.map_or((result.depth, 0), |(d, sd, _)| (d, sd));
-                report(&SearchInfo {
-                    depth: depth.max(1),
-                    seldepth: seldepth.max(depth.max(1)),
-                    multipv: 1,
-                    score,
-                    nodes: result.nodes,
-                    time_ms: started.elapsed().as_millis() as u64,
-                    hashfull: Searcher::<G>::hashfull(&self.searcher),
-                    details: pos.info_details(mv, &params),
-                    pv: answer.clone(),
-                    scores: None,
-                });
-            }
-        }
-        let mut answer = answer.into_iter();
-        BestMove {
-            best: answer.next(),
-            ponder: answer.next(),
-            notes,
-        }
+        self.answer(chosen, &searched, started, notes, report)
     }
 
     fn bench(&mut self, depth: Option<u32>) -> BenchReport {

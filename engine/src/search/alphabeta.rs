@@ -28,13 +28,14 @@
 //! pool of `threads - 1` threads so that every helper really runs next to the
 //! main thread.
 
-use super::driver::{self, rate_root_moves, Iterate, Shared, Thread, MAX_DEPTH};
+use super::driver::{rate_root_moves, Iterate, Shared, Thread, MAX_DEPTH};
+use super::node::PvTable;
 use super::ordering::{
     order_score, History, Killers, Lmr, LmrParams, HISTORY_MAX, SCORE_KILLER, SCORE_TACTICAL,
 };
+use super::picker::Picker;
 use super::smp::{busy_key, Deferred};
-use super::tables::SearchTables;
-use super::tt::{value_from_tt, value_to_tt, Bound, TtEntry};
+use super::tt::{value_from_tt, Bound, TtEntry};
 use super::*;
 use crate::core::movelist::MAX_MOVES;
 use crate::core::Seat;
@@ -43,11 +44,6 @@ use crate::tune::{visit_list, Spec, Tunable, Tuned};
 /// Plies from the root the stacks hold: the main search and, beyond its
 /// horizon, quiescence (whose checks are answered in full near the horizon).
 const MAX_PLY: usize = MAX_DEPTH as usize + 128;
-/// A move already tried (below every real ordering score).
-const TRIED: i32 = i32::MIN;
-/// Picks by a scan over the scores before the rest of a node's moves is sorted
-/// once (a cut node rarely needs more than the first few).
-const SCANNED_PICKS: usize = 3;
 /// Quiet moves remembered per node for the history malus.
 const MAX_QUIETS: usize = 64;
 /// With several threads, a node this deep defers a move (other than its first)
@@ -114,156 +110,57 @@ impl Tuned for AlphaBetaParams {
 }
 
 /// The alpha-beta searcher with its evaluator `E` and its own parameters.
-pub struct AlphaBeta<E> {
-    tables: SearchTables,
-    params: Tuning<AlphaBetaParams, E>,
-    /// The reductions for `params.search.lmr`, worked out at a search's start.
+pub type AlphaBeta<E> = Search<AlphaBetaKind<E>>;
+
+/// What the alpha-beta searcher keeps of its own: the reductions for its
+/// parameters, worked out at a search's start.
+#[derive(Default)]
+pub struct AlphaBetaKind<E> {
     lmr: Lmr,
+    eval: std::marker::PhantomData<E>,
 }
 
-impl<G: TwoPlayerGame> Searcher<G> for AlphaBeta<G::Eval> {
-    type Params = Tuning<AlphaBetaParams, G::Eval>;
+impl<E: Evaluator> SearchKind for AlphaBetaKind<E> {
+    type Params = Tuning<AlphaBetaParams, E>;
+    const NAME: &'static str = "search";
+}
 
+impl<G: TwoPlayerGame> SearchesGame<G> for AlphaBetaKind<G::Eval> {
     fn default_params() -> Self::Params {
-        Tuning {
-            search: G::SEARCH,
-            eval: G::Eval::default(),
-        }
+        Tuning::of(G::SEARCH)
     }
 
-    fn params_mut(&mut self) -> &mut Self::Params {
-        &mut self.params
-    }
-
-    fn new(config: &SearchConfig) -> Self {
-        AlphaBeta {
-            tables: SearchTables::new(config, "search"),
-            params: <Self as Searcher<G>>::default_params(),
-            lmr: Lmr::new(G::SEARCH.lmr),
-        }
-    }
-
-    fn tables(&self) -> &SearchTables {
-        &self.tables
-    }
-
-    fn tables_mut(&mut self) -> &mut SearchTables {
-        &mut self.tables
-    }
-
-    fn search(
-        &mut self,
-        pos: &G,
-        limits: &Limits,
-        control: &SearchControl,
+    fn search<'a>(
+        &'a mut self,
+        run: Run<'a, G, Self::Params>,
         report: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
-        let config = self.tables.config().clone();
-        self.lmr.follow(self.params.search.lmr);
-        let (params, eval, lmr) = (self.params.search, &self.params.eval, &self.lmr);
-        let (tt, pool, scratch) = self.tables.for_search();
-        let shared = Shared::new(tt, scratch, pos, limits, control, &config);
-        driver::run(
-            &shared,
-            pool,
-            config.threads,
-            |id| Worker::new(id, &shared, pos, Setting { params, eval, lmr }),
-            report,
-        )
+        let setting = Setting::new(run.params, &mut self.lmr, run.params.search.lmr);
+        let (shared, pos) = (run.shared, run.pos);
+        run.drive(|id| Worker::new(id, shared, pos, setting), report)
     }
 }
 
 /// Per-ply scratch space, allocated once and kept between searches.
 struct Frame<M: Copy + Default> {
     moves: MoveList<M>,
-    /// Ordering score per move (same index), `TRIED` once searched.
-    scores: [i32; MAX_MOVES],
+    /// Ordering scores per move (same index).
+    picker: Picker,
     /// Indices of the quiet moves searched, for the history malus.
     quiets: [u16; MAX_QUIETS],
     quiet_count: usize,
     deferred: Deferred<MAX_MOVES>,
-    /// Picks made since the scores were set.
-    picks: usize,
-    /// After `SCANNED_PICKS` picks: the untried moves by score, and the next one.
-    order: [u16; MAX_MOVES],
-    order_len: usize,
-    order_next: usize,
 }
 
 impl<M: Copy + Default> Frame<M> {
     fn new() -> Self {
         Frame {
             moves: MoveList::new(),
-            scores: [0; MAX_MOVES],
+            picker: Picker::new(),
             quiets: [0; MAX_QUIETS],
             quiet_count: 0,
             deferred: Deferred::new(),
-            picks: 0,
-            order: [0; MAX_MOVES],
-            order_len: 0,
-            order_next: 0,
         }
-    }
-
-    /// The untried move with the highest score (the first of equals), marked as
-    /// tried. The scores must not change between picks, except by this marking,
-    /// until [`Frame::scores_set`].
-    #[inline]
-    fn pick(&mut self) -> Option<(usize, i32)> {
-        self.picks += 1;
-        if self.picks <= SCANNED_PICKS {
-            return self.pick_by_scan();
-        }
-        if self.picks == SCANNED_PICKS + 1 {
-            self.sort_untried();
-        }
-        while self.order_next < self.order_len {
-            let at = self.order[self.order_next] as usize;
-            self.order_next += 1;
-            let score = self.scores[at];
-            if score != TRIED {
-                self.scores[at] = TRIED;
-                return Some((at, score));
-            }
-        }
-        None
-    }
-
-    /// The scores were just set: picking starts over.
-    #[inline]
-    fn scores_set(&mut self) {
-        self.picks = 0;
-    }
-
-    /// The untried moves in the order the scan would pick them.
-    fn sort_untried(&mut self) {
-        let mut len = 0;
-        for (i, &score) in self.scores[..self.moves.len()].iter().enumerate() {
-            if score != TRIED {
-                self.order[len] = i as u16;
-                len += 1;
-            }
-        }
-        let scores = &self.scores;
-        self.order[..len].sort_unstable_by_key(|&i| (std::cmp::Reverse(scores[i as usize]), i));
-        self.order_len = len;
-        self.order_next = 0;
-    }
-
-    #[inline]
-    fn pick_by_scan(&mut self) -> Option<(usize, i32)> {
-        let mut best = TRIED;
-        let mut at = usize::MAX;
-        for (i, &score) in self.scores[..self.moves.len()].iter().enumerate() {
-            if score > best {
-                best = score;
-                at = i;
-            }
-        }
-        (at != usize::MAX).then(|| {
-            self.scores[at] = TRIED;
-            (at, best)
-        })
     }
 }
 
@@ -274,22 +171,13 @@ struct Worker<'a, G: TwoPlayerGame> {
     frames: Vec<Frame<G::Move>>,
     killers: Killers<G::Move>,
     history: History,
-    /// Triangular PV table: row `ply` holds the line from `ply` at `pv[ply * MAX_PLY + ply..]`.
-    pv: Vec<G::Move>,
-    pv_len: Vec<usize>,
+    pv: PvTable<G::Move>,
     /// Per ply: whether the move into it was a null move.
     passed: Vec<bool>,
 }
 
 /// A worker's stacks, kept between searches ([`Scratch`]).
-type Stacks<M> = (
-    Vec<Frame<M>>,
-    Killers<M>,
-    History,
-    Vec<M>,
-    Vec<usize>,
-    Vec<bool>,
-);
+type Stacks<M> = (Vec<Frame<M>>, Killers<M>, History, PvTable<M>, Vec<bool>);
 
 impl<G: TwoPlayerGame> Drop for Worker<'_, G> {
     fn drop(&mut self) {
@@ -298,7 +186,6 @@ impl<G: TwoPlayerGame> Drop for Worker<'_, G> {
             std::mem::take(&mut self.killers),
             std::mem::take(&mut self.history),
             std::mem::take(&mut self.pv),
-            std::mem::take(&mut self.pv_len),
             std::mem::take(&mut self.passed),
         );
         self.thread.shared.scratch.give(stacks);
@@ -313,14 +200,13 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         setting: Setting<'a, AlphaBetaParams, G::Eval>,
     ) -> Self {
         let kept: Option<Stacks<G::Move>> = shared.scratch.take(|_| true);
-        let (frames, killers, history, pv, pv_len, passed) = match kept {
+        let (frames, killers, history, pv, passed) = match kept {
             Some(mut stacks) => {
-                let (frames, killers, history, pv, pv_len, passed) = &mut stacks;
+                let (frames, killers, history, pv, passed) = &mut stacks;
                 frames.iter_mut().for_each(|frame| *frame = Frame::new());
                 killers.clear();
                 history.clear();
-                pv.fill(G::Move::default());
-                pv_len.fill(0);
+                pv.reset();
                 passed.fill(false);
                 stacks
             }
@@ -328,8 +214,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
                 (0..MAX_PLY).map(|_| Frame::new()).collect(),
                 Killers::new(MAX_PLY),
                 History::new(2),
-                vec![G::Move::default(); MAX_PLY * MAX_PLY],
-                vec![0; MAX_PLY + 1],
+                PvTable::new(MAX_PLY),
                 vec![false; MAX_PLY + 1],
             ),
         };
@@ -341,7 +226,6 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             killers,
             history,
             pv,
-            pv_len,
             passed,
         };
         worker.order_root_moves();
@@ -445,8 +329,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
                 break;
             }
             if k == first || value > alpha {
-                let child_line = &self.pv[MAX_PLY + 1..MAX_PLY + self.pv_len[1]];
-                self.thread.record_line(k, value, child_line);
+                self.thread.record_line(k, value, self.pv.below_root());
             }
             if value > best {
                 best = value;
@@ -461,37 +344,22 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         best
     }
 
-    #[inline]
-    fn count_node(&mut self) {
-        self.thread.count_node();
-    }
-
     /// Ordering scores for the moves of `ply` (all but `skip`, already searched).
     fn score_moves(&mut self, ply: usize, skip: Option<usize>) {
         let side = self.pos.side_to_move();
         let killers = self.killers.at(ply);
         let frame = &mut self.frames[ply];
-        for i in 0..frame.moves.len() {
-            let mv = frame.moves[i];
+        let scores = frame.picker.scores_mut(frame.moves.len());
+        for (score, &mv) in scores.iter_mut().zip(frame.moves.iter()) {
             let gain = self
                 .pos
                 .is_tactical(mv)
                 .then(|| self.pos.gain(mv, self.setting.eval));
-            frame.scores[i] = order_score(mv, gain, self.history.get(side, mv), killers);
+            *score = order_score(mv, gain, self.history.get(side, mv), killers);
         }
         if let Some(skip) = skip {
-            frame.scores[skip] = TRIED;
+            frame.picker.skip(skip);
         }
-        frame.scores_set();
-    }
-
-    fn update_pv(&mut self, ply: usize, mv: G::Move) {
-        let child_len = self.pv_len[ply + 1].max(ply + 1);
-        let (row, child) = (ply * MAX_PLY, (ply + 1) * MAX_PLY);
-        self.pv[row + ply] = mv;
-        self.pv
-            .copy_within(child + ply + 1..child + child_len, row + ply + 1);
-        self.pv_len[ply] = child_len;
     }
 
     /// The main search below the root (`ply >= 1`): PVS, fail-soft.
@@ -524,14 +392,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         let tt = self.thread.shared.tt.probe(key);
         if let Some(entry) = tt {
             let value = value_from_tt(entry.value, ply);
-            if !pv_node
-                && entry.depth as i32 >= depth
-                && match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => value >= beta,
-                    Bound::Upper => value <= alpha,
-                }
-            {
+            if !pv_node && entry.settles(value, depth, alpha, beta) {
                 return value;
             }
         }
@@ -609,7 +470,10 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
                         self.score_moves(ply, tt_index);
                         scored = true;
                     }
-                    let (index, score) = self.frames[ply].pick().expect("an untried move is left");
+                    let (index, score) = self.frames[ply]
+                        .picker
+                        .pick()
+                        .expect("an untried move is left");
                     (
                         index,
                         score >= SCORE_TACTICAL,
@@ -669,7 +533,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
                 if value > alpha {
                     best_index = Some(index);
                     if pv_node {
-                        self.update_pv(ply, mv);
+                        self.pv.update(ply, mv, true);
                     }
                     if value >= beta {
                         // Step 6.
@@ -690,22 +554,9 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             }
         }
 
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.thread.shared.tt.store(
-            key,
-            TtEntry {
-                move_index: best_index.map(|i| i as u16),
-                value: value_to_tt(best, ply),
-                depth: depth as u8,
-                bound,
-            },
-        );
+        let bound = Bound::of(best, original_alpha, beta);
+        let entry = TtEntry::of_node(best, ply, depth, bound, best_index);
+        self.thread.shared.tt.store(key, entry);
         best
     }
 
@@ -750,12 +601,12 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             self.pos.generate_tactical(&mut self.frames[ply].moves);
         }
         let frame = &mut self.frames[ply];
-        for i in 0..frame.moves.len() {
-            frame.scores[i] = self.pos.gain(frame.moves[i], self.setting.eval);
+        let scores = frame.picker.scores_mut(frame.moves.len());
+        for (score, &mv) in scores.iter_mut().zip(frame.moves.iter()) {
+            *score = self.pos.gain(mv, self.setting.eval);
         }
-        frame.scores_set();
         // Most valuable victim first: without it, chains of captures explode.
-        while let Some((index, _)) = self.frames[ply].pick() {
+        while let Some((index, _)) = self.frames[ply].picker.pick() {
             let mv = self.frames[ply].moves[index];
             self.pos.make(mv);
             let value = -self.quiesce_node(-beta, -alpha, ply + 1, qply + 1);
@@ -787,9 +638,8 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
     /// when the search is stopping or the game is over (or repeats) there.
     #[inline]
     fn enter_node(&mut self, ply: usize) -> Option<Value> {
-        self.pv_len[ply] = ply;
-        self.count_node();
-        if self.thread.stop {
+        self.pv.start(ply);
+        if self.thread.enter_node() {
             return Some(0);
         }
         terminal_value(&self.pos, ply, self.thread.shared.root_ply)
@@ -812,16 +662,9 @@ impl<'a, G: TwoPlayerGame> Iterate<'a> for Worker<'a, G> {
     }
 
     fn store_root(&self, depth: i32) {
-        let best = &self.thread.root_moves[0];
-        self.thread.shared.tt.store(
-            self.pos.key(),
-            TtEntry {
-                move_index: Some(best.index),
-                value: value_to_tt(best.score, 0),
-                depth: depth as u8,
-                bound: Bound::Exact,
-            },
-        );
+        let (tt, score) = (self.thread.shared.tt, self.thread.root_moves[0].score);
+        self.thread
+            .store_root(tt, self.pos.key(), depth, score, Bound::Exact);
     }
 
     fn no_move_value(&self) -> Value {

@@ -19,6 +19,7 @@ use super::budget::{Budget, NodeCounter};
 use super::smp::{beside_helpers, helper_lead, BusyMoves};
 use super::tables::Scratch;
 use super::tt::TranspositionTable;
+use super::tt::{Bound, TtEntry};
 use super::{
     Game, Limits, MoveList, RootChoice, Score, SearchControl, SearchInfo, SearchResult, Value,
     DRAW, INFINITE, MATE, MATE_BOUND,
@@ -148,6 +149,13 @@ impl<'a, M: Copy + Eq> Thread<'a, M> {
         }
     }
 
+    /// A node entered: counted; `true` when the search must unwind.
+    #[inline]
+    pub fn enter_node(&mut self) -> bool {
+        self.count_node();
+        self.stop
+    }
+
     pub fn settle_nodes(&mut self) -> u64 {
         self.counter.settle(&self.shared.budget)
     }
@@ -168,6 +176,20 @@ impl<'a, M: Copy + Eq> Thread<'a, M> {
         let mut scores: Vec<Value> = self.root_moves.iter().map(|m| m.score).collect();
         scores.sort_unstable_by(|a, b| b.cmp(a));
         scores[self.lines() - 1]
+    }
+
+    /// Stores the root's entry keyed `key` after a completed iteration to
+    /// `depth`: the best line's move, `value` as `bound`.
+    pub fn store_root(
+        &self,
+        tt: &TranspositionTable,
+        key: u64,
+        depth: i32,
+        value: Value,
+        bound: Bound,
+    ) {
+        let index = Some(self.root_moves[0].index as usize);
+        tt.store(key, TtEntry::of_node(value, 0, depth, bound, index));
     }
 
     /// Root move `k`'s line: `mv`, then the line below it in a triangular PV

@@ -70,10 +70,9 @@
 
 use super::driver::{self, rate_root_moves, Iterate, RootMove, Shared, Thread};
 use super::ordering::History;
-use super::tables::SearchTables;
+use super::picker::Picker;
 use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::*;
-use crate::core::movelist::MAX_MOVES;
 use crate::tune::{Params, Tunable};
 use std::sync::atomic::AtomicUsize;
 /// Mixed into the key of a chance node so that it never shares an entry with a
@@ -171,88 +170,84 @@ impl ChanceAlgorithm {
 }
 
 /// The expectimax searcher with its evaluator `E` and its own parameters.
-pub struct Expectimax<E> {
-    tables: SearchTables,
-    params: Tuning<ExpectiParams, E>,
+pub type Expectimax<E> = Search<ExpectiKind<E>>;
+
+/// What the expectimax searcher keeps of its own: its algorithm and switches.
+pub struct ExpectiKind<E> {
     algorithm: ChanceAlgorithm,
     use_tt: bool,
     root_filter: bool,
+    eval: std::marker::PhantomData<E>,
 }
 
-impl<E> Expectimax<E> {
+impl<E> Default for ExpectiKind<E> {
+    fn default() -> Self {
+        ExpectiKind {
+            algorithm: ChanceAlgorithm::default(),
+            use_tt: true,
+            root_filter: true,
+            eval: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<E> Search<ExpectiKind<E>>
+where
+    ExpectiKind<E>: SearchKind,
+{
     pub fn algorithm(&self) -> ChanceAlgorithm {
-        self.algorithm
+        self.kind().algorithm
     }
 
     /// Overrides the algorithm (until the next `configure`, which reads
     /// [`SearchConfig::algorithm`] again).
     pub fn set_algorithm(&mut self, algorithm: ChanceAlgorithm) {
-        self.algorithm = algorithm;
+        self.kind_mut().algorithm = algorithm;
     }
 
     /// Switches the transposition table off or on (for tests and comparisons).
     pub fn set_tt_enabled(&mut self, enabled: bool) {
-        self.use_tt = enabled;
+        self.kind_mut().use_tt = enabled;
     }
 
     /// Switches the root move filter ([`ExpectiParams::root_candidates`]) off or on: off, the
     /// search is full width, as the comparisons of algorithms need.
     pub fn set_root_filter(&mut self, enabled: bool) {
-        self.root_filter = enabled;
+        self.kind_mut().root_filter = enabled;
     }
 }
 
-impl<G: ChanceGame> Searcher<G> for Expectimax<G::Eval> {
-    type Params = Tuning<ExpectiParams, G::Eval>;
-
-    fn default_params() -> Self::Params {
-        Tuning {
-            search: ExpectiParams::default(),
-            eval: G::Eval::default(),
-        }
-    }
-
-    fn params_mut(&mut self) -> &mut Self::Params {
-        &mut self.params
-    }
-
-    fn new(config: &SearchConfig) -> Self {
-        Expectimax {
-            tables: SearchTables::new(config, "expecti"),
-            params: <Self as Searcher<G>>::default_params(),
-            algorithm: ChanceAlgorithm::from_name(config.algorithm).unwrap_or_default(),
-            use_tt: true,
-            root_filter: true,
-        }
-    }
-
-    fn tables(&self) -> &SearchTables {
-        &self.tables
-    }
-
-    fn tables_mut(&mut self) -> &mut SearchTables {
-        &mut self.tables
-    }
+impl<E: Evaluator> SearchKind for ExpectiKind<E> {
+    type Params = Tuning<ExpectiParams, E>;
+    const NAME: &'static str = "expecti";
 
     fn configure(&mut self, config: &SearchConfig) {
-        self.tables.configure(config);
         self.algorithm = ChanceAlgorithm::from_name(config.algorithm).unwrap_or_default();
     }
+}
 
-    fn search(
-        &mut self,
-        pos: &G,
-        limits: &Limits,
-        control: &SearchControl,
+impl<G: ChanceGame> SearchesGame<G> for ExpectiKind<G::Eval> {
+    fn default_params() -> Self::Params {
+        Tuning::of(ExpectiParams::default())
+    }
+
+    fn search<'a>(
+        &'a mut self,
+        run: Run<'a, G, Self::Params>,
         report: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
-        let config = self.tables.config().clone();
-        let (tt, pool, scratch) = self.tables.for_search();
-        let shared = Shared::new(tt, scratch, pos, limits, control, &config);
+        let Run {
+            pos,
+            limits,
+            config,
+            params,
+            shared,
+            pool,
+        } = run;
         let split = SplitRoot {
-            params: self.params.search,
-            eval: &self.params.eval,
-            tt: self.use_tt.then_some(tt),
+            params: params.search,
+            eval: &params.eval,
+            tt: self.use_tt.then_some(shared.tt),
             algorithm: self.algorithm,
             lines: Mutex::new(Vec::new()),
             next: AtomicUsize::new(0),
@@ -262,10 +257,10 @@ impl<G: ChanceGame> Searcher<G> for Expectimax<G::Eval> {
         let threads = config.threads.max(1);
         // The threads split each iteration's root: the driver sees one.
         driver::run(
-            &shared,
+            shared,
             None,
             1,
-            |_| Worker::main(&shared, &split, pos, filter, threads, pool),
+            |_| Worker::main(shared, &split, pos, filter, threads, pool),
             report,
         )
     }
@@ -362,8 +357,8 @@ impl<M: Copy, E> SplitRoot<'_, M, E> {
 /// Per-ply scratch space, allocated once and kept between searches.
 struct Frame<M: Copy + Default> {
     moves: MoveList<M>,
-    /// (ordering score, move index), best first.
-    order: Vec<(Value, u16)>,
+    /// The moves' ordering scores.
+    picker: Picker,
     /// Star2: a lower bound per chance outcome.
     lower: Vec<Value>,
     /// The chance outcomes' indices, heaviest first.
@@ -374,7 +369,7 @@ impl<M: Copy + Default> Frame<M> {
     fn new() -> Self {
         Frame {
             moves: MoveList::new(),
-            order: Vec::with_capacity(MAX_MOVES),
+            picker: Picker::new(),
             lower: Vec::with_capacity(OUTCOMES_RESERVED),
             outcome_order: Vec::with_capacity(OUTCOMES_RESERVED),
         }
@@ -383,7 +378,7 @@ impl<M: Copy + Default> Frame<M> {
     /// As new, keeping the memory.
     fn clear(&mut self) {
         self.moves.clear();
-        self.order.clear();
+        self.picker.clear();
         self.lower.clear();
         self.outcome_order.clear();
     }
@@ -516,7 +511,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
     /// The static value for `side` of the position after `mv`.
     fn static_value_after(&mut self, mv: G::Move, side: Seat) -> Value {
         // As costly as a leaf: counted as a node, so that the algorithms compare fairly.
-        self.count_node();
+        self.thread.count_node();
         self.pos.make(mv);
         let value = match terminal(&self.pos, side) {
             Some(value) => value,
@@ -615,11 +610,6 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         std::mem::swap(&mut root, &mut self.thread.root_moves);
     }
 
-    #[inline]
-    fn count_node(&mut self) {
-        self.thread.count_node();
-    }
-
     /// The value for `side` of the node now on the board, with the window
     /// (alpha, beta) for `side`; negated when the node's side to move is the other.
     #[inline]
@@ -642,8 +632,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
     /// Any node: a decided game, a chance node or a decision node. `probe` asks a
     /// decision node for its first move only (Star2).
     fn node(&mut self, depth: u32, alpha: Value, beta: Value, ply: usize, probe: bool) -> Value {
-        self.count_node();
-        if self.thread.stop {
+        if self.thread.enter_node() {
             return 0;
         }
         if let Some(value) = terminal(&self.pos, self.pos.side_to_move()) {
@@ -674,26 +663,15 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         let value = entry.value as Value;
         let usable = entry.depth as u32 == depth
             && value.abs() <= G::VALUE_BOUND
-            && match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => value >= beta,
-                Bound::Upper => value <= alpha,
-            };
+            && entry.bound.settles(value, alpha, beta);
         (usable.then_some(value), entry.move_index)
     }
 
     #[inline]
     fn store_tt(&self, key: u64, depth: u32, value: Value, bound: Bound, move_index: Option<u16>) {
         if let Some(tt) = self.split.tt {
-            tt.store(
-                key,
-                TtEntry {
-                    move_index,
-                    value: value as i16,
-                    depth: depth as u8,
-                    bound,
-                },
-            );
+            let index = move_index.map(usize::from);
+            tt.store(key, TtEntry::of_node(value, 0, depth as i32, bound, index));
         }
     }
 
@@ -721,9 +699,8 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         let original_alpha = alpha;
         let mut best = -G::VALUE_BOUND - 1;
         let mut best_index = 0;
-        for k in 0..count {
-            let index = self.frames[ply].order[k].1;
-            let mv = self.frames[ply].moves[index as usize];
+        while let Some((index, _)) = self.frames[ply].picker.pick() {
+            let mv = self.frames[ply].moves[index];
             self.pos.make(mv);
             let value = self.child(side, depth - 1, alpha, beta, ply + 1, false);
             self.pos.unmake(mv);
@@ -732,7 +709,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
             }
             if value > best {
                 best = value;
-                best_index = index;
+                best_index = index as u16;
                 if value > alpha {
                     alpha = value;
                     if value >= beta {
@@ -754,12 +731,8 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
             // One move: a lower bound on the node when it is more than an upper
             // bound on that move.
             (best > original_alpha).then_some(Bound::Lower)
-        } else if best >= beta {
-            Some(Bound::Lower)
-        } else if best > original_alpha {
-            Some(Bound::Exact)
         } else {
-            Some(Bound::Upper)
+            Some(Bound::of(best, original_alpha, beta))
         };
         if let Some(bound) = bound {
             let move_index = (bound != Bound::Upper).then_some(best_index);
@@ -768,30 +741,26 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         best
     }
 
-    /// Fills `frames[ply].order`: the TT move, then (two or more turns from the
-    /// horizon, where it pays) by static value after the move.
+    /// Scores the moves of `ply`: the TT move, then (two or more turns from the
+    /// horizon, where it pays) by static value after the move, else by history.
     fn order_moves(&mut self, ply: usize, depth: u32, tt_move: Option<u16>, side: Seat) {
         let count = self.frames[ply].moves.len();
         let static_min_depth = match self.split.algorithm {
             ChanceAlgorithm::Expectimax => u32::MAX,
             _ => self.params.static_order_min_depth as u32,
         };
-        self.frames[ply].order.clear();
+        self.frames[ply].picker.scores_mut(count);
         for index in 0..count {
+            let mv = self.frames[ply].moves[index];
             let score = if tt_move == Some(index as u16) {
                 TT_MOVE_SCORE
             } else if depth >= static_min_depth {
-                let mv = self.frames[ply].moves[index];
                 self.static_value_after(mv, side)
             } else {
-                let mv = self.frames[ply].moves[index];
                 self.history.get(side, mv)
             };
-            self.frames[ply].order.push((score, index as u16));
+            self.frames[ply].picker.set(index, score);
         }
-        self.frames[ply]
-            .order
-            .sort_unstable_by_key(|&(score, index)| (std::cmp::Reverse(score), index));
     }
 
     fn chance(&mut self, depth: u32, alpha: Value, beta: Value, ply: usize) -> Value {
@@ -956,17 +925,11 @@ impl<'a, G: ChanceGame> Iterate<'a> for Worker<'a, G> {
     }
 
     fn store_root(&self, depth: i32) {
-        let Some(tt) = self.split.tt else { return };
-        let best = &self.thread.root_moves[0];
-        tt.store(
-            self.pos.key(),
-            TtEntry {
-                move_index: Some(best.index),
-                value: best.score as i16,
-                depth: depth as u8,
-                bound: Bound::Exact,
-            },
-        );
+        if let Some(tt) = self.split.tt {
+            let score = self.thread.root_moves[0].score;
+            self.thread
+                .store_root(tt, self.pos.key(), depth, score, Bound::Exact);
+        }
     }
 
     fn score(value: Value) -> Score {

@@ -3,11 +3,15 @@
 
 pub mod alphabeta;
 pub mod budget;
+#[cfg(test)]
+mod contract;
 pub mod driver;
 pub mod expecti;
 pub mod limits;
 pub mod multi;
+pub mod node;
 pub mod ordering;
+pub mod picker;
 pub mod smp;
 pub mod tables;
 pub mod time;
@@ -196,6 +200,16 @@ pub struct Tuning<S, E> {
     pub eval: E,
 }
 
+impl<S, E: Default> Tuning<S, E> {
+    /// `search` with the evaluator's defaults.
+    pub fn of(search: S) -> Self {
+        Tuning {
+            search,
+            eval: E::default(),
+        }
+    }
+}
+
 /// The search's tunables, then the evaluation's.
 impl<S: Tuned, E: Tuned> Tuned for Tuning<S, E> {
     fn visit(&mut self, visit: &mut dyn FnMut(crate::tune::Spec, &mut i32)) {
@@ -212,6 +226,30 @@ pub(crate) struct Setting<'a, P, E> {
     pub eval: &'a E,
     pub lmr: &'a ordering::Lmr,
 }
+
+impl<'a, P: Copy, E> Setting<'a, P, E> {
+    /// `tuning`'s, with `lmr` made to follow `reductions`.
+    pub fn new(
+        tuning: &'a Tuning<P, E>,
+        lmr: &'a mut ordering::Lmr,
+        reductions: ordering::LmrParams,
+    ) -> Self {
+        lmr.follow(reductions);
+        Setting {
+            params: tuning.search,
+            eval: &tuning.eval,
+            lmr,
+        }
+    }
+}
+
+impl<P: Copy, E> Clone for Setting<'_, P, E> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<P: Copy, E> Copy for Setting<'_, P, E> {}
 
 /// Engine settings every searcher reads.
 #[derive(Clone, Debug, PartialEq)]
@@ -407,8 +445,140 @@ pub struct SearchResult<M> {
     pub root_moves: Vec<(M, Option<Score>)>,
 }
 
+/// What one kind of search (alpha-beta, multi-player, expectimax) adds to
+/// what every searcher keeps ([`Search`]): its parameters' type, state of its
+/// own between searches, and the search itself.
+pub trait SearchKind: Send + Sized + Default {
+    /// Its parameters and its evaluator's: everything tunable it reads.
+    type Params: Tuned + Clone + Send;
+    /// Names its helper threads (`yomi-<name>-1`, …).
+    const NAME: &'static str;
+    /// Reads changed settings (the tables have taken them already).
+    fn configure(&mut self, config: &SearchConfig) {
+        let _ = config;
+    }
+}
+
+/// A [`SearchKind`] that searches `G`.
+pub trait SearchesGame<G: Game>: SearchKind {
+    /// The game's defaults of [`SearchKind::Params`].
+    fn default_params() -> Self::Params;
+    fn search<'a>(
+        &'a mut self,
+        run: Run<'a, G, Self::Params>,
+        report: &mut dyn FnMut(&SearchInfo<G::Move>),
+    ) -> SearchResult<G::Move>;
+}
+
+/// One search as its kind runs it: the position, its limits and settings,
+/// the searcher's parameters, the threads' common part (over the tables made
+/// ready) and the helper pool (`None` with one thread).
+pub struct Run<'a, G: Game, P> {
+    pub pos: &'a G,
+    pub limits: &'a Limits,
+    pub config: &'a SearchConfig,
+    pub params: &'a P,
+    pub shared: &'a driver::Shared<'a, G::Move>,
+    pub pool: Option<&'a rayon::ThreadPool>,
+}
+
+impl<'a, G: Game, P> Run<'a, G, P> {
+    /// The driver's iterations over the workers `new_worker(id)` makes, as
+    /// many as the configured threads.
+    pub fn drive<W: driver::Iterate<'a, Move = G::Move>>(
+        &self,
+        new_worker: impl Fn(usize) -> W + Sync,
+        report: &mut dyn FnMut(&SearchInfo<G::Move>),
+    ) -> SearchResult<G::Move> {
+        driver::run(
+            self.shared,
+            self.pool,
+            self.config.threads,
+            new_worker,
+            report,
+        )
+    }
+}
+
+/// Every searcher: its tables, its parameters and what its kind `K` keeps.
+pub struct Search<K: SearchKind> {
+    tables: tables::SearchTables,
+    params: K::Params,
+    kind: K,
+}
+
+impl<K: SearchKind> Search<K> {
+    /// What the kind keeps (its own switches).
+    pub fn kind_mut(&mut self) -> &mut K {
+        &mut self.kind
+    }
+
+    pub fn kind(&self) -> &K {
+        &self.kind
+    }
+}
+
+impl<G: Game, K: SearchesGame<G>> Searcher<G> for Search<K> {
+    type Params = K::Params;
+
+    fn new(config: &SearchConfig) -> Self {
+        Search {
+            tables: tables::SearchTables::new(config, K::NAME),
+            params: K::default_params(),
+            kind: {
+                let mut kind = K::default();
+                kind.configure(config);
+                kind
+            },
+        }
+    }
+
+    fn default_params() -> Self::Params {
+        K::default_params()
+    }
+
+    fn params_mut(&mut self) -> &mut Self::Params {
+        &mut self.params
+    }
+
+    fn tables(&self) -> &tables::SearchTables {
+        &self.tables
+    }
+
+    fn tables_mut(&mut self) -> &mut tables::SearchTables {
+        &mut self.tables
+    }
+
+    fn configure(&mut self, config: &SearchConfig) {
+        self.tables.configure(config);
+        self.kind.configure(config);
+    }
+
+    fn search(
+        &mut self,
+        pos: &G,
+        limits: &Limits,
+        control: &SearchControl,
+        report: &mut dyn FnMut(&SearchInfo<G::Move>),
+    ) -> SearchResult<G::Move> {
+        let config = self.tables.config().clone();
+        let (tt, pool, scratch) = self.tables.for_search();
+        let shared = driver::Shared::new(tt, scratch, pos, limits, control, &config);
+        let run = Run {
+            pos,
+            limits,
+            config: &config,
+            params: &self.params,
+            shared: &shared,
+            pool,
+        };
+        self.kind.search(run, report)
+    }
+}
+
 /// A searcher for one kind of game; owns its [`tables::SearchTables`] between
-/// searches, through which settings, preparation and clearing go.
+/// searches, through which settings, preparation and clearing go. [`Search`]
+/// is the one implementation.
 pub trait Searcher<G: Game>: Send {
     fn new(config: &SearchConfig) -> Self
     where

@@ -87,13 +87,14 @@
 //! unless a helper completes the target depth first (one line asked): its line
 //! is then the answer.
 
-use super::driver::{self, rate_root_moves, Iterate, RootMove, Shared, Thread, MAX_DEPTH};
+use super::driver::{rate_root_moves, Iterate, RootMove, Shared, Thread, MAX_DEPTH};
+use super::node::PvTable;
 use super::ordering::{
     order_score, History, Killers, Lmr, LmrParams, HISTORY_MAX, SCORE_KILLER, SCORE_TACTICAL,
 };
+use super::picker::{Picker, TRIED};
 use super::smp::{busy_key, Deferred};
-use super::tables::SearchTables;
-use super::tt::{value_from_tt, value_to_tt, Bound, TtEntry};
+use super::tt::{value_from_tt, Bound, TtEntry};
 use super::*;
 use crate::core::movelist::MAX_MOVES;
 use crate::core::{GameResult, Seat};
@@ -159,7 +160,6 @@ impl Tuned for MultiParams {
 }
 
 const SCORE_TT: i32 = 1 << 30;
-const TRIED: i32 = i32::MIN;
 /// A BRS move is stored in the TT as `seat * SEAT_STRIDE + index`.
 const SEAT_STRIDE: usize = 1024;
 /// BRS+: at most this many moves in one MIN layer's sequence.
@@ -201,67 +201,37 @@ impl Algorithm {
 }
 
 /// The multi-player searcher with its evaluator `E` and its own parameters.
-pub struct MultiSearch<E> {
-    tables: SearchTables,
-    params: Tuning<MultiParams, E>,
-    /// The reductions for `params.search.lmr`, worked out at a search's start.
+pub type MultiSearch<E> = Search<MultiKind<E>>;
+
+/// What the multi-player searcher keeps of its own: the reductions for its
+/// parameters, worked out at a search's start.
+#[derive(Default)]
+pub struct MultiKind<E> {
     lmr: Lmr,
+    eval: std::marker::PhantomData<E>,
 }
 
-impl<G: MultiPlayerGame> Searcher<G> for MultiSearch<G::Eval> {
-    type Params = Tuning<MultiParams, G::Eval>;
+impl<E: Evaluator> SearchKind for MultiKind<E> {
+    type Params = Tuning<MultiParams, E>;
+    const NAME: &'static str = "multi";
+}
 
+impl<G: MultiPlayerGame> SearchesGame<G> for MultiKind<G::Eval> {
     fn default_params() -> Self::Params {
-        Tuning {
-            search: MultiParams::default(),
-            eval: G::Eval::default(),
-        }
+        Tuning::of(MultiParams::default())
     }
 
-    fn params_mut(&mut self) -> &mut Self::Params {
-        &mut self.params
-    }
-
-    fn new(config: &SearchConfig) -> Self {
-        MultiSearch {
-            tables: SearchTables::new(config, "multi"),
-            params: <Self as Searcher<G>>::default_params(),
-            lmr: Lmr::new(MultiParams::default().lmr),
-        }
-    }
-
-    fn tables(&self) -> &SearchTables {
-        &self.tables
-    }
-
-    fn tables_mut(&mut self) -> &mut SearchTables {
-        &mut self.tables
-    }
-
-    fn search(
-        &mut self,
-        pos: &G,
-        limits: &Limits,
-        control: &SearchControl,
+    fn search<'a>(
+        &'a mut self,
+        run: Run<'a, G, Self::Params>,
         report: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
-        let config = self.tables.config().clone();
-        self.lmr.follow(self.params.search.lmr);
-        let (params, eval, lmr) = (self.params.search, &self.params.eval, &self.lmr);
-        let (tt, pool, scratch) = self.tables.for_search();
-        let algorithm = Algorithm::from_name(config.algorithm);
+        let setting = Setting::new(run.params, &mut self.lmr, run.params.search.lmr);
+        let (shared, pos) = (run.shared, run.pos);
+        let algorithm = Algorithm::from_name(run.config.algorithm);
         let key_mix = ALGORITHM_MIX[algorithm as usize] ^ ROOT_MIX[pos.side_to_move() as usize & 3];
-        let shared = Shared::new(tt, scratch, pos, limits, control, &config);
-        driver::run(
-            &shared,
-            pool,
-            config.threads,
-            |id| {
-                let setting = Setting { params, eval, lmr };
-                Worker::new(id, &shared, pos, setting, algorithm, key_mix)
-            },
-            report,
-        )
+        let new_worker = |id| Worker::new(id, shared, pos, setting, algorithm, key_mix);
+        run.drive(new_worker, report)
     }
 }
 
@@ -269,7 +239,8 @@ impl<G: MultiPlayerGame> Searcher<G> for MultiSearch<G::Eval> {
 /// moves of every opponent; the other searches use list 0).
 struct Frame<M: Copy + Default> {
     lists: [MoveList<M>; 4],
-    scores: [[i32; MAX_MOVES]; 4],
+    /// The lists' ordering scores.
+    pickers: [Picker; 4],
     /// BRS+: the moves a MIN layer plays in a row (background moves and the reply).
     sequence: [M; MAX_SEQUENCE],
     /// Moves put off, as `list * SEAT_STRIDE + index`.
@@ -284,7 +255,7 @@ impl<M: Copy + Default> Frame<M> {
     fn new() -> Self {
         Frame {
             lists: std::array::from_fn(|_| MoveList::new()),
-            scores: [[0; MAX_MOVES]; 4],
+            pickers: std::array::from_fn(|_| Picker::new()),
             sequence: [M::default(); MAX_SEQUENCE],
             deferred: Deferred::new(),
             tails: 0,
@@ -293,8 +264,9 @@ impl<M: Copy + Default> Frame<M> {
     }
 
     fn clear(&mut self) {
-        for list in &mut self.lists {
+        for (list, picker) in self.lists.iter_mut().zip(&mut self.pickers) {
             list.clear();
+            picker.clear();
         }
         self.deferred.clear();
         self.tails = 0;
@@ -307,10 +279,7 @@ impl<M: Copy + Default> Frame<M> {
     /// The untried move of list `list` with the highest score (the first of
     /// equals), marked tried.
     fn pick_in(&mut self, list: usize) -> Option<usize> {
-        let scores = &mut self.scores[list][..self.lists[list].len()];
-        let at = first_best(scores)?;
-        scores[at] = TRIED;
-        Some(at)
+        self.pickers[list].pick().map(|(at, _)| at)
     }
 
     /// The untried move with the highest score (the first of equals, lists in
@@ -323,57 +292,17 @@ impl<M: Copy + Default> Frame<M> {
     /// [`Frame::pick`] of the moves scored above `floor`.
     #[inline]
     fn pick_above(&mut self, floor: i32) -> Option<(usize, usize)> {
-        let best = (0..4)
-            .map(|list| max_score(&self.scores[list][..self.lists[list].len()]))
-            .max()
-            .unwrap_or(TRIED);
+        let best = self.pickers.iter().map(Picker::best).max().unwrap_or(TRIED);
         if best <= floor {
             return None;
         }
-        for list in 0..4 {
-            let scores = &mut self.scores[list][..self.lists[list].len()];
-            if let Some(at) = first_of(scores, best) {
-                scores[at] = TRIED;
+        for (list, picker) in self.pickers.iter_mut().enumerate() {
+            if let Some(at) = picker.take_first_of(best) {
                 return Some((list, at));
             }
         }
         unreachable!("the best score is in a list")
     }
-}
-
-/// The highest score (`TRIED` for none): a branch-free pass the compiler
-/// vectorises, where a running arg-max would not be.
-#[inline]
-fn max_score(scores: &[i32]) -> i32 {
-    scores.iter().copied().fold(TRIED, i32::max)
-}
-
-/// Where the first of the highest scores stands, if any move is untried.
-#[inline]
-fn first_best(scores: &[i32]) -> Option<usize> {
-    let best = max_score(scores);
-    if best == TRIED {
-        return None;
-    }
-    first_of(scores, best)
-}
-
-/// Where the first score equal to `score` stands: eight at a time (a test the
-/// compiler vectorises), then within the eight.
-#[inline]
-fn first_of(scores: &[i32], score: i32) -> Option<usize> {
-    let mut chunks = scores.chunks_exact(8);
-    let mut base = 0;
-    for chunk in &mut chunks {
-        if chunk.iter().fold(false, |any, &s| any | (s == score)) {
-            break;
-        }
-        base += 8;
-    }
-    scores[base..]
-        .iter()
-        .position(|&s| s == score)
-        .map(|i| base + i)
 }
 
 struct Worker<'a, G: MultiPlayerGame> {
@@ -390,14 +319,13 @@ struct Worker<'a, G: MultiPlayerGame> {
     frames: Vec<Frame<G::Move>>,
     killers: Killers<G::Move>,
     history: History,
-    pv: Vec<G::Move>,
-    pv_len: Vec<usize>,
+    pv: PvTable<G::Move>,
     /// BRS+: move generation for background moves.
     scratch: MoveList<G::Move>,
 }
 
 /// A worker's stacks, kept between searches ([`super::tables::Scratch`]).
-type Stacks<M> = (Vec<Frame<M>>, Killers<M>, History, Vec<M>, Vec<usize>);
+type Stacks<M> = (Vec<Frame<M>>, Killers<M>, History, PvTable<M>);
 
 impl<G: MultiPlayerGame> Drop for Worker<'_, G> {
     fn drop(&mut self) {
@@ -406,7 +334,6 @@ impl<G: MultiPlayerGame> Drop for Worker<'_, G> {
             std::mem::take(&mut self.killers),
             std::mem::take(&mut self.history),
             std::mem::take(&mut self.pv),
-            std::mem::take(&mut self.pv_len),
         );
         self.thread.shared.scratch.give(stacks);
     }
@@ -422,22 +349,20 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         key_mix: u64,
     ) -> Self {
         let kept: Option<Stacks<G::Move>> = shared.scratch.take(|_| true);
-        let (frames, killers, history, pv, pv_len) = match kept {
+        let (frames, killers, history, pv) = match kept {
             Some(mut stacks) => {
-                let (frames, killers, history, pv, pv_len) = &mut stacks;
+                let (frames, killers, history, pv) = &mut stacks;
                 frames.iter_mut().for_each(|frame| *frame = Frame::new());
                 killers.clear();
                 history.clear();
-                pv.fill(G::Move::default());
-                pv_len.fill(0);
+                pv.reset();
                 stacks
             }
             None => (
                 (0..MAX_PLY).map(|_| Frame::new()).collect(),
                 Killers::new(MAX_PLY),
                 History::new(4),
-                vec![G::Move::default(); MAX_PLY * MAX_PLY],
-                vec![0; MAX_PLY + 1],
+                PvTable::new(MAX_PLY),
             ),
         };
         let mut worker = Worker {
@@ -453,7 +378,6 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
             killers,
             history,
             pv,
-            pv_len,
             scratch: MoveList::new(),
         };
         worker.order_root_moves();
@@ -566,8 +490,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
     }
 
     fn record_root(&mut self, k: usize, score: Value, shares: [Value; 4]) {
-        let child_line = &self.pv[MAX_PLY + 1..MAX_PLY + self.pv_len[1]];
-        self.thread.record_line(k, score, child_line);
+        self.thread.record_line(k, score, self.pv.below_root());
         self.thread.root_moves[k].shares = shares;
     }
 
@@ -581,18 +504,12 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
 
     // ---- shared node bookkeeping -------------------------------------------
 
-    #[inline]
-    fn count_node(&mut self) {
-        self.thread.count_node();
-    }
-
     /// Counts the node and empties its PV; `true` when the search must unwind.
     #[inline]
     fn enter(&mut self, ply: usize) -> bool {
-        self.pv_len[ply] = ply;
+        self.pv.start(ply);
         self.thread.seldepth = self.thread.seldepth.max(ply);
-        self.count_node();
-        self.thread.stop
+        self.thread.enter_node()
     }
 
     /// The root-relative value of a finished game or an in-tree repetition.
@@ -635,19 +552,6 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         }
     }
 
-    fn update_pv(&mut self, ply: usize, mv: G::Move, continues: bool) {
-        let child_len = if continues {
-            self.pv_len[ply + 1].max(ply + 1)
-        } else {
-            ply + 1
-        };
-        let (row, child) = (ply * MAX_PLY, (ply + 1) * MAX_PLY);
-        self.pv[row + ply] = mv;
-        self.pv
-            .copy_within(child + ply + 1..child + child_len, row + ply + 1);
-        self.pv_len[ply] = child_len;
-    }
-
     // ---- move ordering -----------------------------------------------------
 
     /// Ordering scores for list `list` of `ply`, whose moves belong to `seat`.
@@ -666,9 +570,15 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
     ) {
         let killers = self.killers.at(ply);
         let frame = &mut self.frames[ply];
-        for i in start..frame.lists[list].len() {
+        let len = frame.lists[list].len();
+        let scores = if start == 0 {
+            frame.pickers[list].scores_mut(len)
+        } else {
+            frame.pickers[list].extend(start, len)
+        };
+        for (i, score) in (start..).zip(scores.iter_mut()) {
             let mv = frame.lists[list][i];
-            frame.scores[list][i] = if tt_move == Some(list * SEAT_STRIDE + i) {
+            *score = if tt_move == Some(list * SEAT_STRIDE + i) {
                 SCORE_TT
             } else {
                 let gain = self
@@ -836,22 +746,9 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         index: Option<usize>,
         ply: usize,
     ) {
-        let bound = if best >= bounds.1 {
-            Bound::Lower
-        } else if best <= bounds.0 {
-            Bound::Upper
-        } else {
-            Bound::Exact
-        };
-        self.thread.shared.tt.store(
-            key,
-            TtEntry {
-                move_index: index.map(|i| i as u16),
-                value: value_to_tt(best, ply),
-                depth: depth.clamp(0, 255) as u8,
-                bound,
-            },
-        );
+        let bound = Bound::of(best, bounds.0, bounds.1);
+        let entry = TtEntry::of_node(best, ply, depth, bound, index);
+        self.thread.shared.tt.store(key, entry);
     }
 
     /// What every root-relative node (paranoid, BRS) does first: stop, the
@@ -876,7 +773,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         let key = self.key();
         let tt = self.probe(key, ply);
         match tt {
-            Some((entry, value)) if cutoff(&entry, value, depth, alpha, beta) => Err(value),
+            Some((entry, value)) if entry.settles(value, depth, alpha, beta) => Err(value),
             _ => Ok((key, tt)),
         }
     }
@@ -898,24 +795,13 @@ impl<'a, G: MultiPlayerGame> Iterate<'a> for Worker<'a, G> {
     }
 
     fn store_root(&self, depth: i32) {
-        let best = &self.thread.root_moves[0];
-        let value = match self.algorithm {
-            Algorithm::MaxN => 0,
-            _ => value_to_tt(best.score, 0),
+        // Max-n stores its move only (a value of 0 as an upper bound).
+        let (value, bound) = match self.algorithm {
+            Algorithm::MaxN => (0, Bound::Upper),
+            _ => (self.thread.root_moves[0].score, Bound::Exact),
         };
-        self.thread.shared.tt.store(
-            self.key(),
-            TtEntry {
-                move_index: Some(best.index),
-                value,
-                depth: depth as u8,
-                bound: if self.algorithm == Algorithm::MaxN {
-                    Bound::Upper
-                } else {
-                    Bound::Exact
-                },
-            },
-        );
+        let tt = self.thread.shared.tt;
+        self.thread.store_root(tt, self.key(), depth, value, bound);
     }
 
     fn reported_value(&self, score: Value) -> Value {
@@ -964,16 +850,6 @@ fn improves(maximizing: bool, value: Value, alpha: Value, beta: Value) -> bool {
     } else {
         value < beta
     }
-}
-
-#[inline]
-fn cutoff(entry: &TtEntry, value: Value, depth: i32, alpha: Value, beta: Value) -> bool {
-    entry.depth as i32 >= depth
-        && match entry.bound {
-            Bound::Exact => true,
-            Bound::Lower => value >= beta,
-            Bound::Upper => value <= alpha,
-        }
 }
 
 mod brs;

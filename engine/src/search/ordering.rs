@@ -20,7 +20,7 @@ pub const GAIN_WEIGHT: i32 = 2 * HISTORY_MAX;
 /// own: nodes `min_depth` or more from the horizon reduce plain quiet moves
 /// (neither tactical, nor the TT move, nor a killer) after their first
 /// `min_moves`, by `ln(depth)·ln(moves searched) · 100 / divisor_percent` plies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LmrParams {
     pub min_depth: i32,
     pub min_moves: i32,
@@ -37,11 +37,21 @@ impl Params for LmrParams {
     ];
 }
 
-/// [`LmrParams`] with the plies by depth and moves searched worked out.
+/// [`LmrParams`] with the plies by depth and moves searched worked out (by
+/// default none: worked out when it first follows a set).
 #[derive(Clone, Debug)]
 pub struct Lmr {
     pub params: LmrParams,
     table: [[u8; 64]; 64],
+}
+
+impl Default for Lmr {
+    fn default() -> Self {
+        Lmr {
+            params: LmrParams::default(),
+            table: [[0; 64]; 64],
+        }
+    }
 }
 
 impl Lmr {

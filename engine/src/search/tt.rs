@@ -66,6 +66,32 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// What a node's `best` value, searched with the window (`alpha`, `beta`),
+    /// is known to be (fail-soft).
+    #[inline]
+    pub fn of(best: Value, alpha: Value, beta: Value) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
+    /// Whether a stored `value` of this kind settles a node searched with the
+    /// window (`alpha`, `beta`): exact, or a bound outside the window.
+    #[inline]
+    pub fn settles(self, value: Value, alpha: Value, beta: Value) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => value >= beta,
+            Bound::Upper => value <= alpha,
+        }
+    }
+}
+
 /// One entry as probed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TtEntry {
@@ -75,6 +101,33 @@ pub struct TtEntry {
     pub value: i16,
     pub depth: u8,
     pub bound: Bound,
+}
+
+impl TtEntry {
+    /// A node's result: `value` at `ply` from the root, searched `depth`
+    /// (clamped to a byte), and the index of its best move.
+    #[inline]
+    pub fn of_node(
+        value: Value,
+        ply: usize,
+        depth: i32,
+        bound: Bound,
+        move_index: Option<usize>,
+    ) -> TtEntry {
+        TtEntry {
+            move_index: move_index.map(|i| i as u16),
+            value: value_to_tt(value, ply),
+            depth: depth.clamp(0, 255) as u8,
+            bound,
+        }
+    }
+
+    /// Whether this entry, its value `value` at the probing node, settles a
+    /// node searched `depth` or less with the window (`alpha`, `beta`).
+    #[inline]
+    pub fn settles(&self, value: Value, depth: i32, alpha: Value, beta: Value) -> bool {
+        self.depth as i32 >= depth && self.bound.settles(value, alpha, beta)
+    }
 }
 
 // The packed `data` word: bits 0–15 move index, 16–31 value, 32–39 depth,

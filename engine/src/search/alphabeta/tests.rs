@@ -4,11 +4,10 @@ use crate::core::Notation;
 
 use super::*;
 use crate::hasami::{Hasami, HasamiMove, HasamiRules};
-use crate::search::budget::CHECK_EVERY;
+use crate::search::contract;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use std::sync::Arc;
 use std::time::Duration;
 
 fn config(threads: usize) -> SearchConfig {
@@ -159,106 +158,6 @@ fn finds_a_two_move_win() {
 }
 
 #[test]
-fn stop_from_another_thread_returns_promptly() {
-    let pos = Hasami::start(&HasamiRules::default());
-    for threads in [1, 2] {
-        let control = Arc::new(SearchControl::new(false));
-        let stopper = {
-            let control = Arc::clone(&control);
-            std::thread::spawn(move || {
-                std::thread::sleep(Duration::from_millis(50));
-                control.stop();
-                Instant::now()
-            })
-        };
-        let mut searcher = <AlphaBeta<_> as Searcher<Hasami>>::new(&config(threads));
-        let result = searcher.search(&pos, &Limits::default(), &control, &mut |_| {});
-        let returned = Instant::now();
-        let stopped = stopper.join().unwrap();
-        // Generous: a loaded machine must not fail it, a search that ignores stop does.
-        assert!(
-            returned.duration_since(stopped) < Duration::from_secs(2),
-            "{threads} threads"
-        );
-        assert!(legal_moves(&pos).contains(&result.best.unwrap()));
-    }
-}
-
-#[test]
-fn stopped_before_starting_still_moves() {
-    let pos = Hasami::start(&HasamiRules::default());
-    let control = SearchControl::new(false);
-    control.stop();
-    let mut searcher = <AlphaBeta<_> as Searcher<Hasami>>::new(&config(1));
-    let result = searcher.search(&pos, &Limits::default(), &control, &mut |_| {});
-    assert!(legal_moves(&pos).contains(&result.best.unwrap()));
-    assert_eq!(result.depth, 0);
-    // With no legal move there is nothing to play.
-    let over = hasami("9/9/9/9/9/9/9/9/4P4 w - 1");
-    assert_eq!(search(&over, &Limits::depth(3), &config(1)).best, None);
-}
-
-#[test]
-fn infinite_waits_for_stop() {
-    // A mate is found at once, yet `go infinite` answers only after `stop`.
-    let pos = hasami("pppp5/9/9/9/3Pp4/9/9/9/PPP2P3 b - 1");
-    let control = Arc::new(SearchControl::new(false));
-    let stopper = {
-        let control = Arc::clone(&control);
-        std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(100));
-            control.stop();
-        })
-    };
-    let started = Instant::now();
-    let limits = Limits {
-        infinite: true,
-        ..Limits::default()
-    };
-    let mut searcher = <AlphaBeta<_> as Searcher<Hasami>>::new(&config(1));
-    let result = searcher.search(&pos, &limits, &control, &mut |_| {});
-    assert!(started.elapsed() >= Duration::from_millis(100));
-    assert_eq!(result.score, Score::Mate(1));
-    stopper.join().unwrap();
-}
-
-#[test]
-fn movetime_is_kept() {
-    let pos = Hasami::start(&HasamiRules::default());
-    let config = SearchConfig {
-        time_margin_ms: 20,
-        ..config(2)
-    };
-    let control = SearchControl::new(false);
-    let mut searcher = <AlphaBeta<_> as Searcher<Hasami>>::new(&config);
-    let result = searcher.search(
-        &pos,
-        &Limits::movetime(Duration::from_millis(150)),
-        &control,
-        &mut |_| {},
-    );
-    // The deadline itself is the time manager's (tested there without a clock);
-    // here the search must end by itself, with a move. Generous: a loaded machine
-    // must not fail it, a search that ignores its deadline does.
-    assert!(control.started().elapsed() < Duration::from_secs(3));
-    assert!(result.best.is_some() && result.depth >= 1);
-}
-
-#[test]
-fn node_limit_is_respected() {
-    let pos = Hasami::start(&HasamiRules::default());
-    for limit in [5_000, 50_000] {
-        let result = search(&pos, &Limits::nodes(limit), &config(1));
-        assert!(
-            result.nodes >= limit && result.nodes < limit + 2 * CHECK_EVERY,
-            "{} for {limit}",
-            result.nodes
-        );
-        assert!(result.best.is_some());
-    }
-}
-
-#[test]
 fn multipv_reports_distinct_moves() {
     let pos = hasami("pppp1pppp/9/4p4/9/9/4P4/9/9/PPPP1PPPP b - 3");
     let mut searcher = <AlphaBeta<_> as Searcher<Hasami>>::new(&SearchConfig {
@@ -300,25 +199,6 @@ fn value_of(score: Score) -> Value {
         Score::Mate(plies) if plies > 0 => MATE - plies,
         Score::Mate(plies) => -MATE - plies,
     }
-}
-
-#[test]
-fn reports_each_iteration() {
-    let pos = Hasami::start(&HasamiRules::default());
-    let mut depths = Vec::new();
-    let mut searcher = <AlphaBeta<_> as Searcher<Hasami>>::new(&config(1));
-    let result = searcher.search(
-        &pos,
-        &Limits::depth(4),
-        &SearchControl::new(false),
-        &mut |info| {
-            assert!(!info.pv.is_empty() && info.seldepth >= info.depth && info.nodes > 0);
-            depths.push(info.depth);
-        },
-    );
-    assert_eq!(depths, [1, 2, 3, 4]);
-    assert!(result.ponder.is_some());
-    assert!(<AlphaBeta<_> as Searcher<Hasami>>::hashfull(&searcher) > 0);
 }
 
 /// With two threads the target depth may be completed by the helper first; its
@@ -375,4 +255,21 @@ fn a_forced_move_under_the_clock_is_played_after_one_iteration() {
         4,
         "a depth asked for is searched"
     );
+}
+
+#[test]
+fn keeps_the_driver_contract() {
+    let seen = contract::check::<Hasami, AlphaBeta<_>>(&contract::Case {
+        config: config(1),
+        long: Hasami::start(&HasamiRules::default()),
+        // A mate found at once, yet `go infinite` answers only after `stop`.
+        solved: hasami("pppp5/9/9/9/3Pp4/9/9/9/PPP2P3 b - 1"),
+        no_move: hasami("9/9/9/9/9/9/9/9/4P4 w - 1"),
+        depth: 4,
+        every_thread_counts: false,
+    });
+    assert_eq!(seen.solved.score, Score::Mate(1));
+    assert!(seen.reports.iter().all(|info| info.seldepth >= info.depth));
+    assert!(seen.answer.ponder.is_some());
+    assert!(seen.hashfull > 0);
 }

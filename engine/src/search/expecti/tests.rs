@@ -4,12 +4,10 @@ use super::*;
 use crate::core::options::NoHouseRules;
 use crate::core::Notation;
 use crate::core::{MoveError, Outcome, ParseError};
-use crate::search::budget::CHECK_EVERY;
+use crate::search::contract;
 use crate::search::tables::Scratch;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use std::sync::Arc;
-use std::time::Duration;
 
 // ---------------------------------------------------------------------------
 // The toy game: a race with hits and blocks, one die of 1–3 (weights 1, 2, 1).
@@ -604,87 +602,24 @@ fn multipv_lines_are_the_best_moves_with_exact_values() {
 }
 
 #[test]
-fn reports_every_iteration_with_points() {
-    let pos = random_positions(6, 1).remove(0);
-    let mut searcher = <Expectimax<_> as Searcher<Race>>::new(&config(1));
-    let mut depths = Vec::new();
-    let result = searcher.search(
-        &pos,
-        &Limits::depth(3),
-        &SearchControl::new(false),
-        &mut |info| {
-            assert!(matches!(info.score, Score::Points(_)));
-            assert_eq!(info.scores, None);
-            assert!(!info.pv.is_empty());
-            depths.push(info.depth);
-        },
-    );
-    assert_eq!(depths, [1, 2, 3]);
-    assert_eq!(result.depth, 3);
-    assert!(result.nodes > 0);
-}
-
-#[test]
-fn node_limit_is_respected() {
-    let mut pos = Race::start(&NoHouseRules);
-    pos.apply_chance(2);
-    for threads in [1, 2] {
-        let limit = 3000;
-        let mut searcher = <Expectimax<_> as Searcher<Race>>::new(&config(threads));
-        let result = searcher.search(
-            &pos,
-            &Limits::nodes(limit),
-            &SearchControl::new(false),
-            &mut |_| {},
-        );
-        assert!(result.best.is_some());
-        assert!(
-            result.nodes <= limit + CHECK_EVERY * threads as u64,
-            "{} nodes",
-            result.nodes
-        );
-    }
-}
-
-#[test]
-fn stop_ends_an_infinite_search_and_nothing_else_does() {
-    let mut pos = Race::start(&NoHouseRules);
-    pos.apply_chance(3);
-    for (limits, threads) in [
-        // Deep enough never to finish on its own.
-        (
-            Limits {
-                infinite: true,
-                ..Limits::default()
-            },
-            1,
-        ),
-        // Finishes at once, then must wait for `stop`.
-        (
-            Limits {
-                infinite: true,
-                depth: Some(1),
-                ..Limits::default()
-            },
-            2,
-        ),
-    ] {
-        let control = Arc::new(SearchControl::new(false));
-        let stopped = Arc::new(AtomicBool::new(false));
-        let stopper = {
-            let control = Arc::clone(&control);
-            let stopped = Arc::clone(&stopped);
-            std::thread::spawn(move || {
-                std::thread::sleep(Duration::from_millis(100));
-                stopped.store(true, Ordering::SeqCst);
-                control.stop();
-            })
-        };
-        let mut searcher = <Expectimax<_> as Searcher<Race>>::new(&config(threads));
-        let result = searcher.search(&pos, &limits, &control, &mut |_| {});
-        assert!(stopped.load(Ordering::SeqCst), "answered before stop");
-        assert!(result.best.is_some());
-        stopper.join().unwrap();
+fn keeps_the_driver_contract() {
+    let rolled = |roll| {
+        let mut pos = Race::start(&NoHouseRules);
+        pos.apply_chance(roll);
+        pos
+    };
+    let seen = contract::check::<Race, Expectimax<_>>(&contract::Case {
+        config: config(1),
+        long: rolled(2),
+        solved: rolled(3),
+        // The dice are due: no move to search.
+        no_move: Race::start(&NoHouseRules),
+        depth: 3,
+        every_thread_counts: true,
+    });
+    for info in &seen.reports {
+        assert!(matches!(info.score, Score::Points(_)));
+        assert_eq!(info.scores, None);
     }
 }
 
@@ -741,54 +676,6 @@ fn node_counts_by_depth() {
         );
         assert!(totals[2] <= totals[1] && totals[1] <= totals[0]);
     }
-}
-
-#[test]
-fn movetime_ends_the_search_with_a_move() {
-    let mut pos = Race::start(&NoHouseRules);
-    pos.apply_chance(1);
-    let mut searcher = <Expectimax<_> as Searcher<Race>>::new(&SearchConfig {
-        time_margin_ms: 0,
-        ..config(2)
-    });
-    let result = searcher.search(
-        &pos,
-        &Limits::movetime(Duration::from_millis(30)),
-        &SearchControl::new(false),
-        &mut |_| {},
-    );
-    assert!(result.best.is_some());
-    assert!(result.depth >= 1);
-}
-
-#[test]
-fn a_ponder_search_answers_only_after_ponderhit() {
-    let mut pos = Race::start(&NoHouseRules);
-    pos.apply_chance(2);
-    let control = Arc::new(SearchControl::new(true));
-    let hit = Arc::new(AtomicBool::new(false));
-    let pondering = {
-        let control = Arc::clone(&control);
-        let hit = Arc::clone(&hit);
-        std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(100));
-            hit.store(true, Ordering::SeqCst);
-            control.ponderhit(None);
-        })
-    };
-    let limits = Limits {
-        movetime: Some(Duration::from_millis(30)),
-        infinite: true,
-        ..Limits::default()
-    };
-    let mut searcher = <Expectimax<_> as Searcher<Race>>::new(&SearchConfig {
-        time_margin_ms: 0,
-        ..config(1)
-    });
-    let result = searcher.search(&pos, &limits, &control, &mut |_| {});
-    assert!(hit.load(Ordering::SeqCst), "answered while pondering");
-    assert!(result.best.is_some());
-    pondering.join().unwrap();
 }
 
 // ---------------------------------------------------------------------------

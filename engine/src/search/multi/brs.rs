@@ -89,9 +89,9 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
                 best = value;
                 best_index = Some(list * SEAT_STRIDE + index);
                 if passed_in {
-                    self.pv_len[ply] = ply;
+                    self.pv.start(ply);
                 } else {
-                    self.update_pv(ply, mv, !passed_back);
+                    self.pv.update(ply, mv, !passed_back);
                 }
             }
             if narrow(maximizing, value, &mut alpha, &mut beta) {
@@ -152,7 +152,7 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
                     if value < best {
                         best = value;
                         best_index = None;
-                        self.pv_len[ply] = ply;
+                        self.pv.start(ply);
                     }
                     beta = beta.min(value);
                     if alpha >= beta {
@@ -201,7 +201,8 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
                 if value < best {
                     best = value;
                     best_index = Some(list * SEAT_STRIDE + index);
-                    self.update_pv_sequence(ply, len, !passed_back);
+                    let sequence = &self.frames[ply].sequence[..len];
+                    self.pv.update_sequence(ply, sequence, !passed_back);
                 }
                 beta = beta.min(value);
                 if alpha >= beta {
@@ -250,24 +251,5 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
             let mv = self.frames[ply].sequence[i];
             self.pos.unmake(mv);
         }
-    }
-
-    /// The PV of `ply` becomes its sequence of `len` moves, then (when
-    /// `continues`) the line of the node `ply + len`.
-    pub(super) fn update_pv_sequence(&mut self, ply: usize, len: usize, continues: bool) {
-        let row = ply * MAX_PLY;
-        for i in 0..len {
-            self.pv[row + ply + i] = self.frames[ply].sequence[i];
-        }
-        let end = ply + len;
-        let child_len = if continues {
-            self.pv_len[end].max(end)
-        } else {
-            end
-        };
-        let child = end * MAX_PLY;
-        self.pv
-            .copy_within(child + end..child + child_len, row + end);
-        self.pv_len[ply] = child_len;
     }
 }

@@ -52,7 +52,7 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
             if best.is_none_or(|b| maxn_prefers(&shares, &b, mover)) {
                 best = Some(shares);
                 best_index = Some(index);
-                self.update_pv(ply, mv, true);
+                self.pv.update(ply, mv, true);
             }
             let mine = best.map_or(0, |b| b[mover as usize]);
             if let Some((seat, has)) = parent {
@@ -64,15 +64,8 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
                 }
             }
         }
-        self.thread.shared.tt.store(
-            key,
-            TtEntry {
-                move_index: best_index.map(|i| i as u16),
-                value: 0,
-                depth: depth.clamp(0, 255) as u8,
-                bound: Bound::Upper,
-            },
-        );
+        let entry = TtEntry::of_node(0, ply, depth, Bound::Upper, best_index);
+        self.thread.shared.tt.store(key, entry);
         best.expect("at least one move searched")
     }
 }

@@ -49,7 +49,7 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
             if (maximizing && value > best) || (!maximizing && value < best) {
                 best = value;
                 best_index = Some(index);
-                self.update_pv(ply, mv, true);
+                self.pv.update(ply, mv, true);
             }
             if narrow(maximizing, value, &mut alpha, &mut beta) {
                 self.reward_quiet(ply, mover, mv, depth);

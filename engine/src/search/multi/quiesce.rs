@@ -24,8 +24,9 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
         let frame = &mut self.frames[ply];
         frame.clear();
         self.pos.generate_tactical(&mut frame.lists[0]);
-        for i in 0..frame.lists[0].len() {
-            frame.scores[0][i] = self.pos.gain(frame.lists[0][i], self.setting.eval);
+        let scores = frame.pickers[0].scores_mut(frame.lists[0].len());
+        for (score, &mv) in scores.iter_mut().zip(frame.lists[0].iter()) {
+            *score = self.pos.gain(mv, self.setting.eval);
         }
         while let Some(index) = self.frames[ply].pick_in(0) {
             let mv = self.frames[ply].lists[0][index];

@@ -12,11 +12,9 @@ use super::*;
 use crate::core::options::NoHouseRules;
 use crate::core::Notation;
 use crate::core::{MoveError, Outcome, ParseError};
-use crate::search::budget::CHECK_EVERY;
+use crate::search::contract;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use std::sync::Arc;
-use std::time::Duration;
 
 /// The default clamp of static values into shares.
 const CLAMP: Value = 3_000;
@@ -849,104 +847,20 @@ fn long_game() -> Raid {
 }
 
 #[test]
-fn node_limit_is_respected() {
+fn every_algorithm_keeps_the_driver_contract() {
     for algorithm in ALGORITHMS {
-        for limit in [3_000, 30_000] {
-            let (result, _) = search(&long_game(), &Limits::nodes(limit), &config(algorithm, 1));
-            assert!(
-                result.nodes >= limit && result.nodes < limit + 2 * CHECK_EVERY,
-                "{algorithm}: {} for {limit}",
-                result.nodes
-            );
-            assert!(result.best.is_some());
+        let seen = contract::check::<Raid, MultiSearch<_>>(&contract::Case {
+            config: config(algorithm, 1),
+            long: long_game(),
+            // A two-ply game is solved at once.
+            solved: Raid::new([5, 0, 0, 0], 0, 2),
+            no_move: Raid::new([1; 4], 0, 0),
+            depth: 4,
+            every_thread_counts: false,
+        });
+        for info in &seen.reports {
+            assert_eq!(info.scores.is_some(), *algorithm == "maxn", "{algorithm}");
         }
-    }
-}
-
-#[test]
-fn stop_from_another_thread_returns_promptly() {
-    for (algorithm, threads) in [("paranoid", 1), ("maxn", 2), ("brs", 2)] {
-        let control = Arc::new(SearchControl::new(false));
-        let stopper = {
-            let control = Arc::clone(&control);
-            std::thread::spawn(move || {
-                std::thread::sleep(Duration::from_millis(50));
-                control.stop();
-                Instant::now()
-            })
-        };
-        let mut searcher = <MultiSearch<_> as Searcher<Raid>>::new(&config(algorithm, threads));
-        let pos = long_game();
-        let result = searcher.search(&pos, &Limits::default(), &control, &mut |_| {});
-        let returned = Instant::now();
-        let stopped = stopper.join().unwrap();
-        // Generous: a loaded machine must not fail it, a search that ignores stop does.
-        assert!(
-            returned.duration_since(stopped) < Duration::from_secs(2),
-            "{algorithm}"
-        );
-        assert!(moves_of(&pos).contains(&result.best.unwrap()));
-    }
-}
-
-#[test]
-fn stopped_before_starting_still_moves() {
-    let pos = long_game();
-    let control = SearchControl::new(false);
-    control.stop();
-    for algorithm in ALGORITHMS {
-        let mut searcher = <MultiSearch<_> as Searcher<Raid>>::new(&config(algorithm, 1));
-        let result = searcher.search(&pos, &Limits::default(), &control, &mut |_| {});
-        assert!(moves_of(&pos).contains(&result.best.unwrap()));
-        assert_eq!(result.depth, 0);
-    }
-    let over = Raid::new([1; 4], 0, 0);
-    assert_eq!(
-        search(&over, &Limits::depth(3), &config("", 1)).0.best,
-        None
-    );
-}
-
-#[test]
-fn infinite_waits_for_stop() {
-    // A two-ply game is solved at once, yet `go infinite` answers only after `stop`.
-    let pos = Raid::new([5, 0, 0, 0], 0, 2);
-    let control = Arc::new(SearchControl::new(false));
-    let stopper = {
-        let control = Arc::clone(&control);
-        std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(100));
-            control.stop();
-        })
-    };
-    let started = Instant::now();
-    let limits = Limits {
-        infinite: true,
-        ..Limits::default()
-    };
-    let mut searcher = <MultiSearch<_> as Searcher<Raid>>::new(&config("paranoid", 1));
-    let result = searcher.search(&pos, &limits, &control, &mut |_| {});
-    assert!(started.elapsed() >= Duration::from_millis(100));
-    assert!(result.best.is_some());
-    stopper.join().unwrap();
-}
-
-#[test]
-fn every_iteration_is_reported() {
-    let pos = Raid::new([3; 4], 1, 12);
-    for algorithm in ALGORITHMS {
-        let mut depths = Vec::new();
-        let mut searcher = <MultiSearch<_> as Searcher<Raid>>::new(&config(algorithm, 1));
-        searcher.search(
-            &pos,
-            &Limits::depth(4),
-            &SearchControl::new(false),
-            &mut |info| {
-                depths.push(info.depth);
-                assert_eq!(info.scores.is_some(), *algorithm == "maxn");
-            },
-        );
-        assert_eq!(depths, vec![1, 2, 3, 4], "{algorithm}");
     }
 }
 
@@ -1018,29 +932,37 @@ fn frame_picks_in_the_order_of_a_plain_arg_max() {
         let mut frame = Frame::<u16>::new();
         let mut plain = Vec::new();
         for list in 0..4 {
-            for i in 0..rng.gen_range(0..40usize) {
+            let len = rng.gen_range(0..40usize);
+            for i in 0..len {
                 frame.lists[list].push(i as u16);
                 // Few distinct scores, so that ties are common.
-                let score = rng.gen_range(-3..4) * 1000;
-                frame.scores[list][i] = score;
-                plain.push((list, i, score));
+                plain.push((list, i, rng.gen_range(-3..4) * 1000));
             }
         }
+        let set_scores = |frame: &mut Frame<u16>| {
+            for list in 0..4 {
+                let scores = frame.pickers[list].scores_mut(frame.lists[list].len());
+                for (score, m) in scores.iter_mut().zip(plain.iter().filter(|m| m.0 == list)) {
+                    *score = m.2;
+                }
+            }
+        };
         let from_one_list = rng.gen_range(0..4usize);
         let mut in_list: Vec<_> = plain
             .iter()
             .filter(|m| m.0 == from_one_list)
             .copied()
             .collect();
-        let mut picked_in = frame.scores;
+        set_scores(&mut frame);
+        let mut across = plain.clone();
         loop {
-            let expected = arg_max(&mut plain);
+            let expected = arg_max(&mut across);
             assert_eq!(frame.pick(), expected);
             if expected.is_none() {
                 break;
             }
         }
-        std::mem::swap(&mut frame.scores, &mut picked_in);
+        set_scores(&mut frame);
         loop {
             let expected = arg_max(&mut in_list).map(|(_, i)| i);
             assert_eq!(frame.pick_in(from_one_list), expected);
