@@ -35,8 +35,7 @@ impl<'a> Budget<'a> {
     ) -> Self {
         let margin = Margin::for_search(margin_ms, control);
         let time = TimeManager::new(limits, side, margin, params);
-        control.publish_deadline(time.hard_deadline(control));
-        control.publish_spare(time.spare(control));
+        time.publish(control);
         Budget {
             control,
             time,
@@ -143,9 +142,7 @@ impl NodeCounter {
         control.note_gap(now - self.last_look);
         self.last_look = now;
         // Planned anew by a clock that `ponderhit` brought.
-        let deadline = budget.time.hard_deadline(control);
-        control.publish_deadline(deadline);
-        control.publish_spare(budget.time.spare(control));
+        let deadline = budget.time.publish(control);
         if budget.node_limit.is_some_and(|limit| total >= limit)
             || deadline.is_some_and(|deadline| now >= deadline)
         {

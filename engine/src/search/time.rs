@@ -245,10 +245,15 @@ impl TimeManager {
         Self::instant_of(self.current(control).1, control)
     }
 
-    /// What work after the search may spend beyond the hard deadline
-    /// ([`Margin::spare`]).
-    pub fn spare(&self, control: &SearchControl) -> Duration {
-        self.current(control).2
+    /// Publishes on `control` the hard deadline and what work after the
+    /// search may spend beyond it ([`Margin::spare`]), planned once; returns
+    /// the deadline.
+    pub fn publish(&self, control: &SearchControl) -> Option<Instant> {
+        let (_, hard, spare) = self.current(control);
+        let deadline = Self::instant_of(hard, control);
+        control.publish_deadline(deadline);
+        control.publish_spare(spare);
+        deadline
     }
 
     /// Past the hard deadline: abort now.
