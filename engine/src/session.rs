@@ -100,7 +100,7 @@ pub trait Playable: Game + Notation {
     /// the default.
     fn mate(
         &self,
-        limits: &Limits,
+        limits: &Limits<Self::Move>,
         control: &SearchControl,
         scratch: &Scratch,
     ) -> MateAnswer<Self::Move> {
@@ -522,7 +522,7 @@ impl<G: Playable> Session<G> {
     fn loose_margin(
         &self,
         level: Option<strength::Level>,
-        limits: &Limits,
+        limits: &Limits<G::Move>,
     ) -> Option<crate::search::Value> {
         match level {
             Some(level) => Some(level.margin),
@@ -543,7 +543,7 @@ impl<G: Playable> Session<G> {
     fn root_search(
         &mut self,
         level: Option<strength::Level>,
-        limits: &Limits,
+        limits: &Limits<G::Move>,
         control: &SearchControl,
         report: &mut dyn FnMut(&SearchInfo<String>),
     ) -> Searched<G> {
@@ -604,9 +604,8 @@ impl<G: Playable> Session<G> {
         };
         let result = match level {
             Some(level) => {
-                let choices = limits.searchmoves_in(pos).unwrap_or_default();
-                let weak =
-                    Weak::new(pos.clone(), level.weakness(self.rng.gen())).choosing_among(choices);
+                let weak = Weak::new(pos.clone(), level.weakness(self.rng.gen()))
+                    .choosing_among(limits.searchmoves.clone());
                 Searcher::<Weak<G>>::search(
                     &mut self.searcher,
                     &weak,
@@ -709,7 +708,7 @@ impl<G: Playable> Session<G> {
     /// `searchmoves` or `MultiPV` above 1 (analysis wants its lines).
     fn mate_probe(
         &self,
-        limits: &Limits,
+        limits: &Limits<G::Move>,
         control: &SearchControl,
         report: &mut dyn FnMut(&SearchInfo<String>),
     ) -> Option<BestMove> {
@@ -773,7 +772,7 @@ impl<G: Playable> Session<G> {
     /// when the choice stands unremarked.
     fn threat_guard(
         &self,
-        limits: &Limits,
+        limits: &Limits<G::Move>,
         control: &SearchControl,
         choice: G::Move,
         score: Score,
@@ -1097,10 +1096,7 @@ impl<G: Playable> GameSession for Session<G> {
         if self.pos.at_chance() && self.pos.decided().is_none() {
             return Some(Refusal::AwaitsChance);
         }
-        limits
-            .searchmoves_in(&self.pos)
-            .err()
-            .map(Refusal::SearchMoves)
+        limits.read_in(&self.pos).err().map(Refusal::SearchMoves)
     }
 
     fn has_mate_solver(&self) -> bool {
@@ -1109,7 +1105,10 @@ impl<G: Playable> GameSession for Session<G> {
 
     fn mate(&mut self, limits: &Limits, control: &SearchControl) -> MateAnswer<String> {
         let scratch = Searcher::<G>::tables(&self.searcher).scratch();
-        match self.pos.mate(limits, control, scratch) {
+        match self
+            .pos
+            .mate(&limits.with_moves(Vec::new()), control, scratch)
+        {
             MateAnswer::Mate(line) => MateAnswer::Mate(line_notation(&self.pos, &line)),
             MateAnswer::NoMate => MateAnswer::NoMate,
             MateAnswer::Timeout => MateAnswer::Timeout,
@@ -1124,6 +1123,11 @@ impl<G: Playable> GameSession for Session<G> {
         report: &mut dyn FnMut(&SearchInfo<String>),
     ) -> BestMove {
         control.carry_delay(self.delays.recent());
+        // The searchers take moves, not text (names that are not legal here
+        // were refused before: `search_refusal`).
+        let limits = &limits
+            .read_in(&self.pos)
+            .unwrap_or_else(|_| limits.with_moves(Vec::new()));
         if self.pos.outcome().is_some() {
             return BestMove {
                 best: None,
@@ -1271,7 +1275,7 @@ fn elo_spec<G: Playable>() -> Option<OptionSpec> {
 
 /// A line of moves from `pos` in the game's notation (each move written in
 /// the position it is played from).
-fn line_notation<G: Game>(pos: &G, line: &[G::Move]) -> Vec<String> {
+fn line_notation<G: Notation>(pos: &G, line: &[G::Move]) -> Vec<String> {
     let mut pos = pos.clone();
     line.iter()
         .map(|&mv| {

@@ -220,7 +220,7 @@ impl Playable for Annan {
     /// A df-pn solver: see `mate.rs`.
     fn mate(
         &self,
-        limits: &crate::search::Limits,
+        limits: &crate::search::Limits<AnnanMove>,
         control: &crate::search::SearchControl,
         scratch: &crate::search::tables::Scratch,
     ) -> crate::session::MateAnswer<AnnanMove> {

@@ -277,7 +277,9 @@ impl Game for Annan {
         let since = since_ply.saturating_sub(self.base_ply) as usize;
         self.keys.repeats_since(self.key, since)
     }
+}
 
+impl Notation for Annan {
     fn format_move(&self, mv: AnnanMove) -> String {
         super::notation::format_move(mv)
     }
@@ -295,9 +297,6 @@ impl Game for Annan {
             Err(MoveError::new(text, super::notation::why_illegal(self, mv)))
         }
     }
-}
-
-impl Notation for Annan {
     fn from_sfen(sfen: &str, rules: &AnnanRules) -> Result<Self, ParseError> {
         super::notation::parse_sfen(sfen, rules)
     }

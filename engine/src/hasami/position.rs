@@ -359,7 +359,9 @@ impl Game for Hasami {
         let since = since_ply.saturating_sub(self.base_ply) as usize;
         self.keys.repeats_since(self.key, since)
     }
+}
 
+impl Notation for Hasami {
     fn format_move(&self, mv: HasamiMove) -> String {
         format!("{}{}", mv.from, mv.to)
     }
@@ -367,9 +369,6 @@ impl Game for Hasami {
     fn parse_move(&self, text: &str) -> Result<HasamiMove, MoveError> {
         super::notation::parse_move(self, text)
     }
-}
-
-impl Notation for Hasami {
     fn from_sfen(sfen: &str, rules: &HasamiRules) -> Result<Self, ParseError> {
         super::notation::parse_sfen(sfen, rules)
     }

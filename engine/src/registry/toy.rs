@@ -80,7 +80,9 @@ impl Game for Nim {
     fn outcome(&self) -> Option<Outcome> {
         (self.stones == 0).then(|| Outcome::win(self.to_move ^ 1, "last-stone"))
     }
+}
 
+impl Notation for Nim {
     fn format_move(&self, mv: Take) -> String {
         mv.0.to_string()
     }
@@ -94,9 +96,6 @@ impl Game for Nim {
             .find(|mv| self.format_move(*mv) == text)
             .ok_or_else(|| MoveError::new(text, "take 1, 2 or 3 stones, at most the pile"))
     }
-}
-
-impl Notation for Nim {
     fn from_sfen(sfen: &str, _: &NoHouseRules) -> Result<Self, ParseError> {
         let refuse = |why: &str| ParseError::new(sfen, why);
         let words: Vec<&str> = sfen.split(' ').collect();

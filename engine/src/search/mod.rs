@@ -475,7 +475,7 @@ pub trait SearchesGame<G: Game>: SearchKind {
 /// ready) and the helper pool (`None` with one thread).
 pub struct Run<'a, G: Game, P> {
     pub pos: &'a G,
-    pub limits: &'a Limits,
+    pub limits: &'a Limits<G::Move>,
     pub config: &'a SearchConfig,
     pub params: &'a P,
     pub shared: &'a driver::Shared<'a, G::Move>,
@@ -557,7 +557,7 @@ impl<G: Game, K: SearchesGame<G>> Searcher<G> for Search<K> {
     fn search(
         &mut self,
         pos: &G,
-        limits: &Limits,
+        limits: &Limits<G::Move>,
         control: &SearchControl,
         report: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
@@ -609,7 +609,7 @@ pub trait Searcher<G: Game>: Send {
     fn search(
         &mut self,
         pos: &G,
-        limits: &Limits,
+        limits: &Limits<G::Move>,
         control: &SearchControl,
         report: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move>;

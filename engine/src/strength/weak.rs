@@ -6,7 +6,7 @@
 //! search sees one consistent game (the table stays sound) and a position
 //! looks the same however it is reached.
 
-use crate::core::{Game, GameResult, MoveError, MoveList, Outcome, Seat};
+use crate::core::{Game, GameResult, MoveList, Outcome, Seat};
 use crate::search::{ChanceGame, MultiPlayerGame, TwoPlayerGame, Value};
 
 /// How a weak player misjudges.
@@ -142,12 +142,6 @@ impl<G: Game> Game for Weak<G> {
     }
     fn repeats_since(&self, since_ply: u32) -> bool {
         self.pos.repeats_since(since_ply)
-    }
-    fn format_move(&self, mv: Self::Move) -> String {
-        self.pos.format_move(mv)
-    }
-    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError> {
-        self.pos.parse_move(text)
     }
 }
 

@@ -374,7 +374,9 @@ impl Game for Sugoroku {
     fn repeats_since(&self, _since_ply: u32) -> bool {
         false
     }
+}
 
+impl Notation for Sugoroku {
     fn format_move(&self, mv: SugorokuMove) -> String {
         mv.to_string()
     }
@@ -382,9 +384,6 @@ impl Game for Sugoroku {
     fn parse_move(&self, text: &str) -> Result<SugorokuMove, MoveError> {
         super::notation::parse_turn(self, text)
     }
-}
-
-impl Notation for Sugoroku {
     fn from_sfen(sfen: &str, rules: &SugorokuRules) -> Result<Self, ParseError> {
         super::notation::parse_position(sfen, rules)
     }

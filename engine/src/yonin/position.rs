@@ -515,7 +515,9 @@ impl Game for Yonin {
         let oldest = since_ply.saturating_sub(self.base_ply) as usize;
         self.keys.repeats_since(self.key, oldest)
     }
+}
 
+impl Notation for Yonin {
     fn format_move(&self, mv: YoninMove) -> String {
         super::notation::format_move(mv)
     }
@@ -532,9 +534,6 @@ impl Game for Yonin {
             Err(MoveError::new(text, "not a legal move here"))
         }
     }
-}
-
-impl Notation for Yonin {
     fn from_sfen(sfen: &str, rules: &YoninRules) -> Result<Self, ParseError> {
         super::notation::parse_sfen(sfen, rules)
     }

@@ -231,6 +231,9 @@ impl Game for Race {
     fn repeats_since(&self, _: u32) -> bool {
         false
     }
+}
+
+impl Notation for Race {
     fn format_move(&self, mv: RaceMove) -> String {
         if mv.0 == PASS {
             "pass".to_string()
@@ -241,9 +244,6 @@ impl Game for Race {
     fn parse_move(&self, text: &str) -> Result<RaceMove, MoveError> {
         Err(MoveError::new(text, "not used"))
     }
-}
-
-impl Notation for Race {
     fn from_sfen(sfen: &str, _: &NoHouseRules) -> Result<Self, ParseError> {
         Err(ParseError::new(sfen, "the toy race has no notation"))
     }

@@ -192,16 +192,15 @@ impl Game for Raid {
     fn repeats_since(&self, _: u32) -> bool {
         false // points and ply only grow or change with the ply: no repetition
     }
+}
 
+impl Notation for Raid {
     fn format_move(&self, mv: RaidMove) -> String {
         format!("{}-{}+{}", mv.target, mv.damage, mv.gather)
     }
     fn parse_move(&self, text: &str) -> Result<RaidMove, MoveError> {
         Err(MoveError::new(text, "no notation"))
     }
-}
-
-impl Notation for Raid {
     fn from_sfen(sfen: &str, _: &NoHouseRules) -> Result<Self, ParseError> {
         Err(ParseError::new(sfen, "no notation"))
     }
@@ -523,7 +522,7 @@ fn config(algorithm: &'static str, threads: usize) -> SearchConfig {
 /// The result and the last report of a search.
 fn search(
     pos: &Raid,
-    limits: &Limits,
+    limits: &Limits<RaidMove>,
     config: &SearchConfig,
 ) -> (SearchResult<RaidMove>, Option<SearchInfo<RaidMove>>) {
     let mut searcher = <MultiSearch<_> as Searcher<Raid>>::new(config);
