@@ -37,8 +37,13 @@ pub trait Playable: Game + Notation {
     /// What a one-ply greedy player (the `baseline` tool) maximises, by the
     /// game's own measure, for the side that plays `mv`: the material it wins
     /// at once in the shogi games (the values the searchers order captures by;
-    /// in Hasami the stones captured), and in Sugoroku what it gains in the race.
-    fn immediate_gain(&self, mv: Self::Move) -> i64;
+    /// in Hasami the stones captured), and in Sugoroku what it gains in the
+    /// race; nothing by default (the baseline then plays the first move that
+    /// wins at once, or any).
+    fn immediate_gain(&self, mv: Self::Move) -> i64 {
+        let _ = mv;
+        0
+    }
     /// Options of the game's searcher (e.g. the choice of algorithm), announced
     /// after the house rules.
     fn search_options() -> &'static [OptionSpec] {

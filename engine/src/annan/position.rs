@@ -159,17 +159,30 @@ impl Annan {
     }
 }
 
+impl Annan {
+    pub fn rules(&self) -> &AnnanRules {
+        &self.rules
+    }
+    pub fn compute_key(&self) -> u64 {
+        let mut key = if self.side == WHITE { SIDE_KEY } else { 0 };
+        for sq in Square::all() {
+            key ^= piece_key(self.state.at(sq), sq);
+        }
+        for color in [BLACK, WHITE] {
+            for kind in super::piece::HAND_KINDS {
+                key ^= hand_key(color, kind, self.state.hands[color as usize][kind.index()]);
+            }
+        }
+        key
+    }
+}
+
 impl Game for Annan {
     type Move = AnnanMove;
     type Rules = AnnanRules;
-    const SEATS: usize = 2;
 
     fn start(rules: &AnnanRules) -> Self {
         Annan::from_sfen(START_SFEN, rules).expect("the start position is valid")
-    }
-
-    fn rules(&self) -> &AnnanRules {
-        &self.rules
     }
 
     #[inline]
@@ -234,19 +247,6 @@ impl Game for Annan {
     #[inline]
     fn key(&self) -> u64 {
         self.key
-    }
-
-    fn compute_key(&self) -> u64 {
-        let mut key = if self.side == WHITE { SIDE_KEY } else { 0 };
-        for sq in Square::all() {
-            key ^= piece_key(self.state.at(sq), sq);
-        }
-        for color in [BLACK, WHITE] {
-            for kind in super::piece::HAND_KINDS {
-                key ^= hand_key(color, kind, self.state.hands[color as usize][kind.index()]);
-            }
-        }
-        key
     }
 
     fn outcome(&self) -> Option<Outcome> {

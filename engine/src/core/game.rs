@@ -70,12 +70,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     type Move: Copy + Default + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + 'static;
     type Rules: HouseRules;
 
-    /// How many seats the rules seat (the game's name and other facts that
-    /// are not rules are its profile, [`crate::profile::Profile`]).
-    const SEATS: usize;
+    /// How many seats the rules seat: two unless the game says (the game's
+    /// name and other facts that are not rules are its profile,
+    /// [`crate::profile::Profile`]).
+    const SEATS: usize = 2;
 
     fn start(rules: &Self::Rules) -> Self;
-    fn rules(&self) -> &Self::Rules;
 
     fn side_to_move(&self) -> Seat;
     /// Plies played since the position was set up, counting its move number.
@@ -97,10 +97,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Takes back `mv`, which must be the last move made.
     fn unmake(&mut self, mv: Self::Move);
 
-    /// The incremental Zobrist key of the position (board, hands, side to move).
+    /// The incremental Zobrist key of the position (board, hands, side to
+    /// move): what the same position read from its notation has
+    /// ([`super::conformance`] checks it at every node it visits).
     fn key(&self) -> u64;
-    /// The same key computed from scratch, to check the incremental one.
-    fn compute_key(&self) -> u64;
 
     /// The end of the game by every rule, repetition and move limit included.
     fn outcome(&self) -> Option<Outcome>;

@@ -42,8 +42,10 @@ pub trait Notation: Game {
         Ok(())
     }
 
-    /// A human-readable board.
-    fn diagram(&self) -> String;
+    /// A human-readable board; the position's notation by default.
+    fn diagram(&self) -> String {
+        self.sfen()
+    }
     /// Game-specific facts for `status` (captured counts, checks, …), as `key
     /// value` words; none by default.
     fn status_details(&self) -> String {

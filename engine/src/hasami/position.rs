@@ -239,10 +239,24 @@ impl Hasami {
     }
 }
 
+impl Hasami {
+    pub fn rules(&self) -> &HasamiRules {
+        &self.rules
+    }
+    pub fn compute_key(&self) -> u64 {
+        let mut key = if self.side == WHITE { SIDE_KEY } else { 0 };
+        for side in [BLACK, WHITE] {
+            for sq in self.stones(side) {
+                key ^= stone_key(side, sq);
+            }
+        }
+        key
+    }
+}
+
 impl Game for Hasami {
     type Move = HasamiMove;
     type Rules = HasamiRules;
-    const SEATS: usize = 2;
 
     fn start(rules: &HasamiRules) -> Self {
         let mut pos = Hasami::empty(BLACK, 0, rules);
@@ -251,10 +265,6 @@ impl Game for Hasami {
             pos.put(WHITE, Square::new(0, col));
         }
         pos
-    }
-
-    fn rules(&self) -> &HasamiRules {
-        &self.rules
     }
 
     #[inline]
@@ -319,16 +329,6 @@ impl Game for Hasami {
     #[inline]
     fn key(&self) -> u64 {
         self.key
-    }
-
-    fn compute_key(&self) -> u64 {
-        let mut key = if self.side == WHITE { SIDE_KEY } else { 0 };
-        for side in [BLACK, WHITE] {
-            for sq in self.stones(side) {
-                key ^= stone_key(side, sq);
-            }
-        }
-        key
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -10,7 +10,7 @@ use crate::core::options::NoHouseRules;
 use crate::core::Notation;
 use crate::core::{Game, MoveError, MoveList, Outcome, ParseError, Seat};
 use crate::profile::Profile;
-use crate::search::alphabeta::{AlphaBeta, AlphaBetaParams};
+use crate::search::alphabeta::AlphaBeta;
 use crate::search::{TwoPlayerGame, Value};
 use crate::session::Playable;
 use crate::tune::{Params, Tunable};
@@ -25,10 +25,15 @@ struct Nim {
     ply: u32,
 }
 
+impl Nim {
+    pub fn compute_key(&self) -> u64 {
+        (u64::from(self.stones) << 1 | u64::from(self.to_move)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
+}
+
 impl Game for Nim {
     type Move = Take;
     type Rules = NoHouseRules;
-    const SEATS: usize = 2;
 
     fn start(_: &NoHouseRules) -> Self {
         Nim {
@@ -36,10 +41,6 @@ impl Game for Nim {
             to_move: 0,
             ply: 1,
         }
-    }
-
-    fn rules(&self) -> &NoHouseRules {
-        &NoHouseRules
     }
 
     fn side_to_move(&self) -> Seat {
@@ -71,10 +72,6 @@ impl Game for Nim {
 
     fn key(&self) -> u64 {
         self.compute_key()
-    }
-
-    fn compute_key(&self) -> u64 {
-        (u64::from(self.stones) << 1 | u64::from(self.to_move)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -144,7 +141,6 @@ impl Params for NimEval {
 
 impl TwoPlayerGame for Nim {
     type Eval = NimEval;
-    const SEARCH: AlphaBetaParams = AlphaBetaParams::UNTUNED;
 
     fn evaluate(&self, _: &NimEval) -> Value {
         match self.stones % 4 {

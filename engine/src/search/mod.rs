@@ -69,12 +69,18 @@ pub trait TwoPlayerGame: Game {
     const NULL_MOVE: bool = false;
     /// The evaluator: its weights and tunables, a value the searcher owns.
     type Eval: Evaluator;
-    /// The game's own alpha-beta tunables (its tuned defaults).
-    const SEARCH: alphabeta::AlphaBetaParams;
+    /// The game's own alpha-beta tunables (its tuned defaults): the shared
+    /// untuned ones unless the game has tuned its own.
+    const SEARCH: alphabeta::AlphaBetaParams = alphabeta::AlphaBetaParams::UNTUNED;
     /// Static evaluation from the side to move's point of view, by `eval`.
     fn evaluate(&self, eval: &Self::Eval) -> Value;
-    /// Whether `mv` changes material (searched in quiescence, ordered early).
-    fn is_tactical(&self, mv: Self::Move) -> bool;
+    /// Whether `mv` changes material (searched in quiescence, ordered early);
+    /// no move does by default (a game without captures: quiescence stands
+    /// pat).
+    fn is_tactical(&self, mv: Self::Move) -> bool {
+        let _ = mv;
+        false
+    }
     /// The material `mv` wins at once (captures, promotion) as `eval` values
     /// it, for ordering captures most-valuable-victim first.
     fn gain(&self, mv: Self::Move, eval: &Self::Eval) -> Value {

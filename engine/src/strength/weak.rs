@@ -103,9 +103,6 @@ impl<G: Game> Game for Weak<G> {
     fn start(rules: &Self::Rules) -> Self {
         Weak::new(G::start(rules), Weakness::default())
     }
-    fn rules(&self) -> &Self::Rules {
-        self.pos.rules()
-    }
     fn side_to_move(&self) -> Seat {
         self.pos.side_to_move()
     }
@@ -124,9 +121,6 @@ impl<G: Game> Game for Weak<G> {
     }
     fn key(&self) -> u64 {
         self.pos.key()
-    }
-    fn compute_key(&self) -> u64 {
-        self.pos.compute_key()
     }
     fn outcome(&self) -> Option<Outcome> {
         self.pos.outcome()

@@ -282,10 +282,27 @@ impl Sugoroku {
     }
 }
 
+impl Sugoroku {
+    pub fn rules(&self) -> &SugorokuRules {
+        &self.rules
+    }
+    pub fn compute_key(&self) -> u64 {
+        let mut key = DICE_KEYS[self.dice.index()];
+        if self.side == 1 {
+            key ^= SIDE_KEY;
+        }
+        for side in [0, 1] {
+            for point in 0..26u8 {
+                key ^= stone_key(side, point, self.count(side, point));
+            }
+        }
+        key
+    }
+}
+
 impl Game for Sugoroku {
     type Move = SugorokuMove;
     type Rules = SugorokuRules;
-    const SEATS: usize = 2;
 
     fn start(rules: &SugorokuRules) -> Self {
         let mut pos = Sugoroku::empty(0, 0, rules);
@@ -295,10 +312,6 @@ impl Game for Sugoroku {
             }
         }
         pos
-    }
-
-    fn rules(&self) -> &SugorokuRules {
-        &self.rules
     }
 
     #[inline]
@@ -341,19 +354,6 @@ impl Game for Sugoroku {
     #[inline]
     fn key(&self) -> u64 {
         self.key
-    }
-
-    fn compute_key(&self) -> u64 {
-        let mut key = DICE_KEYS[self.dice.index()];
-        if self.side == 1 {
-            key ^= SIDE_KEY;
-        }
-        for side in [0, 1] {
-            for point in 0..26u8 {
-                key ^= stone_key(side, point, self.count(side, point));
-            }
-        }
-        key
     }
 
     #[inline]

@@ -419,6 +419,15 @@ impl Yonin {
     }
 }
 
+impl Yonin {
+    pub fn rules(&self) -> &YoninRules {
+        &self.rules
+    }
+    pub fn compute_key(&self) -> u64 {
+        self.state.compute_key() ^ SIDE_KEYS[self.due as usize]
+    }
+}
+
 impl Game for Yonin {
     type Move = YoninMove;
     type Rules = YoninRules;
@@ -429,10 +438,6 @@ impl Game for Yonin {
         // The seat field is the third; a setting fixes it (rule 12).
         text = text.replacen(" 0 - - 1", &format!(" {} - - 1", rules.first_seat), 1);
         Yonin::from_sfen(&text, rules).expect("the start position is valid")
-    }
-
-    fn rules(&self) -> &YoninRules {
-        &self.rules
     }
 
     #[inline]
@@ -479,10 +484,6 @@ impl Game for Yonin {
     #[inline]
     fn key(&self) -> u64 {
         self.key
-    }
-
-    fn compute_key(&self) -> u64 {
-        self.state.compute_key() ^ SIDE_KEYS[self.due as usize]
     }
 
     fn outcome(&self) -> Option<Outcome> {

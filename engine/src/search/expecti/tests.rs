@@ -110,16 +110,30 @@ impl Race {
     }
 }
 
+impl Race {
+    pub fn compute_key(&self) -> u64 {
+        // A sum, not a xor: tokens on the same progress must not cancel.
+        let mut key = 0u64;
+        for side in 0..2 {
+            for &p in &self.tokens[side] {
+                key = key.wrapping_add(mix((side * 16 + p as usize) as u64));
+            }
+        }
+        key = key.wrapping_add(mix(100 + self.side as u64));
+        key = key.wrapping_add(mix(200 + self.die.map_or(0, |d| d as u64)));
+        if let Some((winner, points)) = self.won {
+            key = key.wrapping_add(mix(300 + winner as u64 * 4 + points as u64));
+        }
+        key
+    }
+}
+
 impl Game for Race {
     type Move = RaceMove;
     type Rules = NoHouseRules;
-    const SEATS: usize = 2;
 
     fn start(_: &NoHouseRules) -> Self {
         Race::new([[0; TOKENS]; 2], 0, None)
-    }
-    fn rules(&self) -> &NoHouseRules {
-        &NoHouseRules
     }
     fn side_to_move(&self) -> Seat {
         self.side
@@ -199,21 +213,6 @@ impl Game for Race {
 
     fn key(&self) -> u64 {
         self.compute_key()
-    }
-    fn compute_key(&self) -> u64 {
-        // A sum, not a xor: tokens on the same progress must not cancel.
-        let mut key = 0u64;
-        for side in 0..2 {
-            for &p in &self.tokens[side] {
-                key = key.wrapping_add(mix((side * 16 + p as usize) as u64));
-            }
-        }
-        key = key.wrapping_add(mix(100 + self.side as u64));
-        key = key.wrapping_add(mix(200 + self.die.map_or(0, |d| d as u64)));
-        if let Some((winner, points)) = self.won {
-            key = key.wrapping_add(mix(300 + winner as u64 * 4 + points as u64));
-        }
-        key
     }
 
     fn outcome(&self) -> Option<Outcome> {

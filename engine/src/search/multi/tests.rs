@@ -43,7 +43,6 @@ struct Raid {
     core: Core,
     end_ply: u32,
     undo: Vec<Core>,
-    rules: NoHouseRules,
 }
 
 impl Raid {
@@ -59,7 +58,6 @@ impl Raid {
             },
             end_ply: plies_left,
             undo: Vec::new(),
-            rules: NoHouseRules,
         }
     }
 
@@ -101,9 +99,6 @@ impl Game for Raid {
 
     fn start(_: &NoHouseRules) -> Self {
         Raid::new([3; 4], 0, 12)
-    }
-    fn rules(&self) -> &NoHouseRules {
-        &self.rules
     }
     fn side_to_move(&self) -> Seat {
         self.core.to_move
@@ -175,9 +170,6 @@ impl Game for Raid {
 
     fn key(&self) -> u64 {
         fxhash::hash64(&self.core) ^ self.end_ply as u64
-    }
-    fn compute_key(&self) -> u64 {
-        self.key()
     }
 
     fn outcome(&self) -> Option<Outcome> {
