@@ -34,6 +34,11 @@ pub trait Playable: Game + Notation {
     /// The game's facts that are not rules: name, seats, dice, bench and
     /// perft bench data, levels ([`Profile`]).
     const PROFILE: Profile;
+    /// The start position under `rules`: the profile's, read; a game whose
+    /// start depends on its rules says how.
+    fn start(rules: &Self::Rules) -> Self {
+        Self::from_sfen(Self::PROFILE.start, rules).expect("the profile's start position reads")
+    }
     /// What a one-ply greedy player (the `baseline` tool) maximises, by the
     /// game's own measure, for the side that plays `mv`: the material it wins
     /// at once in the shogi games (the values the searchers order captures by;

@@ -214,7 +214,7 @@ impl Playable for Annan {
             blind_permille: 500,
             ..Levels::UNMEASURED
         },
-        ..Profile::new("annan")
+        ..Profile::new("annan", super::position::START_SFEN)
     };
 
     /// A df-pn solver: see `mate.rs`.

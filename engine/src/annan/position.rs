@@ -181,10 +181,6 @@ impl Game for Annan {
     type Move = AnnanMove;
     type Rules = AnnanRules;
 
-    fn start(rules: &AnnanRules) -> Self {
-        Annan::from_sfen(START_SFEN, rules).expect("the start position is valid")
-    }
-
     #[inline]
     fn side_to_move(&self) -> Seat {
         self.side

@@ -1,6 +1,7 @@
 //! Annan rule tests on hand-built positions.
 
 use crate::core::Notation;
+use crate::session::Playable;
 
 use super::*;
 use crate::core::Game;

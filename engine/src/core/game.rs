@@ -75,8 +75,6 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// [`crate::profile::Profile`]).
     const SEATS: usize = 2;
 
-    fn start(rules: &Self::Rules) -> Self;
-
     fn side_to_move(&self) -> Seat;
     /// Plies played since the position was set up, counting its move number.
     fn ply(&self) -> u32;

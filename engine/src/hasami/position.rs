@@ -258,15 +258,6 @@ impl Game for Hasami {
     type Move = HasamiMove;
     type Rules = HasamiRules;
 
-    fn start(rules: &HasamiRules) -> Self {
-        let mut pos = Hasami::empty(BLACK, 0, rules);
-        for col in 0..9 {
-            pos.put(BLACK, Square::new(8, col));
-            pos.put(WHITE, Square::new(0, col));
-        }
-        pos
-    }
-
     #[inline]
     fn side_to_move(&self) -> Seat {
         self.side

@@ -2,6 +2,7 @@
 //! generator that the fast one must agree with.
 
 use crate::core::Notation;
+use crate::session::Playable;
 
 use super::position::{BLACK, WHITE};
 use super::*;

@@ -35,14 +35,6 @@ impl Game for Nim {
     type Move = Take;
     type Rules = NoHouseRules;
 
-    fn start(_: &NoHouseRules) -> Self {
-        Nim {
-            stones: 10,
-            to_move: 0,
-            ply: 1,
-        }
-    }
-
     fn side_to_move(&self) -> Seat {
         self.to_move
     }
@@ -148,10 +140,6 @@ impl TwoPlayerGame for Nim {
             _ => 100,
         }
     }
-
-    fn is_tactical(&self, _: Take) -> bool {
-        false
-    }
 }
 
 impl Playable for Nim {
@@ -161,12 +149,8 @@ impl Playable for Nim {
         bench: &["10 b 1", "7 w 4"],
         bench_depth: 6,
         perft_bench: &[("10 b 1", 5)],
-        ..Profile::new("nim")
+        ..Profile::new("nim", "10 b 1")
     };
-
-    fn immediate_gain(&self, _: Take) -> i64 {
-        0
-    }
 }
 
 /// The toy's registry: the one line.

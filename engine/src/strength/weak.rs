@@ -100,9 +100,6 @@ impl<G: Game> Game for Weak<G> {
     type Rules = G::Rules;
     const SEATS: usize = G::SEATS;
 
-    fn start(rules: &Self::Rules) -> Self {
-        Weak::new(G::start(rules), Weakness::default())
-    }
     fn side_to_move(&self) -> Seat {
         self.pos.side_to_move()
     }

@@ -76,7 +76,10 @@ impl Playable for Sugoroku {
             blind_permille: 600,
             ..Levels::UNMEASURED
         },
-        ..Profile::new("sugoroku")
+        ..Profile::new(
+            "sugoroku",
+            "2w/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 b - 1",
+        )
     };
 
     /// The race table of the finish rule in use, built in the background.

@@ -304,16 +304,6 @@ impl Game for Sugoroku {
     type Move = SugorokuMove;
     type Rules = SugorokuRules;
 
-    fn start(rules: &SugorokuRules) -> Self {
-        let mut pos = Sugoroku::empty(0, 0, rules);
-        for side in [0, 1] {
-            for (point, count) in [(24, 2), (13, 5), (8, 3), (6, 5)] {
-                pos.set_count(side, point, count);
-            }
-        }
-        pos
-    }
-
     #[inline]
     fn side_to_move(&self) -> Seat {
         self.side

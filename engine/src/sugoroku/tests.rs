@@ -2,6 +2,7 @@
 //! deliberately naive second turn generator that the fast one must agree with.
 
 use crate::core::Notation;
+use crate::session::Playable;
 
 use super::*;
 use crate::core::conformance::check_node;

@@ -433,13 +433,6 @@ impl Game for Yonin {
     type Rules = YoninRules;
     const SEATS: usize = 4;
 
-    fn start(rules: &YoninRules) -> Self {
-        let mut text = super::notation::START_SFEN.to_string();
-        // The seat field is the third; a setting fixes it (rule 12).
-        text = text.replacen(" 0 - - 1", &format!(" {} - - 1", rules.first_seat), 1);
-        Yonin::from_sfen(&text, rules).expect("the start position is valid")
-    }
-
     #[inline]
     fn side_to_move(&self) -> Seat {
         self.due

@@ -2,6 +2,7 @@
 //! the conformance playouts.
 
 use crate::core::Notation;
+use crate::session::Playable;
 
 use super::piece::Kind;
 use super::state::State;

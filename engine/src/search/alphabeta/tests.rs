@@ -1,6 +1,7 @@
 //! Alpha-beta against a naive minimax, mates, stopping, limits, MultiPV, threads.
 
 use crate::core::Notation;
+use crate::session::Playable;
 
 use super::*;
 use crate::hasami::{Hasami, HasamiMove, HasamiRules};

@@ -128,13 +128,16 @@ impl Race {
     }
 }
 
+impl Race {
+    pub fn start(_: &NoHouseRules) -> Self {
+        Race::new([[0; TOKENS]; 2], 0, None)
+    }
+}
+
 impl Game for Race {
     type Move = RaceMove;
     type Rules = NoHouseRules;
 
-    fn start(_: &NoHouseRules) -> Self {
-        Race::new([[0; TOKENS]; 2], 0, None)
-    }
     fn side_to_move(&self) -> Seat {
         self.side
     }

@@ -97,9 +97,6 @@ impl Game for Raid {
     type Rules = NoHouseRules;
     const SEATS: usize = 4;
 
-    fn start(_: &NoHouseRules) -> Self {
-        Raid::new([3; 4], 0, 12)
-    }
     fn side_to_move(&self) -> Seat {
         self.core.to_move
     }
