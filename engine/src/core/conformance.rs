@@ -310,7 +310,7 @@ const GARBLED_PER_GAME: usize = 3_000;
 
 impl GameVisitor for Suite {
     fn visit<G: Playable>(&mut self, entry: &'static GameEntry) {
-        let name = entry.name;
+        let name = entry.name();
         assert_eq!(G::PROFILE.name, name);
         assert_eq!(
             G::PROFILE.seat_names.len(),
@@ -321,7 +321,7 @@ impl GameVisitor for Suite {
         assert_eq!(session.game(), name);
         assert_eq!(
             (session.seats(), session.has_chance()),
-            (entry.seats, entry.has_chance),
+            (entry.seats, entry.profile.has_chance),
             "{name}: the entry's seats and dice are the session's"
         );
         let rules = G::Rules::default();
