@@ -19,7 +19,8 @@ use crate::review::ReviewScale;
 use crate::search::tables::Scratch;
 use crate::search::TimeParams;
 use crate::search::{
-    smp, DelayEstimate, Limits, Margin, Score, SearchConfig, SearchControl, SearchInfo, Searcher,
+    smp, DelayEstimate, Limits, Margin, Odds, Score, SearchConfig, SearchControl, SearchInfo,
+    Searcher,
 };
 use crate::strength::{self, StrengthParams, Weak};
 use crate::tune::{self, Params, Spec, Tunable, Tuned};
@@ -72,11 +73,11 @@ pub trait Playable: Game + Notation {
             .map(|(mv, n)| (self.format_move(mv), n))
             .collect()
     }
-    /// Words `info` adds about the move `mv` heading a line (Sugoroku: the
-    /// result probabilities after it); none by default.
-    fn info_details(&self, mv: Self::Move, params: &ParamsOf<Self>) -> String {
+    /// The result probabilities after the move `mv` heading a line, where
+    /// the evaluation gives them (Sugoroku); none by default.
+    fn odds_after(&self, mv: Self::Move, params: &ParamsOf<Self>) -> Option<Odds> {
         let _ = (mv, params);
-        String::new()
+        None
     }
     /// Starts the heavy set-up of the evaluation `params` choose for `rules`
     /// (Sugoroku's race tables) at `isready`, so that no search waits for it;
@@ -604,10 +605,7 @@ impl<G: Playable> Session<G> {
                 nodes: info.nodes,
                 time_ms: info.time_ms,
                 hashfull: info.hashfull,
-                details: info
-                    .pv
-                    .first()
-                    .map_or_else(String::new, |&mv| pos.info_details(mv, &params)),
+                odds: info.pv.first().and_then(|&mv| pos.odds_after(mv, &params)),
                 pv,
                 scores: info.scores,
             });
@@ -698,7 +696,7 @@ impl<G: Playable> Session<G> {
                     nodes: result.nodes,
                     time_ms: started.elapsed().as_millis() as u64,
                     hashfull: Searcher::<G>::hashfull(&self.searcher),
-                    details: pos.info_details(mv, &searched.params),
+                    odds: pos.odds_after(mv, &searched.params),
                     pv: answer.clone(),
                     scores: None,
                 });
@@ -757,7 +755,7 @@ impl<G: Playable> Session<G> {
             nodes: probe.nodes(),
             time_ms: elapsed,
             hashfull: 0,
-            details: String::new(),
+            odds: None,
             pv: pv.clone(),
             scores: None,
         });
@@ -1709,7 +1707,7 @@ mod tests {
             let mut lines = Vec::new();
             let control = SearchControl::new(false);
             let best = session.search(&Limits::depth(2), &control, &mut |info| {
-                lines.push((info.score, info.details.clone()))
+                lines.push((info.score, info.odds))
             });
             (best.best, lines)
         };

@@ -361,7 +361,7 @@ fn info<'a, W: Iterate<'a>>(
         hashfull: shared.tt.hashfull(),
         pv: line.pv.clone(),
         scores: worker.reported_scores(line),
-        details: String::new(),
+        odds: None,
     }
 }
 

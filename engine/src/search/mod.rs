@@ -432,9 +432,21 @@ pub struct SearchInfo<M> {
     /// The whole score vector, one value per seat, where the searcher has one
     /// (max-n); `None` for two-player searchers.
     pub scores: Option<[Value; 4]>,
-    /// Words the game adds about the first move (Sugoroku: the result
-    /// probabilities after it); empty from the searchers.
-    pub details: String,
+    /// The result probabilities after the first move, where the game's
+    /// evaluation gives them (Sugoroku); `None` from the searchers.
+    pub odds: Option<Odds>,
+}
+
+/// A dice game's result probabilities for the side to move, in permille:
+/// it wins, wins two or three points, loses two or three points (a single
+/// loss is what is left).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Odds {
+    pub win: i32,
+    pub win2: i32,
+    pub win3: i32,
+    pub lose2: i32,
+    pub lose3: i32,
 }
 
 #[derive(Clone, Debug, PartialEq)]
