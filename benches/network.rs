@@ -12,6 +12,7 @@ use std::hint::black_box;
 use std::time::Instant;
 use yomi_engine::core::{Game, MoveList};
 use yomi_engine::search::ChanceGame;
+use yomi_engine::session::Playable;
 use yomi_engine::sugoroku::{net, Evaluation, Roll, Sugoroku, SugorokuEval, SugorokuRules};
 
 fn positions(count: usize) -> Vec<Sugoroku> {

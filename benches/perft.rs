@@ -18,7 +18,7 @@ struct PerftBench {
 
 impl GameVisitor for PerftBench {
     fn visit<G: Playable>(&mut self, entry: &'static GameEntry) {
-        if !self.wanted.is_empty() && !self.wanted.iter().any(|w| w == entry.name) {
+        if !self.wanted.is_empty() && !self.wanted.iter().any(|w| w == entry.name()) {
             return;
         }
         for (index, &(sfen, depth)) in G::PROFILE.perft_bench.iter().enumerate() {
@@ -27,18 +27,18 @@ impl GameVisitor for PerftBench {
             let label = if index == 0 { "start" } else { "midgame" };
             if G::PROFILE.has_chance {
                 measure(
-                    &format!("{} {label}, all rolls", entry.name),
+                    &format!("{} {label}, all rolls", entry.name()),
                     "turns",
                     || (depth, pos.perft(depth, true)),
                 );
                 continue;
             }
-            measure(&format!("{} {label}, bulk", entry.name), "leaves", || {
+            measure(&format!("{} {label}, bulk", entry.name()), "leaves", || {
                 (depth, pos.perft(depth, true))
             });
             if index == 0 {
                 measure(
-                    &format!("{} {label}, make all", entry.name),
+                    &format!("{} {label}, make all", entry.name()),
                     "leaves",
                     || (depth, pos.perft(depth, false)),
                 );

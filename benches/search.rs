@@ -103,7 +103,7 @@ struct SearchBench {
 
 impl GameVisitor for SearchBench {
     fn visit<G: Playable>(&mut self, entry: &'static GameEntry) {
-        if self.wanted.is_empty() || self.wanted.iter().any(|w| w == entry.name) {
+        if self.wanted.is_empty() || self.wanted.iter().any(|w| w == entry.name()) {
             bench::<G>(self.extra, self.repeats);
         }
     }

@@ -40,10 +40,10 @@ struct Tier {
 
 impl GameVisitor for Tier {
     fn visit<G: Playable>(&mut self, entry: &'static GameEntry) {
-        let file = format!("{}.txt", entry.name);
+        let file = format!("{}.txt", entry.name());
         let aliases: Vec<(&str, &str)> = ALIASES
             .iter()
-            .filter(|(game, ..)| *game == entry.name)
+            .filter(|(game, ..)| *game == entry.name())
             .map(|&(_, short, long)| (short, long))
             .collect();
         let mut checked = 0;

@@ -26,7 +26,7 @@ fn read(file: &str) -> String {
 
 impl GameVisitor for Missing {
     fn visit<G: Playable>(&mut self, entry: &'static GameEntry) {
-        let name = entry.name;
+        let name = entry.name();
         let title = format!("{}{}", name[..1].to_uppercase(), &name[1..]);
         for file in [
             format!("tests/perft/{name}.txt"),

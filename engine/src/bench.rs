@@ -8,6 +8,6 @@ use crate::session::BenchReport;
 pub fn all(depth: Option<u32>) -> Vec<(&'static str, BenchReport)> {
     GAMES
         .iter()
-        .map(|game| (game.name, (game.new_session)().bench(depth)))
+        .map(|game| (game.name(), (game.new_session)().bench(depth)))
         .collect()
 }

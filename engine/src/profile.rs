@@ -1,7 +1,8 @@
 //! A game's profile: the facts about a game that are not its rules, as one
-//! value ([`crate::session::Playable::PROFILE`]): its name, how its seats are
-//! written, whether dice and multi-point wins are part of it, its bench and
-//! perft bench data, its strength levels and how a review judges it.
+//! value ([`crate::session::Playable::PROFILE`]): its name, its start
+//! position, how its seats are written, whether dice and multi-point wins are
+//! part of it, its bench and perft bench data, its strength levels and how a
+//! review judges it.
 
 use crate::review::ReviewScale;
 use crate::search::Value;
@@ -12,6 +13,9 @@ pub struct Profile {
     /// The name used everywhere a game is named (`hasami`, …): protocol,
     /// command line, files.
     pub name: &'static str,
+    /// The start position in the game's notation (`position startpos`),
+    /// read under the rules in play ([`crate::session::Playable::start`]).
+    pub start: &'static str,
     /// How each seat is written in `status` and `d`, one per seat of the
     /// rules ([`crate::core::Game::SEATS`]).
     pub seat_names: &'static [&'static str],
@@ -68,11 +72,13 @@ impl Levels {
 }
 
 impl Profile {
-    /// A two-player game without dice, named `name`, with no bench data yet:
-    /// the start of a game's profile (`Profile { …, ..Profile::new("name") }`).
-    pub const fn new(name: &'static str) -> Profile {
+    /// A two-player game without dice, named `name`, starting at `start`,
+    /// with no bench data yet: the start of a game's profile (`Profile { …,
+    /// ..Profile::new("name", "<start position>") }`).
+    pub const fn new(name: &'static str, start: &'static str) -> Profile {
         Profile {
             name,
+            start,
             seat_names: &["b", "w"],
             has_chance: false,
             max_points: 1,

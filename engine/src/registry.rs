@@ -2,23 +2,19 @@
 //! the benches, the conformance tests and the match runner all iterate. A new
 //! game is its own folder plus one line here (docs/adding-a-game.md).
 
+use crate::profile::Profile;
 use crate::session::{GameSession, Playable, Session};
 
 /// One registered game and the facts about it that tools need without
-/// knowing its rules.
+/// knowing its rules: its profile (name, dice, points, levels, …) and its
+/// seats.
 #[derive(Clone, Copy)]
 pub struct GameEntry {
-    /// The name used everywhere a game is named (protocol, command line, files).
-    pub name: &'static str,
+    /// The game's facts that are not rules ([`Playable::PROFILE`]).
+    pub profile: Profile,
     /// The game's name for people.
     pub title: &'static str,
     pub seats: usize,
-    /// Whether chance events (dice) are part of the play.
-    pub has_chance: bool,
-    /// The most points one game can be worth.
-    pub max_points: u8,
-    /// Its strength levels below full strength (its profile's `levels.count`).
-    pub levels: u32,
     /// A session at the start position with default rules and options.
     pub new_session: fn() -> Box<dyn GameSession>,
     /// See [`GameEntry::move_gains`].
@@ -30,16 +26,18 @@ type MoveGains =
     fn(&[(String, String)], Option<&str>, &[&str]) -> Result<Vec<(String, i64)>, String>;
 
 impl GameEntry {
+    /// The name used everywhere a game is named (protocol, command line, files).
+    pub const fn name(&self) -> &'static str {
+        self.profile.name
+    }
+
     /// The entry of `G`, named `title` for people (what a line of
     /// [`register_games!`] builds).
     pub const fn of<G: Playable>(title: &'static str) -> GameEntry {
         GameEntry {
-            name: G::PROFILE.name,
+            profile: G::PROFILE,
             title,
             seats: G::SEATS,
-            has_chance: G::PROFILE.has_chance,
-            max_points: G::PROFILE.max_points,
-            levels: G::PROFILE.levels.count,
             new_session: boxed_session::<G>,
             move_gains: move_gains_of::<G>,
         }
@@ -110,7 +108,7 @@ fn move_gains_of<G: Playable>(
 
 impl std::fmt::Debug for GameEntry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name)
+        f.write_str(self.name())
     }
 }
 
@@ -154,7 +152,7 @@ register_games! {
 pub fn find(name: &str) -> Result<&'static GameEntry, String> {
     GAMES
         .iter()
-        .find(|game| game.name.eq_ignore_ascii_case(name))
+        .find(|game| game.name().eq_ignore_ascii_case(name))
         .ok_or_else(|| {
             format!(
                 "unknown game '{}' (expected one of {})",
@@ -169,7 +167,7 @@ pub const NAMES: [&str; GAMES.len()] = {
     let mut names = [""; GAMES.len()];
     let mut i = 0;
     while i < GAMES.len() {
-        names[i] = GAMES[i].name;
+        names[i] = GAMES[i].name();
         i += 1;
     }
     names
@@ -191,10 +189,13 @@ mod tests {
     fn every_entry_makes_a_session_of_its_own_game() {
         for game in GAMES {
             let session = (game.new_session)();
-            assert_eq!(session.game(), game.name);
+            assert_eq!(session.game(), game.name());
             assert_eq!(session.seats(), game.seats);
-            assert_eq!(session.has_chance(), game.has_chance);
-            assert_eq!(find(&game.name.to_uppercase()).unwrap().name, game.name);
+            assert_eq!(session.has_chance(), game.profile.has_chance);
+            assert_eq!(
+                find(&game.name().to_uppercase()).unwrap().name(),
+                game.name()
+            );
         }
         let mut names = NAMES.to_vec();
         names.sort_unstable();
@@ -340,7 +341,7 @@ mod tests {
         struct Names(Vec<&'static str>);
         impl GameVisitor for Names {
             fn visit<G: Playable>(&mut self, entry: &'static GameEntry) {
-                assert_eq!(G::PROFILE.name, entry.name);
+                assert_eq!(G::PROFILE.name, entry.name());
                 self.0.push(G::PROFILE.name);
             }
         }

@@ -19,7 +19,8 @@ use crate::review::ReviewScale;
 use crate::search::tables::Scratch;
 use crate::search::TimeParams;
 use crate::search::{
-    smp, DelayEstimate, Limits, Margin, Score, SearchConfig, SearchControl, SearchInfo, Searcher,
+    smp, DelayEstimate, Limits, Margin, Odds, Score, SearchConfig, SearchControl, SearchInfo,
+    Searcher,
 };
 use crate::strength::{self, StrengthParams, Weak};
 use crate::tune::{self, Params, Spec, Tunable, Tuned};
@@ -34,11 +35,21 @@ pub trait Playable: Game + Notation {
     /// The game's facts that are not rules: name, seats, dice, bench and
     /// perft bench data, levels ([`Profile`]).
     const PROFILE: Profile;
+    /// The start position under `rules`: the profile's, read; a game whose
+    /// start depends on its rules says how.
+    fn start(rules: &Self::Rules) -> Self {
+        Self::from_sfen(Self::PROFILE.start, rules).expect("the profile's start position reads")
+    }
     /// What a one-ply greedy player (the `baseline` tool) maximises, by the
     /// game's own measure, for the side that plays `mv`: the material it wins
     /// at once in the shogi games (the values the searchers order captures by;
-    /// in Hasami the stones captured), and in Sugoroku what it gains in the race.
-    fn immediate_gain(&self, mv: Self::Move) -> i64;
+    /// in Hasami the stones captured), and in Sugoroku what it gains in the
+    /// race; nothing by default (the baseline then plays the first move that
+    /// wins at once, or any).
+    fn immediate_gain(&self, mv: Self::Move) -> i64 {
+        let _ = mv;
+        0
+    }
     /// Options of the game's searcher (e.g. the choice of algorithm), announced
     /// after the house rules.
     fn search_options() -> &'static [OptionSpec] {
@@ -62,11 +73,11 @@ pub trait Playable: Game + Notation {
             .map(|(mv, n)| (self.format_move(mv), n))
             .collect()
     }
-    /// Words `info` adds about the move `mv` heading a line (Sugoroku: the
-    /// result probabilities after it); none by default.
-    fn info_details(&self, mv: Self::Move, params: &ParamsOf<Self>) -> String {
+    /// The result probabilities after the move `mv` heading a line, where
+    /// the evaluation gives them (Sugoroku); none by default.
+    fn odds_after(&self, mv: Self::Move, params: &ParamsOf<Self>) -> Option<Odds> {
         let _ = (mv, params);
-        String::new()
+        None
     }
     /// Starts the heavy set-up of the evaluation `params` choose for `rules`
     /// (Sugoroku's race tables) at `isready`, so that no search waits for it;
@@ -100,7 +111,7 @@ pub trait Playable: Game + Notation {
     /// the default.
     fn mate(
         &self,
-        limits: &Limits,
+        limits: &Limits<Self::Move>,
         control: &SearchControl,
         scratch: &Scratch,
     ) -> MateAnswer<Self::Move> {
@@ -522,7 +533,7 @@ impl<G: Playable> Session<G> {
     fn loose_margin(
         &self,
         level: Option<strength::Level>,
-        limits: &Limits,
+        limits: &Limits<G::Move>,
     ) -> Option<crate::search::Value> {
         match level {
             Some(level) => Some(level.margin),
@@ -543,7 +554,7 @@ impl<G: Playable> Session<G> {
     fn root_search(
         &mut self,
         level: Option<strength::Level>,
-        limits: &Limits,
+        limits: &Limits<G::Move>,
         control: &SearchControl,
         report: &mut dyn FnMut(&SearchInfo<String>),
     ) -> Searched<G> {
@@ -594,19 +605,15 @@ impl<G: Playable> Session<G> {
                 nodes: info.nodes,
                 time_ms: info.time_ms,
                 hashfull: info.hashfull,
-                details: info
-                    .pv
-                    .first()
-                    .map_or_else(String::new, |&mv| pos.info_details(mv, &params)),
+                odds: info.pv.first().and_then(|&mv| pos.odds_after(mv, &params)),
                 pv,
                 scores: info.scores,
             });
         };
         let result = match level {
             Some(level) => {
-                let choices = limits.searchmoves_in(pos).unwrap_or_default();
-                let weak =
-                    Weak::new(pos.clone(), level.weakness(self.rng.gen())).choosing_among(choices);
+                let weak = Weak::new(pos.clone(), level.weakness(self.rng.gen()))
+                    .choosing_among(limits.searchmoves.clone());
                 Searcher::<Weak<G>>::search(
                     &mut self.searcher,
                     &weak,
@@ -689,7 +696,7 @@ impl<G: Playable> Session<G> {
                     nodes: result.nodes,
                     time_ms: started.elapsed().as_millis() as u64,
                     hashfull: Searcher::<G>::hashfull(&self.searcher),
-                    details: pos.info_details(mv, &searched.params),
+                    odds: pos.odds_after(mv, &searched.params),
                     pv: answer.clone(),
                     scores: None,
                 });
@@ -709,7 +716,7 @@ impl<G: Playable> Session<G> {
     /// `searchmoves` or `MultiPV` above 1 (analysis wants its lines).
     fn mate_probe(
         &self,
-        limits: &Limits,
+        limits: &Limits<G::Move>,
         control: &SearchControl,
         report: &mut dyn FnMut(&SearchInfo<String>),
     ) -> Option<BestMove> {
@@ -748,7 +755,7 @@ impl<G: Playable> Session<G> {
             nodes: probe.nodes(),
             time_ms: elapsed,
             hashfull: 0,
-            details: String::new(),
+            odds: None,
             pv: pv.clone(),
             scores: None,
         });
@@ -773,7 +780,7 @@ impl<G: Playable> Session<G> {
     /// when the choice stands unremarked.
     fn threat_guard(
         &self,
-        limits: &Limits,
+        limits: &Limits<G::Move>,
         control: &SearchControl,
         choice: G::Move,
         score: Score,
@@ -1097,10 +1104,7 @@ impl<G: Playable> GameSession for Session<G> {
         if self.pos.at_chance() && self.pos.decided().is_none() {
             return Some(Refusal::AwaitsChance);
         }
-        limits
-            .searchmoves_in(&self.pos)
-            .err()
-            .map(Refusal::SearchMoves)
+        limits.read_in(&self.pos).err().map(Refusal::SearchMoves)
     }
 
     fn has_mate_solver(&self) -> bool {
@@ -1109,7 +1113,10 @@ impl<G: Playable> GameSession for Session<G> {
 
     fn mate(&mut self, limits: &Limits, control: &SearchControl) -> MateAnswer<String> {
         let scratch = Searcher::<G>::tables(&self.searcher).scratch();
-        match self.pos.mate(limits, control, scratch) {
+        match self
+            .pos
+            .mate(&limits.with_moves(Vec::new()), control, scratch)
+        {
             MateAnswer::Mate(line) => MateAnswer::Mate(line_notation(&self.pos, &line)),
             MateAnswer::NoMate => MateAnswer::NoMate,
             MateAnswer::Timeout => MateAnswer::Timeout,
@@ -1124,6 +1131,11 @@ impl<G: Playable> GameSession for Session<G> {
         report: &mut dyn FnMut(&SearchInfo<String>),
     ) -> BestMove {
         control.carry_delay(self.delays.recent());
+        // The searchers take moves, not text (names that are not legal here
+        // were refused before: `search_refusal`).
+        let limits = &limits
+            .read_in(&self.pos)
+            .unwrap_or_else(|_| limits.with_moves(Vec::new()));
         if self.pos.outcome().is_some() {
             return BestMove {
                 best: None,
@@ -1271,7 +1283,7 @@ fn elo_spec<G: Playable>() -> Option<OptionSpec> {
 
 /// A line of moves from `pos` in the game's notation (each move written in
 /// the position it is played from).
-fn line_notation<G: Game>(pos: &G, line: &[G::Move]) -> Vec<String> {
+fn line_notation<G: Notation>(pos: &G, line: &[G::Move]) -> Vec<String> {
     let mut pos = pos.clone();
     line.iter()
         .map(|&mv| {
@@ -1695,7 +1707,7 @@ mod tests {
             let mut lines = Vec::new();
             let control = SearchControl::new(false);
             let best = session.search(&Limits::depth(2), &control, &mut |info| {
-                lines.push((info.score, info.details.clone()))
+                lines.push((info.score, info.odds))
             });
             (best.best, lines)
         };

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use yomi_engine::core::error::quote;
 use yomi_engine::core::game::GameResult;
 use yomi_engine::review::{PlyReview, ReviewScale, Verdict};
-use yomi_engine::search::{Score, SearchInfo};
+use yomi_engine::search::{Odds, Score, SearchInfo};
 use yomi_engine::session::{BenchReport, BestMove, GameSession, MateAnswer};
 
 /// A shared, locked, line-flushed writer.
@@ -101,9 +101,15 @@ pub fn info_line(info: &SearchInfo<String>) -> String {
         line.push_str(" scores ");
         line.push_str(&scores.join(" "));
     }
-    if !info.details.is_empty() {
-        line.push(' ');
-        line.push_str(&info.details);
+    if let Some(odds) = info.odds {
+        let Odds {
+            win,
+            win2,
+            win3,
+            lose2,
+            lose3,
+        } = odds;
+        line.push_str(&format!(" probs {win} {win2} {win3} {lose2} {lose3}"));
     }
     if !info.pv.is_empty() {
         line.push_str(" pv ");
@@ -274,7 +280,7 @@ mod tests {
             hashfull: 7,
             pv: vec!["9i9h".to_string(), "1a1b".to_string()],
             scores: None,
-            details: String::new(),
+            odds: None,
         };
         assert_eq!(
             info_line(&info),
@@ -310,7 +316,13 @@ mod tests {
         };
         assert!(info_line(&vector).ends_with("time 100 scores 120 -40 -35 -45 pv 9i9h 1a1b"));
         let details = SearchInfo {
-            details: "probs 612 40 3 20 1".to_string(),
+            odds: Some(Odds {
+                win: 612,
+                win2: 40,
+                win3: 3,
+                lose2: 20,
+                lose3: 1,
+            }),
             ..equity
         };
         assert!(info_line(&details).ends_with("points -1.205 nodes 20000 nps 200000 hashfull 7 time 100 probs 612 40 3 20 1 pv 24/18,13/11"));

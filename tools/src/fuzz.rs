@@ -757,7 +757,7 @@ pub fn run(config: &FuzzConfig) -> Result<FuzzReport, Failure> {
     };
     while !spent(&report) {
         report.sessions += 1;
-        let game = GAMES[rng.gen_range(0..GAMES.len())].name;
+        let game = GAMES[rng.gen_range(0..GAMES.len())].name();
         let spec = EngineSpec {
             name: "yomi".into(),
             cmd: config.engine.display().to_string(),

@@ -38,7 +38,7 @@ pub fn header_fields(config: &MatchConfig) -> Vec<(&'static str, String)> {
         .num("hang_ms", config.hang_timeout.as_millis())
         .num("margin_ms", config.timeout_margin.as_millis());
     vec![
-        ("game", json::quote(config.game.name)),
+        ("game", json::quote(config.game.name())),
         ("engines", json::str_array(&names)),
         ("commands", commands(&config.engines)),
         ("tc", json::quote(&config.tc.describe())),

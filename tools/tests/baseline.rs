@@ -183,8 +183,12 @@ fn each_mode_plays_legal_moves_in_every_game_at_once() {
     for mode in ["random", "greedy"] {
         for game in GAMES {
             let mut engine = Engine::start(&[mode, "--seed", "3"]);
-            let (moves, over) = self_play(&mut engine, game.name, 60, 11);
-            assert!(over || moves.len() >= 60, "{mode} {}: {moves:?}", game.name);
+            let (moves, over) = self_play(&mut engine, game.name(), 60, 11);
+            assert!(
+                over || moves.len() >= 60,
+                "{mode} {}: {moves:?}",
+                game.name()
+            );
             engine.quit();
         }
     }
@@ -437,11 +441,11 @@ fn greedy_against_random_through_the_match_runner_in_every_game() {
         "error",
     ];
     for game in GAMES {
-        let out = dir.join(format!("{}.jsonl", game.name));
+        let out = dir.join(format!("{}.jsonl", game.name()));
         let output = Command::new(MATCH)
             .args([
                 "--game",
-                game.name,
+                game.name(),
                 "--games",
                 "2",
                 "--nodes",
@@ -466,14 +470,14 @@ fn greedy_against_random_through_the_match_runner_in_every_game() {
             .output()
             .unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(output.status.success(), "{}: {stderr}", game.name);
-        assert!(!stderr.contains("warning"), "{}: {stderr}", game.name);
+        assert!(output.status.success(), "{}: {stderr}", game.name());
+        assert!(!stderr.contains("warning"), "{}: {stderr}", game.name());
         let text = std::fs::read_to_string(&out).unwrap();
         let games: Vec<&str> = text
             .lines()
             .filter(|l| l.contains("\"type\":\"game\""))
             .collect();
-        assert_eq!(games.len(), 2, "{}: {text}", game.name);
+        assert_eq!(games.len(), 2, "{}: {text}", game.name());
         for line in games {
             let reason = line
                 .split("\"reason\":\"")
@@ -482,7 +486,7 @@ fn greedy_against_random_through_the_match_runner_in_every_game() {
                 .split('"')
                 .next()
                 .unwrap();
-            assert!(!faults.contains(&reason), "{}: {line}", game.name);
+            assert!(!faults.contains(&reason), "{}: {line}", game.name());
         }
     }
     let _ = std::fs::remove_dir_all(dir);

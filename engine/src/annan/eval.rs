@@ -214,13 +214,13 @@ impl Playable for Annan {
             blind_permille: 500,
             ..Levels::UNMEASURED
         },
-        ..Profile::new("annan")
+        ..Profile::new("annan", super::position::START_SFEN)
     };
 
     /// A df-pn solver: see `mate.rs`.
     fn mate(
         &self,
-        limits: &crate::search::Limits,
+        limits: &crate::search::Limits<AnnanMove>,
         control: &crate::search::SearchControl,
         scratch: &crate::search::tables::Scratch,
     ) -> crate::session::MateAnswer<AnnanMove> {

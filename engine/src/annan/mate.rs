@@ -300,7 +300,7 @@ pub struct MateSolver<'a> {
 /// `go mate` for Annan, its table taken from `scratch` and given back.
 pub fn solve(
     pos: &Annan,
-    limits: &Limits,
+    limits: &Limits<AnnanMove>,
     control: &SearchControl,
     scratch: &Scratch,
 ) -> MateAnswer<AnnanMove> {
@@ -320,7 +320,7 @@ pub fn solve(
 impl<'a> MateSolver<'a> {
     pub fn new(
         pos: &Annan,
-        limits: &Limits,
+        limits: &Limits<AnnanMove>,
         control: &'a SearchControl,
         table_bits: u32,
         scratch: &Scratch,

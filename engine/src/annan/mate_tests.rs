@@ -6,7 +6,7 @@ use super::mate::{MateReport, MateSolver};
 use super::{Annan, AnnanMove, AnnanRules};
 use crate::core::{Game, MoveList};
 use crate::search::{Limits, SearchControl};
-use crate::session::MateAnswer;
+use crate::session::{MateAnswer, Playable};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 

@@ -156,18 +156,27 @@ impl Annan {
     }
 }
 
+impl Annan {
+    pub fn rules(&self) -> &AnnanRules {
+        &self.rules
+    }
+    pub fn compute_key(&self) -> u64 {
+        let mut key = if self.side == WHITE { SIDE_KEY } else { 0 };
+        for sq in Square::all() {
+            key ^= piece_key(self.state.at(sq), sq);
+        }
+        for color in [BLACK, WHITE] {
+            for kind in super::piece::HAND_KINDS {
+                key ^= hand_key(color, kind, self.state.hands[color as usize][kind.index()]);
+            }
+        }
+        key
+    }
+}
+
 impl Game for Annan {
     type Move = AnnanMove;
     type Rules = AnnanRules;
-    const SEATS: usize = 2;
-
-    fn start(rules: &AnnanRules) -> Self {
-        Annan::from_sfen(START_SFEN, rules).expect("the start position is valid")
-    }
-
-    fn rules(&self) -> &AnnanRules {
-        &self.rules
-    }
 
     #[inline]
     fn side_to_move(&self) -> Seat {
@@ -233,19 +242,6 @@ impl Game for Annan {
         self.key
     }
 
-    fn compute_key(&self) -> u64 {
-        let mut key = if self.side == WHITE { SIDE_KEY } else { 0 };
-        for sq in Square::all() {
-            key ^= piece_key(self.state.at(sq), sq);
-        }
-        for color in [BLACK, WHITE] {
-            for kind in super::piece::HAND_KINDS {
-                key ^= hand_key(color, kind, self.state.hands[color as usize][kind.index()]);
-            }
-        }
-        key
-    }
-
     fn outcome(&self) -> Option<Outcome> {
         if !has_legal_move(&self.state, self.side, &self.rules) {
             return Some(self.no_move_outcome());
@@ -274,7 +270,9 @@ impl Game for Annan {
         let since = since_ply.saturating_sub(self.base_ply) as usize;
         self.keys.repeats_since(self.key, since)
     }
+}
 
+impl Notation for Annan {
     fn format_move(&self, mv: AnnanMove) -> String {
         super::notation::format_move(mv)
     }
@@ -292,9 +290,6 @@ impl Game for Annan {
             Err(MoveError::new(text, super::notation::why_illegal(self, mv)))
         }
     }
-}
-
-impl Notation for Annan {
     fn from_sfen(sfen: &str, rules: &AnnanRules) -> Result<Self, ParseError> {
         super::notation::parse_sfen(sfen, rules)
     }

@@ -1,6 +1,7 @@
 //! Annan rule tests on hand-built positions.
 
 use crate::core::Notation;
+use crate::session::Playable;
 
 use super::*;
 use crate::core::Game;
@@ -587,8 +588,14 @@ fn garbled_and_illegal_moves_are_refused() {
 
 #[test]
 fn conformance_under_both_dead_piece_settings() {
-    crate::core::conformance::random_playouts(&Annan::start(&AnnanRules::default()), 12, 160, 1);
-    crate::core::conformance::random_playouts(&Annan::start(&forbid()), 12, 160, 2);
+    crate::core::conformance::random_playouts(
+        &Annan::start(&AnnanRules::default()),
+        &AnnanRules::default(),
+        12,
+        160,
+        1,
+    );
+    crate::core::conformance::random_playouts(&Annan::start(&forbid()), &forbid(), 12, 160, 2);
 }
 
 mod search {

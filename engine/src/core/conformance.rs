@@ -1,7 +1,8 @@
 //! Checks every game must pass: random playouts with undo (through chance
-//! nodes too), notation round trips, key twins, well-formed outcomes. Each
-//! game's tests run them from positions of its own; [`Suite`] runs them, with
-//! perft and a search, over every registered game.
+//! nodes too), notation round trips (the incremental key equal to the key of
+//! the position reread), well-formed outcomes. Each game's tests run them from
+//! positions of its own; [`Suite`] runs them, with perft and a search, over
+//! every registered game.
 
 use crate::core::Notation;
 
@@ -13,11 +14,17 @@ use crate::session::Playable;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-/// Plays `games` random games of at most `max_plies` from `start`, checking at
-/// every node that the game's parts agree with each other; a game stops where
+/// Plays `games` random games of at most `max_plies` from `start` (under
+/// `rules`, which reread its notation), checking at every node that the game's parts agree with each other; a game stops where
 /// dice are due ([`random_chance_playouts`] throws them).
-pub fn random_playouts<G: Notation>(start: &G, games: usize, max_plies: usize, seed: u64) {
-    playouts::<G, NoChance>(start, games, max_plies, seed, &mut |_| {});
+pub fn random_playouts<G: Notation>(
+    start: &G,
+    rules: &G::Rules,
+    games: usize,
+    max_plies: usize,
+    seed: u64,
+) {
+    playouts::<G, NoChance>(start, rules, games, max_plies, seed, &mut |_| {});
 }
 
 /// [`random_playouts`] for a game with chance nodes: each is checked (weights
@@ -27,12 +34,13 @@ pub fn random_playouts<G: Notation>(start: &G, games: usize, max_plies: usize, s
 /// still going after `max_plies` moves, chance steps not counted).
 pub fn random_chance_playouts<G: ChanceGame + Notation>(
     start: &G,
+    rules: &G::Rules,
     games: usize,
     max_plies: usize,
     seed: u64,
     each_node: &mut dyn FnMut(&G),
 ) -> Vec<Option<Outcome>> {
-    playouts::<G, WithChance>(start, games, max_plies, seed, each_node)
+    playouts::<G, WithChance>(start, rules, games, max_plies, seed, each_node)
 }
 
 /// How the playouts meet chance nodes.
@@ -40,7 +48,7 @@ trait ChanceSteps<G: Game> {
     type Outcome: Copy;
     /// At a chance node, checks it and draws an outcome; `None` where a player
     /// is to move.
-    fn draw(pos: &G, rng: &mut Xoshiro256PlusPlus) -> Option<Self::Outcome>;
+    fn draw(pos: &G, rules: &G::Rules, rng: &mut Xoshiro256PlusPlus) -> Option<Self::Outcome>;
     fn apply(pos: &mut G, outcome: Self::Outcome);
     fn undo(pos: &mut G, outcome: Self::Outcome);
 }
@@ -50,7 +58,7 @@ struct NoChance;
 
 impl<G: Game> ChanceSteps<G> for NoChance {
     type Outcome = ();
-    fn draw(_: &G, _: &mut Xoshiro256PlusPlus) -> Option<()> {
+    fn draw(_: &G, _: &G::Rules, _: &mut Xoshiro256PlusPlus) -> Option<()> {
         None
     }
     fn apply(_: &mut G, _: ()) {}
@@ -62,11 +70,11 @@ struct WithChance;
 impl<G: ChanceGame + Notation> ChanceSteps<G> for WithChance {
     type Outcome = G::Chance;
 
-    fn draw(pos: &G, rng: &mut Xoshiro256PlusPlus) -> Option<G::Chance> {
+    fn draw(pos: &G, rules: &G::Rules, rng: &mut Xoshiro256PlusPlus) -> Option<G::Chance> {
         if !pos.at_chance() {
             return None;
         }
-        check_position(pos);
+        check_position(pos, rules);
         assert!(pos.outcome().is_none(), "a finished game waits for no dice");
         assert_eq!(pos.count_moves(), 0, "no player moves at a chance node");
         let outcomes = pos.chance_outcomes();
@@ -116,6 +124,7 @@ enum Step<M, C> {
 
 fn playouts<G: Notation, C: ChanceSteps<G>>(
     start: &G,
+    rules: &G::Rules,
     games: usize,
     max_plies: usize,
     seed: u64,
@@ -128,7 +137,7 @@ fn playouts<G: Notation, C: ChanceSteps<G>>(
         let mut played = Vec::new();
         let mut plies = 0;
         while plies < max_plies {
-            if let Some(outcome) = C::draw(&pos, &mut rng) {
+            if let Some(outcome) = C::draw(&pos, rules, &mut rng) {
                 let (sfen, key) = (pos.sfen(), pos.key());
                 C::apply(&mut pos, outcome);
                 C::undo(&mut pos, outcome);
@@ -141,7 +150,7 @@ fn playouts<G: Notation, C: ChanceSteps<G>>(
                 // Dice due, and these playouts do not throw them.
                 break;
             }
-            check_node(&pos);
+            check_node(&pos, rules);
             let mut moves = MoveList::new();
             pos.generate_moves(&mut moves);
             if moves.is_empty() || pos.outcome().is_some() {
@@ -172,13 +181,8 @@ fn playouts<G: Notation, C: ChanceSteps<G>>(
 }
 
 /// The key and the notation: what every node, chance nodes included, must keep.
-fn check_position<G: Notation>(pos: &G) {
-    assert_eq!(
-        pos.key(),
-        pos.compute_key(),
-        "incremental key equals its twin"
-    );
-    let reread = G::from_sfen(&pos.sfen(), pos.rules()).expect("own notation reads back");
+fn check_position<G: Notation>(pos: &G, rules: &G::Rules) {
+    let reread = G::from_sfen(&pos.sfen(), rules).expect("own notation reads back");
     assert_eq!(reread.sfen(), pos.sfen());
     assert_eq!(
         reread.key(),
@@ -188,8 +192,8 @@ fn check_position<G: Notation>(pos: &G) {
 }
 
 /// A node with a player to move: [`check_position`], the moves and the outcome.
-pub fn check_node<G: Notation>(pos: &G) {
-    check_position(pos);
+pub fn check_node<G: Notation>(pos: &G, rules: &G::Rules) {
+    check_position(pos, rules);
     let mut moves = MoveList::new();
     pos.generate_moves(&mut moves);
     assert_eq!(pos.count_moves(), moves.len() as u64);
@@ -221,7 +225,7 @@ pub fn check_node<G: Notation>(pos: &G) {
 /// `from_sfen`, and garbled moves to `play_text`: nothing panics, a text that
 /// reads is a position that round-trips and can be played from, and a refused
 /// move leaves the position as it was.
-pub fn garbled_inputs<G: Notation>(start: &G, count: usize, seed: u64) {
+pub fn garbled_inputs<G: Notation>(start: &G, rules: &G::Rules, count: usize, seed: u64) {
     const ALPHABET: &[u8] = b"0123456789abcdefghiwbKRGSPLNBkrgspnl+-*/:@ ,.x";
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut pos = start.clone();
@@ -254,8 +258,8 @@ pub fn garbled_inputs<G: Notation>(start: &G, count: usize, seed: u64) {
             }
         }
         let text = String::from_utf8_lossy(&text).into_owned();
-        if let Ok(read) = G::from_sfen(&text, pos.rules()) {
-            let again = G::from_sfen(&read.sfen(), pos.rules()).expect("own notation reads back");
+        if let Ok(read) = G::from_sfen(&text, rules) {
+            let again = G::from_sfen(&read.sfen(), rules).expect("own notation reads back");
             assert_eq!(again.sfen(), read.sfen(), "from {text}");
             let mut moves = MoveList::new();
             read.generate_moves(&mut moves);
@@ -306,7 +310,7 @@ const GARBLED_PER_GAME: usize = 3_000;
 
 impl GameVisitor for Suite {
     fn visit<G: Playable>(&mut self, entry: &'static GameEntry) {
-        let name = entry.name;
+        let name = entry.name();
         assert_eq!(G::PROFILE.name, name);
         assert_eq!(
             G::PROFILE.seat_names.len(),
@@ -317,7 +321,7 @@ impl GameVisitor for Suite {
         assert_eq!(session.game(), name);
         assert_eq!(
             (session.seats(), session.has_chance()),
-            (entry.seats, entry.has_chance),
+            (entry.seats, entry.profile.has_chance),
             "{name}: the entry's seats and dice are the session's"
         );
         let rules = G::Rules::default();
@@ -336,8 +340,8 @@ impl GameVisitor for Suite {
             )
             .collect();
         for (seed, start) in (0..).zip(&starts) {
-            random_playouts(start, 4, 80, seed);
-            garbled_inputs(start, GARBLED_PER_GAME / starts.len(), seed);
+            random_playouts(start, &rules, 4, 80, seed);
+            garbled_inputs(start, &rules, GARBLED_PER_GAME / starts.len(), seed);
         }
         for &(sfen, depth) in G::PROFILE.perft_bench {
             let (pos, depth) = (read(sfen), depth.min(2));

@@ -1,7 +1,6 @@
 //! The trait every game implements; searchers, perft and the protocol session are
 //! generic over it.
 
-use super::error::MoveError;
 use super::movelist::MoveList;
 use super::options::HouseRules;
 
@@ -60,22 +59,21 @@ impl Outcome {
 }
 
 /// A game position with its history: the rules, nothing of text protocols or
-/// time. How positions are written and shown to people is [`super::Notation`]'s;
-/// a move's text is here, as searchers read `searchmoves` by it.
+/// time. How positions and moves are written and shown to people is
+/// [`super::Notation`]'s.
 ///
-/// Two doors for a move: [`Game::parse_move`] checks text against the legal moves
-/// and never changes the position; [`Game::make`] / [`Game::unmake`] are the fast,
-/// unchecked pair used by search, which keeps the undo information inside.
+/// Two doors for a move: [`super::Notation::parse_move`] checks text against
+/// the legal moves and never changes the position; [`Game::make`] /
+/// [`Game::unmake`] are the fast, unchecked pair used by search, which keeps
+/// the undo information inside.
 pub trait Game: Clone + Send + Sync + 'static {
     type Move: Copy + Default + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + 'static;
     type Rules: HouseRules;
 
-    /// How many seats the rules seat (the game's name and other facts that
-    /// are not rules are its profile, [`crate::profile::Profile`]).
-    const SEATS: usize;
-
-    fn start(rules: &Self::Rules) -> Self;
-    fn rules(&self) -> &Self::Rules;
+    /// How many seats the rules seat: two unless the game says (the game's
+    /// name and other facts that are not rules are its profile,
+    /// [`crate::profile::Profile`]).
+    const SEATS: usize = 2;
 
     fn side_to_move(&self) -> Seat;
     /// Plies played since the position was set up, counting its move number.
@@ -97,10 +95,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Takes back `mv`, which must be the last move made.
     fn unmake(&mut self, mv: Self::Move);
 
-    /// The incremental Zobrist key of the position (board, hands, side to move).
+    /// The incremental Zobrist key of the position (board, hands, side to
+    /// move): what the same position read from its notation has
+    /// ([`super::conformance`] checks it at every node it visits).
     fn key(&self) -> u64;
-    /// The same key computed from scratch, to check the incremental one.
-    fn compute_key(&self) -> u64;
 
     /// The end of the game by every rule, repetition and move limit included.
     fn outcome(&self) -> Option<Outcome>;
@@ -134,23 +132,5 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn repeats_since(&self, since_ply: u32) -> bool {
         let _ = since_ply;
         false
-    }
-
-    fn format_move(&self, mv: Self::Move) -> String;
-    /// Reads a move in the fixed notation and checks that it is legal here.
-    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError> {
-        let mut moves = MoveList::new();
-        self.generate_moves(&mut moves);
-        if let Some(&mv) = moves.iter().find(|&&mv| self.format_move(mv) == text) {
-            return Ok(mv);
-        }
-        Err(MoveError::new(
-            text,
-            if moves.is_empty() {
-                "the game is over"
-            } else {
-                "not a legal move here"
-            },
-        ))
     }
 }

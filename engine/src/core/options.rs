@@ -133,11 +133,18 @@ pub fn find_spec<'a>(specs: &'a [OptionSpec], name: &str) -> Option<&'a OptionSp
 pub trait HouseRules:
     Clone + Default + std::fmt::Debug + PartialEq + Send + Sync + 'static
 {
-    /// The options this game's rules answer to.
-    fn specs() -> &'static [OptionSpec];
+    /// The options this game's rules answer to; none by default (a game
+    /// without house rules).
+    fn specs() -> &'static [OptionSpec] {
+        &[]
+    }
 
-    /// Applies an already validated value of one of [`Self::specs`].
-    fn apply(&mut self, spec: &OptionSpec, value: OptionValue);
+    /// Applies an already validated value of one of [`Self::specs`]; games
+    /// with house rules say how.
+    fn apply(&mut self, spec: &OptionSpec, value: OptionValue) {
+        let _ = value;
+        unreachable!("no house rule is named {}", spec.name)
+    }
 
     /// As [`HouseRules::apply`], for values that can still fail once validated
     /// (a file to read); the error is the reason.
@@ -164,14 +171,7 @@ pub trait HouseRules:
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct NoHouseRules;
 
-impl HouseRules for NoHouseRules {
-    fn specs() -> &'static [OptionSpec] {
-        &[]
-    }
-    fn apply(&mut self, spec: &OptionSpec, _: OptionValue) {
-        unreachable!("no house rule is named {}", spec.name)
-    }
-}
+impl HouseRules for NoHouseRules {}
 
 /// The move-limit option every board game shares.
 pub const MOVE_LIMIT: OptionSpec = OptionSpec::spin("MoveLimit", 0, 0, 100_000);

@@ -191,7 +191,7 @@ impl Playable for Hasami {
             ],
             ..Levels::UNMEASURED
         },
-        ..Profile::new("hasami")
+        ..Profile::new("hasami", "ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP b - 1")
     };
 }
 

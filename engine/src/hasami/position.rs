@@ -239,23 +239,24 @@ impl Hasami {
     }
 }
 
+impl Hasami {
+    pub fn rules(&self) -> &HasamiRules {
+        &self.rules
+    }
+    pub fn compute_key(&self) -> u64 {
+        let mut key = if self.side == WHITE { SIDE_KEY } else { 0 };
+        for side in [BLACK, WHITE] {
+            for sq in self.stones(side) {
+                key ^= stone_key(side, sq);
+            }
+        }
+        key
+    }
+}
+
 impl Game for Hasami {
     type Move = HasamiMove;
     type Rules = HasamiRules;
-    const SEATS: usize = 2;
-
-    fn start(rules: &HasamiRules) -> Self {
-        let mut pos = Hasami::empty(BLACK, 0, rules);
-        for col in 0..9 {
-            pos.put(BLACK, Square::new(8, col));
-            pos.put(WHITE, Square::new(0, col));
-        }
-        pos
-    }
-
-    fn rules(&self) -> &HasamiRules {
-        &self.rules
-    }
 
     #[inline]
     fn side_to_move(&self) -> Seat {
@@ -321,16 +322,6 @@ impl Game for Hasami {
         self.key
     }
 
-    fn compute_key(&self) -> u64 {
-        let mut key = if self.side == WHITE { SIDE_KEY } else { 0 };
-        for side in [BLACK, WHITE] {
-            for sq in self.stones(side) {
-                key ^= stone_key(side, sq);
-            }
-        }
-        key
-    }
-
     fn outcome(&self) -> Option<Outcome> {
         self.decided().or_else(|| {
             (self.count_moves() == 0).then(|| Outcome::win(self.side ^ 1, "no-legal-move"))
@@ -359,7 +350,9 @@ impl Game for Hasami {
         let since = since_ply.saturating_sub(self.base_ply) as usize;
         self.keys.repeats_since(self.key, since)
     }
+}
 
+impl Notation for Hasami {
     fn format_move(&self, mv: HasamiMove) -> String {
         format!("{}{}", mv.from, mv.to)
     }
@@ -367,9 +360,6 @@ impl Game for Hasami {
     fn parse_move(&self, text: &str) -> Result<HasamiMove, MoveError> {
         super::notation::parse_move(self, text)
     }
-}
-
-impl Notation for Hasami {
     fn from_sfen(sfen: &str, rules: &HasamiRules) -> Result<Self, ParseError> {
         super::notation::parse_sfen(sfen, rules)
     }

@@ -2,6 +2,7 @@
 //! generator that the fast one must agree with.
 
 use crate::core::Notation;
+use crate::session::Playable;
 
 use super::position::{BLACK, WHITE};
 use super::*;
@@ -791,14 +792,14 @@ impl Hasami {
 fn conformance_under_every_win_condition() {
     for (i, win) in ["five", "lead3", "all"].into_iter().enumerate() {
         let start = Hasami::start(&rules(win, 0));
-        crate::core::conformance::random_playouts(&start, 20, 400, i as u64);
+        crate::core::conformance::random_playouts(&start, start.rules(), 20, 400, i as u64);
     }
     let midgame = Hasami::from_sfen(
         "p7p/2pp1pp2/9/1p2P2p1/9/1P2p2P1/9/2PP1PP2/P7P b - 40",
         &rules("all", 60),
     )
     .unwrap();
-    crate::core::conformance::random_playouts(&midgame, 20, 200, 9);
+    crate::core::conformance::random_playouts(&midgame, midgame.rules(), 20, 200, 9);
 }
 
 #[test]

@@ -10,7 +10,7 @@ use crate::core::options::NoHouseRules;
 use crate::core::Notation;
 use crate::core::{Game, MoveError, MoveList, Outcome, ParseError, Seat};
 use crate::profile::Profile;
-use crate::search::alphabeta::{AlphaBeta, AlphaBetaParams};
+use crate::search::alphabeta::AlphaBeta;
 use crate::search::{TwoPlayerGame, Value};
 use crate::session::Playable;
 use crate::tune::{Params, Tunable};
@@ -25,22 +25,15 @@ struct Nim {
     ply: u32,
 }
 
+impl Nim {
+    pub fn compute_key(&self) -> u64 {
+        (u64::from(self.stones) << 1 | u64::from(self.to_move)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
+}
+
 impl Game for Nim {
     type Move = Take;
     type Rules = NoHouseRules;
-    const SEATS: usize = 2;
-
-    fn start(_: &NoHouseRules) -> Self {
-        Nim {
-            stones: 10,
-            to_move: 0,
-            ply: 1,
-        }
-    }
-
-    fn rules(&self) -> &NoHouseRules {
-        &NoHouseRules
-    }
 
     fn side_to_move(&self) -> Seat {
         self.to_move
@@ -73,14 +66,12 @@ impl Game for Nim {
         self.compute_key()
     }
 
-    fn compute_key(&self) -> u64 {
-        (u64::from(self.stones) << 1 | u64::from(self.to_move)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-    }
-
     fn outcome(&self) -> Option<Outcome> {
         (self.stones == 0).then(|| Outcome::win(self.to_move ^ 1, "last-stone"))
     }
+}
 
+impl Notation for Nim {
     fn format_move(&self, mv: Take) -> String {
         mv.0.to_string()
     }
@@ -94,9 +85,6 @@ impl Game for Nim {
             .find(|mv| self.format_move(*mv) == text)
             .ok_or_else(|| MoveError::new(text, "take 1, 2 or 3 stones, at most the pile"))
     }
-}
-
-impl Notation for Nim {
     fn from_sfen(sfen: &str, _: &NoHouseRules) -> Result<Self, ParseError> {
         let refuse = |why: &str| ParseError::new(sfen, why);
         let words: Vec<&str> = sfen.split(' ').collect();
@@ -145,17 +133,12 @@ impl Params for NimEval {
 
 impl TwoPlayerGame for Nim {
     type Eval = NimEval;
-    const SEARCH: AlphaBetaParams = AlphaBetaParams::UNTUNED;
 
     fn evaluate(&self, _: &NimEval) -> Value {
         match self.stones % 4 {
             0 => -100,
             _ => 100,
         }
-    }
-
-    fn is_tactical(&self, _: Take) -> bool {
-        false
     }
 }
 
@@ -166,12 +149,8 @@ impl Playable for Nim {
         bench: &["10 b 1", "7 w 4"],
         bench_depth: 6,
         perft_bench: &[("10 b 1", 5)],
-        ..Profile::new("nim")
+        ..Profile::new("nim", "10 b 1")
     };
-
-    fn immediate_gain(&self, _: Take) -> i64 {
-        0
-    }
 }
 
 /// The toy's registry: the one line.

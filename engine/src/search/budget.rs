@@ -26,8 +26,8 @@ pub struct Budget<'a> {
 impl<'a> Budget<'a> {
     /// The budget of `limits` for `side` (whose clock counts), with the time
     /// margin of [`Margin::for_search`].
-    pub fn new(
-        limits: &Limits,
+    pub fn new<M>(
+        limits: &Limits<M>,
         control: &'a SearchControl,
         side: Seat,
         margin_ms: u64,

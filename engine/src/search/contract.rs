@@ -59,7 +59,7 @@ fn legal<G: Game>(pos: &G, mv: Option<G::Move>) -> bool {
 fn with_signal<G: Game, S: Searcher<G>>(
     config: &SearchConfig,
     pos: &G,
-    limits: &Limits,
+    limits: &Limits<G::Move>,
     control: SearchControl,
     after: Duration,
     signal: fn(&SearchControl),

@@ -81,7 +81,7 @@ impl<'a, M: Copy + Eq> Shared<'a, M> {
         tt: &'a TranspositionTable,
         scratch: &'a Scratch,
         pos: &G,
-        limits: &Limits,
+        limits: &Limits<M>,
         control: &'a SearchControl,
         config: &super::SearchConfig,
     ) -> Self {
@@ -100,7 +100,7 @@ impl<'a, M: Copy + Eq> Shared<'a, M> {
             main_depth: AtomicU32::new(0),
             busy: BusyMoves::new(config.threads, scratch),
             multipv: config.multipv.max(1),
-            root_choice: RootChoice::new(limits, pos),
+            root_choice: RootChoice::new(limits),
             clock_only: limits.depth.is_none() && limits.nodes.is_none() && !limits.infinite,
             infinite: limits.infinite,
             finished: Mutex::new(None),
@@ -361,7 +361,7 @@ fn info<'a, W: Iterate<'a>>(
         hashfull: shared.tt.hashfull(),
         pv: line.pv.clone(),
         scores: worker.reported_scores(line),
-        details: String::new(),
+        odds: None,
     }
 }
 

@@ -1,6 +1,6 @@
 //! What `go` asks for.
 
-use crate::core::{Game, MoveError};
+use crate::core::{MoveError, Notation};
 use std::time::Duration;
 
 /// Clock state from `go btime … wtime … binc … winc … byoyomi …`, per seat.
@@ -12,20 +12,35 @@ pub struct Clock {
     pub byoyomi: Duration,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
+/// What `go` asks for; `M` is how `searchmoves` names moves: text as the
+/// protocol gives it, or a game's moves once read ([`Limits::read_in`]), as
+/// searchers take them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits<M = String> {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
     pub movetime: Option<Duration>,
     pub clock: Option<Clock>,
     /// Search until `stop` (also set while pondering).
     pub infinite: bool,
-    /// `go searchmoves`: only these root moves (in the game's notation) are
-    /// searched; empty means all.
-    pub searchmoves: Vec<String>,
+    /// `go searchmoves`: only these root moves are searched; empty means all.
+    pub searchmoves: Vec<M>,
 }
 
-impl Limits {
+impl<M> Default for Limits<M> {
+    fn default() -> Self {
+        Limits {
+            depth: None,
+            nodes: None,
+            movetime: None,
+            clock: None,
+            infinite: false,
+            searchmoves: Vec::new(),
+        }
+    }
+}
+
+impl<M> Limits<M> {
     pub fn depth(depth: u32) -> Self {
         Limits {
             depth: Some(depth),
@@ -45,12 +60,29 @@ impl Limits {
         }
     }
 
-    /// The `searchmoves` as moves of `pos`, or the first that is not legal there.
-    pub fn searchmoves_in<G: Game>(&self, pos: &G) -> Result<Vec<G::Move>, MoveError> {
-        self.searchmoves
+    /// The same limits with `searchmoves` in place of these.
+    pub fn with_moves<N>(&self, searchmoves: Vec<N>) -> Limits<N> {
+        Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            movetime: self.movetime,
+            clock: self.clock,
+            infinite: self.infinite,
+            searchmoves,
+        }
+    }
+}
+
+impl Limits {
+    /// The limits with `searchmoves` read as moves of `pos`, or the first
+    /// that is not legal there.
+    pub fn read_in<G: Notation>(&self, pos: &G) -> Result<Limits<G::Move>, MoveError> {
+        let moves = self
+            .searchmoves
             .iter()
             .map(|text| pos.parse_move(text))
-            .collect()
+            .collect::<Result<_, _>>()?;
+        Ok(self.with_moves(moves))
     }
 }
 
@@ -61,16 +93,9 @@ impl Limits {
 pub struct RootChoice<M>(Vec<M>);
 
 impl<M: Copy + Eq> RootChoice<M> {
-    /// The choice `limits` makes at `pos`; names that are not legal there
-    /// (which the session refuses before searching) are left out.
-    pub fn new<G: Game<Move = M>>(limits: &Limits, pos: &G) -> Self {
-        RootChoice(
-            limits
-                .searchmoves
-                .iter()
-                .filter_map(|text| pos.parse_move(text).ok())
-                .collect(),
-        )
+    /// The choice `limits` makes.
+    pub fn new(limits: &Limits<M>) -> Self {
+        RootChoice(limits.searchmoves.clone())
     }
 
     #[inline]

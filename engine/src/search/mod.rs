@@ -69,12 +69,18 @@ pub trait TwoPlayerGame: Game {
     const NULL_MOVE: bool = false;
     /// The evaluator: its weights and tunables, a value the searcher owns.
     type Eval: Evaluator;
-    /// The game's own alpha-beta tunables (its tuned defaults).
-    const SEARCH: alphabeta::AlphaBetaParams;
+    /// The game's own alpha-beta tunables (its tuned defaults): the shared
+    /// untuned ones unless the game has tuned its own.
+    const SEARCH: alphabeta::AlphaBetaParams = alphabeta::AlphaBetaParams::UNTUNED;
     /// Static evaluation from the side to move's point of view, by `eval`.
     fn evaluate(&self, eval: &Self::Eval) -> Value;
-    /// Whether `mv` changes material (searched in quiescence, ordered early).
-    fn is_tactical(&self, mv: Self::Move) -> bool;
+    /// Whether `mv` changes material (searched in quiescence, ordered early);
+    /// no move does by default (a game without captures: quiescence stands
+    /// pat).
+    fn is_tactical(&self, mv: Self::Move) -> bool {
+        let _ = mv;
+        false
+    }
     /// The material `mv` wins at once (captures, promotion) as `eval` values
     /// it, for ordering captures most-valuable-victim first.
     fn gain(&self, mv: Self::Move, eval: &Self::Eval) -> Value {
@@ -426,9 +432,21 @@ pub struct SearchInfo<M> {
     /// The whole score vector, one value per seat, where the searcher has one
     /// (max-n); `None` for two-player searchers.
     pub scores: Option<[Value; 4]>,
-    /// Words the game adds about the first move (Sugoroku: the result
-    /// probabilities after it); empty from the searchers.
-    pub details: String,
+    /// The result probabilities after the first move, where the game's
+    /// evaluation gives them (Sugoroku); `None` from the searchers.
+    pub odds: Option<Odds>,
+}
+
+/// A dice game's result probabilities for the side to move, in permille:
+/// it wins, wins two or three points, loses two or three points (a single
+/// loss is what is left).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Odds {
+    pub win: i32,
+    pub win2: i32,
+    pub win3: i32,
+    pub lose2: i32,
+    pub lose3: i32,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -475,7 +493,7 @@ pub trait SearchesGame<G: Game>: SearchKind {
 /// ready) and the helper pool (`None` with one thread).
 pub struct Run<'a, G: Game, P> {
     pub pos: &'a G,
-    pub limits: &'a Limits,
+    pub limits: &'a Limits<G::Move>,
     pub config: &'a SearchConfig,
     pub params: &'a P,
     pub shared: &'a driver::Shared<'a, G::Move>,
@@ -557,7 +575,7 @@ impl<G: Game, K: SearchesGame<G>> Searcher<G> for Search<K> {
     fn search(
         &mut self,
         pos: &G,
-        limits: &Limits,
+        limits: &Limits<G::Move>,
         control: &SearchControl,
         report: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
@@ -609,7 +627,7 @@ pub trait Searcher<G: Game>: Send {
     fn search(
         &mut self,
         pos: &G,
-        limits: &Limits,
+        limits: &Limits<G::Move>,
         control: &SearchControl,
         report: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move>;

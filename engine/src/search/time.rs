@@ -188,7 +188,7 @@ impl TimeManager {
     /// `movetime` wins over a clock. With `infinite` and no clock nothing
     /// expires; a clock sent with `infinite` (pondering) applies once `waiting`
     /// is cleared.
-    pub fn new(limits: &Limits, side: Seat, margin: Margin, params: &TimeParams) -> Self {
+    pub fn new<M>(limits: &Limits<M>, side: Seat, margin: Margin, params: &TimeParams) -> Self {
         let (soft, hard, spare) = if let Some(movetime) = limits.movetime {
             let hard = movetime.saturating_sub(margin.of(movetime));
             (Some(hard), Some(hard), margin.spare(movetime, hard))

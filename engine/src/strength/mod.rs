@@ -148,7 +148,7 @@ impl Level {
     /// completes the same depth in most positions, so neighbouring levels
     /// would play alike until one reads a ply more and then leap; varied, a
     /// level reads its extra ply in a growing share of its moves.
-    pub fn limit(&self, limits: &Limits, rng: &mut impl Rng) -> Limits {
+    pub fn limit<M: Clone>(&self, limits: &Limits<M>, rng: &mut impl Rng) -> Limits<M> {
         let budget = (self.nodes as f64 * 2f64.powf(rng.gen::<f64>() - 0.5)).round() as u64;
         Limits {
             nodes: Some(limits.nodes.map_or(budget, |n| n.min(budget))),
@@ -274,7 +274,12 @@ mod tests {
         let weakest = level(0, MAX_SKILL, &[], 0, 0);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
         let budgets: Vec<u64> = (0..400)
-            .map(|_| weakest.limit(&Limits::depth(9), &mut rng).nodes.unwrap())
+            .map(|_| {
+                weakest
+                    .limit(&Limits::<String>::depth(9), &mut rng)
+                    .nodes
+                    .unwrap()
+            })
             .collect();
         assert!(
             budgets.iter().all(|&n| (11..=23).contains(&n)),
@@ -287,7 +292,7 @@ mod tests {
             "centred on the level's: {below}"
         );
         assert_eq!(
-            weakest.limit(&Limits::nodes(5), &mut rng).nodes,
+            weakest.limit(&Limits::<String>::nodes(5), &mut rng).nodes,
             Some(5),
             "a smaller limit stands"
         );

@@ -6,7 +6,7 @@
 //! search sees one consistent game (the table stays sound) and a position
 //! looks the same however it is reached.
 
-use crate::core::{Game, GameResult, MoveError, MoveList, Outcome, Seat};
+use crate::core::{Game, GameResult, MoveList, Outcome, Seat};
 use crate::search::{ChanceGame, MultiPlayerGame, TwoPlayerGame, Value};
 
 /// How a weak player misjudges.
@@ -100,12 +100,6 @@ impl<G: Game> Game for Weak<G> {
     type Rules = G::Rules;
     const SEATS: usize = G::SEATS;
 
-    fn start(rules: &Self::Rules) -> Self {
-        Weak::new(G::start(rules), Weakness::default())
-    }
-    fn rules(&self) -> &Self::Rules {
-        self.pos.rules()
-    }
     fn side_to_move(&self) -> Seat {
         self.pos.side_to_move()
     }
@@ -125,9 +119,6 @@ impl<G: Game> Game for Weak<G> {
     fn key(&self) -> u64 {
         self.pos.key()
     }
-    fn compute_key(&self) -> u64 {
-        self.pos.compute_key()
-    }
     fn outcome(&self) -> Option<Outcome> {
         self.pos.outcome()
     }
@@ -142,12 +133,6 @@ impl<G: Game> Game for Weak<G> {
     }
     fn repeats_since(&self, since_ply: u32) -> bool {
         self.pos.repeats_since(since_ply)
-    }
-    fn format_move(&self, mv: Self::Move) -> String {
-        self.pos.format_move(mv)
-    }
-    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError> {
-        self.pos.parse_move(text)
     }
 }
 

@@ -11,6 +11,7 @@ use super::{Evaluation, Roll, Sugoroku, SugorokuEval, SugorokuMove, SugorokuRule
 use crate::core::{Game, GameResult, MoveList, Seat};
 use crate::search::expecti::Expectimax;
 use crate::search::{ChanceGame, Limits, SearchConfig, SearchControl, Searcher};
+use crate::session::Playable;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 

@@ -468,6 +468,7 @@ mod tests {
     use super::*;
     use crate::core::{HouseRules, MoveList, Notation};
     use crate::search::ChanceGame;
+    use crate::session::Playable;
     use crate::sugoroku::{Roll, SugorokuMove, SugorokuRules};
 
     /// The implementation of `features` before the per-side tallies and the

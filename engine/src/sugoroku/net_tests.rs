@@ -8,6 +8,7 @@ use super::*;
 use crate::core::Notation;
 use crate::core::{Game, HouseRules, MoveList};
 use crate::search::ChanceGame;
+use crate::session::Playable;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 

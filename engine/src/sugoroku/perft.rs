@@ -3,7 +3,7 @@
 
 use super::dice::ROLLS;
 use super::position::Sugoroku;
-use crate::core::{Game, MoveList};
+use crate::core::{Game, MoveList, Notation};
 use crate::search::ChanceGame;
 use rayon::prelude::*;
 

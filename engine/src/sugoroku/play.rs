@@ -5,6 +5,7 @@ use super::Sugoroku;
 use crate::core::{Game, HouseRules, OptionError, OptionSpec};
 use crate::profile::{Levels, Profile};
 use crate::search::expecti::{self, Expectimax};
+use crate::search::Odds;
 use crate::session::{ParamsOf, Playable, SEARCH_ALGORITHM};
 
 const SEARCH_OPTIONS: &[OptionSpec] = &[OptionSpec::combo(
@@ -76,7 +77,10 @@ impl Playable for Sugoroku {
             blind_permille: 600,
             ..Levels::UNMEASURED
         },
-        ..Profile::new("sugoroku")
+        ..Profile::new(
+            "sugoroku",
+            "2w/0/0/0/0/5b/0/3b/0/0/0/5w/5b/0/0/0/3w/0/5w/0/0/0/0/2b 0/0 0/0 b - 1",
+        )
     };
 
     /// The race table of the finish rule in use, built in the background.
@@ -110,18 +114,20 @@ impl Playable for Sugoroku {
         super::divide(self, depth)
     }
 
-    /// `probs <win> <win2> <win3> <lose2> <lose3>`: the evaluation's result
-    /// probabilities (permille) for the side to move after `mv`.
-    fn info_details(&self, mv: super::SugorokuMove, params: &ParamsOf<Self>) -> String {
+    /// The evaluation's result probabilities for the side to move after `mv`.
+    fn odds_after(&self, mv: super::SugorokuMove, params: &ParamsOf<Self>) -> Option<Odds> {
         let mut after = *self;
         after.make(mv);
         let p = super::race::outcomes(params.eval.network(), &after)
             .flipped()
-            .to_array();
-        let permille: Vec<String> = p
-            .iter()
-            .map(|v| ((v * 1000.0).round() as i32).to_string())
-            .collect();
-        format!("probs {}", permille.join(" "))
+            .to_array()
+            .map(|v| (v * 1000.0).round() as i32);
+        Some(Odds {
+            win: p[0],
+            win2: p[1],
+            win3: p[2],
+            lose2: p[3],
+            lose3: p[4],
+        })
     }
 }

@@ -282,24 +282,27 @@ impl Sugoroku {
     }
 }
 
+impl Sugoroku {
+    pub fn rules(&self) -> &SugorokuRules {
+        &self.rules
+    }
+    pub fn compute_key(&self) -> u64 {
+        let mut key = DICE_KEYS[self.dice.index()];
+        if self.side == 1 {
+            key ^= SIDE_KEY;
+        }
+        for side in [0, 1] {
+            for point in 0..26u8 {
+                key ^= stone_key(side, point, self.count(side, point));
+            }
+        }
+        key
+    }
+}
+
 impl Game for Sugoroku {
     type Move = SugorokuMove;
     type Rules = SugorokuRules;
-    const SEATS: usize = 2;
-
-    fn start(rules: &SugorokuRules) -> Self {
-        let mut pos = Sugoroku::empty(0, 0, rules);
-        for side in [0, 1] {
-            for (point, count) in [(24, 2), (13, 5), (8, 3), (6, 5)] {
-                pos.set_count(side, point, count);
-            }
-        }
-        pos
-    }
-
-    fn rules(&self) -> &SugorokuRules {
-        &self.rules
-    }
 
     #[inline]
     fn side_to_move(&self) -> Seat {
@@ -343,19 +346,6 @@ impl Game for Sugoroku {
         self.key
     }
 
-    fn compute_key(&self) -> u64 {
-        let mut key = DICE_KEYS[self.dice.index()];
-        if self.side == 1 {
-            key ^= SIDE_KEY;
-        }
-        for side in [0, 1] {
-            for point in 0..26u8 {
-                key ^= stone_key(side, point, self.count(side, point));
-            }
-        }
-        key
-    }
-
     #[inline]
     fn outcome(&self) -> Option<Outcome> {
         self.outcome
@@ -374,7 +364,9 @@ impl Game for Sugoroku {
     fn repeats_since(&self, _since_ply: u32) -> bool {
         false
     }
+}
 
+impl Notation for Sugoroku {
     fn format_move(&self, mv: SugorokuMove) -> String {
         mv.to_string()
     }
@@ -382,9 +374,6 @@ impl Game for Sugoroku {
     fn parse_move(&self, text: &str) -> Result<SugorokuMove, MoveError> {
         super::notation::parse_turn(self, text)
     }
-}
-
-impl Notation for Sugoroku {
     fn from_sfen(sfen: &str, rules: &SugorokuRules) -> Result<Self, ParseError> {
         super::notation::parse_position(sfen, rules)
     }

@@ -3,6 +3,7 @@
 //! real game, and the evaluation using them in races only.
 
 use crate::core::Notation;
+use crate::session::Playable;
 
 use super::net::{self, contact};
 use super::race::{self, plays, state, Side, STATES};

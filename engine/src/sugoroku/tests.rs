@@ -2,6 +2,7 @@
 //! deliberately naive second turn generator that the fast one must agree with.
 
 use crate::core::Notation;
+use crate::session::Playable;
 
 use super::*;
 use crate::core::conformance::check_node;
@@ -819,7 +820,7 @@ fn a_cpu_seat_takes_over_mid_turn_from_the_position_notation() {
     let mut finished = taken;
     finished.play_text("2:8/6").unwrap();
     assert_eq!(finished.sfen(), played(&start, "52:13/8,8/6").sfen());
-    check_node(&taken);
+    check_node(&taken, &rules);
 }
 
 #[test]
@@ -875,6 +876,7 @@ fn random_playouts_keep_every_part_consistent_and_games_end() {
             let seed = 0x5347_5255 + 2 * i as u64 + j as u64;
             let ends = crate::core::conformance::random_chance_playouts(
                 start,
+                &rules,
                 4,
                 2000,
                 seed,

@@ -78,8 +78,17 @@ impl Playable for Yonin {
             blind_permille: 500,
             ..Levels::UNMEASURED
         },
-        ..Profile::new("yonin")
+        ..Profile::new("yonin", super::START_SFEN)
     };
+
+    /// The profile's start, with the first seat the rules fix (rule 12).
+    fn start(rules: &super::YoninRules) -> Self {
+        let mut text = super::START_SFEN.to_string();
+        // The seat field is the third; a setting fixes it (rule 12).
+        text = text.replacen(" 0 - - 1", &format!(" {} - - 1", rules.first_seat), 1);
+        <Yonin as crate::core::Notation>::from_sfen(&text, rules)
+            .expect("the start position is valid")
+    }
 
     fn search_options() -> &'static [OptionSpec] {
         SEARCH_OPTIONS

@@ -419,21 +419,19 @@ impl Yonin {
     }
 }
 
+impl Yonin {
+    pub fn rules(&self) -> &YoninRules {
+        &self.rules
+    }
+    pub fn compute_key(&self) -> u64 {
+        self.state.compute_key() ^ SIDE_KEYS[self.due as usize]
+    }
+}
+
 impl Game for Yonin {
     type Move = YoninMove;
     type Rules = YoninRules;
     const SEATS: usize = 4;
-
-    fn start(rules: &YoninRules) -> Self {
-        let mut text = super::notation::START_SFEN.to_string();
-        // The seat field is the third; a setting fixes it (rule 12).
-        text = text.replacen(" 0 - - 1", &format!(" {} - - 1", rules.first_seat), 1);
-        Yonin::from_sfen(&text, rules).expect("the start position is valid")
-    }
-
-    fn rules(&self) -> &YoninRules {
-        &self.rules
-    }
 
     #[inline]
     fn side_to_move(&self) -> Seat {
@@ -481,10 +479,6 @@ impl Game for Yonin {
         self.key
     }
 
-    fn compute_key(&self) -> u64 {
-        self.state.compute_key() ^ SIDE_KEYS[self.due as usize]
-    }
-
     fn outcome(&self) -> Option<Outcome> {
         self.decided()
     }
@@ -515,7 +509,9 @@ impl Game for Yonin {
         let oldest = since_ply.saturating_sub(self.base_ply) as usize;
         self.keys.repeats_since(self.key, oldest)
     }
+}
 
+impl Notation for Yonin {
     fn format_move(&self, mv: YoninMove) -> String {
         super::notation::format_move(mv)
     }
@@ -532,9 +528,6 @@ impl Game for Yonin {
             Err(MoveError::new(text, "not a legal move here"))
         }
     }
-}
-
-impl Notation for Yonin {
     fn from_sfen(sfen: &str, rules: &YoninRules) -> Result<Self, ParseError> {
         super::notation::parse_sfen(sfen, rules)
     }

@@ -2,6 +2,7 @@
 //! the conformance playouts.
 
 use crate::core::Notation;
+use crate::session::Playable;
 
 use super::piece::Kind;
 use super::state::State;
@@ -1680,10 +1681,13 @@ fn the_tactical_moves_are_the_legal_captures_and_promotions_in_their_order() {
 
 #[test]
 fn conformance_random_playouts() {
-    crate::core::conformance::random_playouts(&Yonin::start(&YoninRules::default()), 6, 120, 1);
-    crate::core::conformance::random_playouts(&at(NEAR_MATES), 10, 120, 2);
-    crate::core::conformance::random_playouts(&at_with(NEAR_MATES, &pairs()), 6, 120, 3);
-    crate::core::conformance::random_playouts(&at(ATTACK), 6, 120, 4);
+    let playouts = |start: Yonin, games, seed| {
+        crate::core::conformance::random_playouts(&start, start.rules(), games, 120, seed);
+    };
+    playouts(Yonin::start(&YoninRules::default()), 6, 1);
+    playouts(at(NEAR_MATES), 10, 2);
+    playouts(at_with(NEAR_MATES, &pairs()), 6, 3);
+    playouts(at(ATTACK), 6, 4);
 }
 
 #[test]

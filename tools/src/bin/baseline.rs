@@ -168,7 +168,7 @@ impl Baseline {
                     self.options.clear();
                     self.sfen = None;
                     self.moves.clear();
-                    self.say(&format!("info string variant {}", game.name));
+                    self.say(&format!("info string variant {}", game.name()));
                 }
                 Err(e) => self.error(&format!("setoption: {e}")),
             }

@@ -132,9 +132,9 @@ fn play(game: &str, level: u32, seed: u64, args: &Args, tally: &mut Tally) -> Re
 fn main() -> Result<(), String> {
     let args = Args::parse();
     let entry = yomi_engine::registry::find(&args.game)?;
-    let game = entry.name;
+    let game = entry.name();
     let levels: Vec<u32> = if args.levels.is_empty() {
-        (0..entry.levels).collect()
+        (0..entry.profile.levels.count).collect()
     } else {
         args.levels.clone()
     };

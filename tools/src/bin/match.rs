@@ -274,15 +274,15 @@ fn engine_specs(
 fn config(args: &CommonArgs, engines: Vec<EngineSpec>, sprt: bool) -> Result<MatchConfig, String> {
     let game = yomi_engine::registry::find(&args.game)?;
     let seats = game.seats;
-    yomi_tools::runner::schedule::check_engine_count(game.name, seats, engines.len())?;
+    yomi_tools::runner::schedule::check_engine_count(game.name(), seats, engines.len())?;
     if sprt && seats != 2 {
         return Err(format!(
             "--sprt is for two-player games; {} reports a standings table and \
              engine 0's Elo against the field instead",
-            game.name
+            game.name()
         ));
     }
-    let dice = game.has_chance;
+    let dice = game.profile.has_chance;
     if dice && args.opening_plies.is_some_and(|n| n > 0) {
         return Err(
             "sugoroku: --opening-plies must be 0 (random plies would need dice; \

@@ -105,11 +105,11 @@ fn play(
 fn main() -> Result<(), String> {
     let args = Args::parse();
     let game = yomi_engine::registry::find(&args.game)?;
-    if game.seats != 2 || game.has_chance {
+    if game.seats != 2 || game.profile.has_chance {
         return Err(format!(
             "selfplay plays the two-player games without dice; for {} use the match \
              runner (docs/match.md), which rotates seats and rolls dice",
-            game.name
+            game.name()
         ));
     }
     let mut engines = [

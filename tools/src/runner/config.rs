@@ -146,7 +146,7 @@ pub struct MatchConfig {
 impl MatchConfig {
     /// The setoption pairs every engine gets first: the game, then its rules.
     pub fn engine_setup(&self) -> Vec<(String, String)> {
-        let mut setup = vec![("USI_Variant".to_string(), self.game.name.to_string())];
+        let mut setup = vec![("USI_Variant".to_string(), self.game.name().to_string())];
         setup.extend(self.rules.iter().cloned());
         setup
     }

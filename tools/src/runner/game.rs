@@ -264,7 +264,7 @@ pub fn play_game(
         pair: spec.pair,
         seed: config.seed,
         dice_seed: spec.dice_seed,
-        game: config.game.name.to_string(),
+        game: config.game.name().to_string(),
         engines: names,
         seats: spec.seats.clone(),
         opening: spec.opening.clone(),

@@ -173,7 +173,7 @@ pub fn run(config: &LadderConfig, options: &RunOptions) -> Result<LadderOutcome,
         records.extend(outcome.records);
     }
     let table = table(
-        config.base.game.name,
+        config.base.game.name(),
         &names,
         &config.base.tc.describe(),
         &records,

@@ -113,7 +113,7 @@ pub fn play_rest(
     if !options.quiet {
         eprintln!(
             "match {}: {}, {} games in this shard ({} recorded, {} to play), {}, concurrency {}",
-            config.game.name,
+            config.game.name(),
             names.join(" vs "),
             total,
             previous.len(),

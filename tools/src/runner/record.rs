@@ -7,7 +7,7 @@ use std::fmt::Write;
 /// Whether a game's wins are worth more than one point, so that records and
 /// reports give the points (Sugoroku's double and triple wins).
 pub fn scores_points(game: &str) -> bool {
-    yomi_engine::registry::find(game).is_ok_and(|entry| entry.max_points > 1)
+    yomi_engine::registry::find(game).is_ok_and(|entry| entry.profile.max_points > 1)
 }
 
 /// How a game ended.

@@ -151,7 +151,7 @@ pub fn referee(config: &MatchConfig) -> Result<Box<dyn GameSession>, String> {
             Ok(false) => {
                 return Err(format!(
                     "rule {name}: the game {} has no such rule",
-                    config.game.name
+                    config.game.name()
                 ))
             }
             Err(e) => return Err(format!("rule {name}={value}: {e}")),

@@ -26,6 +26,7 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use yomi_engine::core::{Game, MoveList};
 use yomi_engine::search::ChanceGame;
+use yomi_engine::session::Playable;
 use yomi_engine::sugoroku::duel::roll;
 use yomi_engine::sugoroku::net::{self, Networks, Outcomes, OUTPUTS};
 use yomi_engine::sugoroku::{Closeout, Finish, Sugoroku, SugorokuMove, SugorokuRules, ROLLS};

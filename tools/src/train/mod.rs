@@ -22,6 +22,7 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use yomi_engine::core::{Game, MoveList};
 use yomi_engine::search::ChanceGame;
+use yomi_engine::session::Playable;
 use yomi_engine::sugoroku::duel::{best_at_zero_ply, roll};
 use yomi_engine::sugoroku::net::{
     self, Activation, Features, Network, Networks, Outcomes, FULL_INPUTS, MAX_HIDDEN, OUTPUTS,

@@ -568,7 +568,7 @@ pub fn run(config: &TuneConfig, options: &RunOptions) -> Result<TuneOutcome, Str
     if !options.quiet {
         eprintln!(
             "tune {}: {}, {} parameter(s), {} iterations of {} games ({} done), {}, concurrency {}",
-            config.base.game.name,
+            config.base.game.name(),
             config.engine().name,
             config.params.len(),
             config.iterations,
@@ -648,7 +648,7 @@ pub fn summary(config: &TuneConfig, state: &State) -> String {
     let _ = writeln!(
         out,
         "Tuned {}: {} iterations, {} games, {} (a {}, c {}, A {}, alpha {}, gamma {})",
-        config.base.game.name,
+        config.base.game.name(),
         state.iterations,
         state.games,
         config.base.tc.describe(),

@@ -1,6 +1,7 @@
 //! Alpha-beta against a naive minimax, mates, stopping, limits, MultiPV, threads.
 
 use crate::core::Notation;
+use crate::session::Playable;
 
 use super::*;
 use crate::hasami::{Hasami, HasamiMove, HasamiRules};
@@ -18,7 +19,11 @@ fn config(threads: usize) -> SearchConfig {
     }
 }
 
-fn search(pos: &Hasami, limits: &Limits, config: &SearchConfig) -> SearchResult<HasamiMove> {
+fn search(
+    pos: &Hasami,
+    limits: &Limits<HasamiMove>,
+    config: &SearchConfig,
+) -> SearchResult<HasamiMove> {
     let mut searcher = <AlphaBeta<_> as Searcher<Hasami>>::new(config);
     searcher.search(pos, limits, &SearchControl::new(false), &mut |_| {})
 }
@@ -246,7 +251,7 @@ fn a_forced_move_under_the_clock_is_played_after_one_iteration() {
     assert_eq!(moves.len(), 1);
     let mut searcher = <AlphaBeta<_> as Searcher<Annan>>::new(&config(1));
     let mut search =
-        |limits: Limits| searcher.search(&pos, &limits, &SearchControl::new(false), &mut |_| {});
+        |limits: Limits<_>| searcher.search(&pos, &limits, &SearchControl::new(false), &mut |_| {});
     let clocked = search(Limits::movetime(Duration::from_secs(60)));
     assert_eq!(clocked.best, Some(moves[0]));
     assert_eq!(clocked.depth, 1, "no second iteration for a forced move");

@@ -110,17 +110,34 @@ impl Race {
     }
 }
 
+impl Race {
+    pub fn compute_key(&self) -> u64 {
+        // A sum, not a xor: tokens on the same progress must not cancel.
+        let mut key = 0u64;
+        for side in 0..2 {
+            for &p in &self.tokens[side] {
+                key = key.wrapping_add(mix((side * 16 + p as usize) as u64));
+            }
+        }
+        key = key.wrapping_add(mix(100 + self.side as u64));
+        key = key.wrapping_add(mix(200 + self.die.map_or(0, |d| d as u64)));
+        if let Some((winner, points)) = self.won {
+            key = key.wrapping_add(mix(300 + winner as u64 * 4 + points as u64));
+        }
+        key
+    }
+}
+
+impl Race {
+    pub fn start(_: &NoHouseRules) -> Self {
+        Race::new([[0; TOKENS]; 2], 0, None)
+    }
+}
+
 impl Game for Race {
     type Move = RaceMove;
     type Rules = NoHouseRules;
-    const SEATS: usize = 2;
 
-    fn start(_: &NoHouseRules) -> Self {
-        Race::new([[0; TOKENS]; 2], 0, None)
-    }
-    fn rules(&self) -> &NoHouseRules {
-        &NoHouseRules
-    }
     fn side_to_move(&self) -> Seat {
         self.side
     }
@@ -200,21 +217,6 @@ impl Game for Race {
     fn key(&self) -> u64 {
         self.compute_key()
     }
-    fn compute_key(&self) -> u64 {
-        // A sum, not a xor: tokens on the same progress must not cancel.
-        let mut key = 0u64;
-        for side in 0..2 {
-            for &p in &self.tokens[side] {
-                key = key.wrapping_add(mix((side * 16 + p as usize) as u64));
-            }
-        }
-        key = key.wrapping_add(mix(100 + self.side as u64));
-        key = key.wrapping_add(mix(200 + self.die.map_or(0, |d| d as u64)));
-        if let Some((winner, points)) = self.won {
-            key = key.wrapping_add(mix(300 + winner as u64 * 4 + points as u64));
-        }
-        key
-    }
 
     fn outcome(&self) -> Option<Outcome> {
         self.decided()
@@ -231,6 +233,9 @@ impl Game for Race {
     fn repeats_since(&self, _: u32) -> bool {
         false
     }
+}
+
+impl Notation for Race {
     fn format_move(&self, mv: RaceMove) -> String {
         if mv.0 == PASS {
             "pass".to_string()
@@ -241,9 +246,6 @@ impl Game for Race {
     fn parse_move(&self, text: &str) -> Result<RaceMove, MoveError> {
         Err(MoveError::new(text, "not used"))
     }
-}
-
-impl Notation for Race {
     fn from_sfen(sfen: &str, _: &NoHouseRules) -> Result<Self, ParseError> {
         Err(ParseError::new(sfen, "the toy race has no notation"))
     }

@@ -43,7 +43,6 @@ struct Raid {
     core: Core,
     end_ply: u32,
     undo: Vec<Core>,
-    rules: NoHouseRules,
 }
 
 impl Raid {
@@ -59,7 +58,6 @@ impl Raid {
             },
             end_ply: plies_left,
             undo: Vec::new(),
-            rules: NoHouseRules,
         }
     }
 
@@ -99,12 +97,6 @@ impl Game for Raid {
     type Rules = NoHouseRules;
     const SEATS: usize = 4;
 
-    fn start(_: &NoHouseRules) -> Self {
-        Raid::new([3; 4], 0, 12)
-    }
-    fn rules(&self) -> &NoHouseRules {
-        &self.rules
-    }
     fn side_to_move(&self) -> Seat {
         self.core.to_move
     }
@@ -176,9 +168,6 @@ impl Game for Raid {
     fn key(&self) -> u64 {
         fxhash::hash64(&self.core) ^ self.end_ply as u64
     }
-    fn compute_key(&self) -> u64 {
-        self.key()
-    }
 
     fn outcome(&self) -> Option<Outcome> {
         self.decided()
@@ -192,16 +181,15 @@ impl Game for Raid {
     fn repeats_since(&self, _: u32) -> bool {
         false // points and ply only grow or change with the ply: no repetition
     }
+}
 
+impl Notation for Raid {
     fn format_move(&self, mv: RaidMove) -> String {
         format!("{}-{}+{}", mv.target, mv.damage, mv.gather)
     }
     fn parse_move(&self, text: &str) -> Result<RaidMove, MoveError> {
         Err(MoveError::new(text, "no notation"))
     }
-}
-
-impl Notation for Raid {
     fn from_sfen(sfen: &str, _: &NoHouseRules) -> Result<Self, ParseError> {
         Err(ParseError::new(sfen, "no notation"))
     }
@@ -523,7 +511,7 @@ fn config(algorithm: &'static str, threads: usize) -> SearchConfig {
 /// The result and the last report of a search.
 fn search(
     pos: &Raid,
-    limits: &Limits,
+    limits: &Limits<RaidMove>,
     config: &SearchConfig,
 ) -> (SearchResult<RaidMove>, Option<SearchInfo<RaidMove>>) {
     let mut searcher = <MultiSearch<_> as Searcher<Raid>>::new(config);
