@@ -21,6 +21,8 @@
 //! profile's `levels.elo`. `Variety` applies the loose choice
 //! alone, at full strength, in the opening.
 
+#[cfg(test)]
+mod pinned;
 pub mod weak;
 
 pub use weak::{Weak, Weakness};
