@@ -25,7 +25,7 @@
 mod pinned;
 pub mod weak;
 
-pub use weak::{Weak, Weakness};
+pub use weak::Weakness;
 
 use crate::search::{Limits, Score, Value};
 use crate::tune::{Params, Tunable};

@@ -6,7 +6,6 @@
 //! scores and node counts.
 
 use super::Weakness;
-use crate::core::Notation;
 use crate::registry::{for_each_game, GameEntry, GameVisitor};
 use crate::search::{Limits, SearchConfig, SearchControl, SearchResult, Searcher};
 use crate::session::Playable;
@@ -21,11 +20,10 @@ fn weak_search<G: Playable>(
     weakness: Weakness,
     limits: &Limits,
 ) -> SearchResult<G::Move> {
-    let choices = limits.searchmoves_in(pos).unwrap();
-    let weak = super::Weak::new(pos.clone(), weakness).choosing_among(choices);
-    Searcher::<super::Weak<G>>::search(
+    Searcher::<G>::weaken(searcher, Some(weakness));
+    Searcher::<G>::search(
         searcher,
-        &weak,
+        pos,
         limits,
         &SearchControl::new(false),
         &mut |_| {},
