@@ -22,16 +22,16 @@ use crate::search::{
     smp, DelayEstimate, Limits, Margin, Odds, Score, SearchConfig, SearchControl, SearchInfo,
     Searcher,
 };
-use crate::strength::{self, StrengthParams, Weak};
+use crate::strength::{self, StrengthParams};
 use crate::tune::{self, Params, Spec, Tunable, Tuned};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt;
 
-/// A game the engine can play: its rules plus the searcher that plays it (the
-/// game itself, and as a weaker player sees it).
+/// A game the engine can play: its rules plus the searcher that plays it (at
+/// full strength or weakened, [`Searcher::weaken`]).
 pub trait Playable: Game + Notation {
-    type Searcher: Searcher<Self> + Searcher<Weak<Self>>;
+    type Searcher: Searcher<Self>;
     /// The game's facts that are not rules: name, seats, dice, bench and
     /// perft bench data, levels ([`Profile`]).
     const PROFILE: Profile;
@@ -610,20 +610,9 @@ impl<G: Playable> Session<G> {
                 scores: info.scores,
             });
         };
-        let result = match level {
-            Some(level) => {
-                let weak = Weak::new(pos.clone(), level.weakness(self.rng.gen()))
-                    .choosing_among(limits.searchmoves.clone());
-                Searcher::<Weak<G>>::search(
-                    &mut self.searcher,
-                    &weak,
-                    &limits,
-                    control,
-                    &mut forward,
-                )
-            }
-            None => Searcher::<G>::search(&mut self.searcher, pos, &limits, control, &mut forward),
-        };
+        let weakness = level.map(|level| level.weakness(self.rng.gen()));
+        Searcher::<G>::weaken(&mut self.searcher, weakness);
+        let result = Searcher::<G>::search(&mut self.searcher, pos, &limits, control, &mut forward);
         self.delays.observe(control.longest_gap());
         if loose {
             Searcher::<G>::configure(&mut self.searcher, &self.config);

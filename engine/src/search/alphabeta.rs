@@ -29,7 +29,7 @@
 //! main thread.
 
 use super::driver::{rate_root_moves, Iterate, Shared, Thread, MAX_DEPTH};
-use super::node::PvTable;
+use super::node::{self, PvTable, Weakening};
 use super::ordering::{
     order_score, History, Killers, Lmr, LmrParams, HISTORY_MAX, SCORE_KILLER, SCORE_TACTICAL,
 };
@@ -136,8 +136,8 @@ impl<G: TwoPlayerGame> SearchesGame<G> for AlphaBetaKind<G::Eval> {
         report: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
         let setting = Setting::new(run.params, &mut self.lmr, run.params.search.lmr);
-        let (shared, pos) = (run.shared, run.pos);
-        run.drive(|id| Worker::new(id, shared, pos, setting), report)
+        let (shared, pos, weak) = (run.shared, run.pos, run.weakening());
+        run.drive(|id| Worker::new(id, shared, pos, setting, weak), report)
     }
 }
 
@@ -168,6 +168,8 @@ struct Worker<'a, G: TwoPlayerGame> {
     thread: Thread<'a, G::Move>,
     pos: G,
     setting: Setting<'a, AlphaBetaParams, G::Eval>,
+    /// The player's weakness: `None` at full strength.
+    weak: Option<Weakening<'a, G::Move>>,
     frames: Vec<Frame<G::Move>>,
     killers: Killers<G::Move>,
     history: History,
@@ -198,6 +200,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         shared: &'a Shared<'a, G::Move>,
         root: &G,
         setting: Setting<'a, AlphaBetaParams, G::Eval>,
+        weak: Option<Weakening<'a, G::Move>>,
     ) -> Self {
         let kept: Option<Stacks<G::Move>> = shared.scratch.take(|_| true);
         let (frames, killers, history, pv, passed) = match kept {
@@ -222,6 +225,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             thread: Thread::new(id, shared, false),
             pos: root.clone(),
             setting,
+            weak,
             frames,
             killers,
             history,
@@ -236,15 +240,15 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
     /// static value (a move that wins at once first).
     fn order_root_moves(&mut self) {
         let mut moves = MoveList::new();
-        self.pos.generate_moves(&mut moves);
+        node::generate_moves(&self.pos, self.weak.as_ref(), &mut moves);
         let shared = self.thread.shared;
         let tt_move = shared.tt.probe(self.pos.key()).and_then(|e| e.move_index);
-        let (pos, eval) = (&mut self.pos, self.setting.eval);
+        let (pos, eval, weak) = (&mut self.pos, self.setting.eval, self.weak);
         self.thread.root_moves = rate_root_moves(&moves, tt_move, &shared.root_choice, |mv| {
             pos.make(mv);
             let value = match terminal_value(pos, 1, shared.root_ply) {
                 Some(value) => -value,
-                None => -pos.evaluate(eval),
+                None => -evaluate(pos, eval, weak.as_ref()),
             };
             pos.unmake(mv);
             value
@@ -407,7 +411,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             && !in_check
             && !self.passed[ply]
             && beta.abs() < MATE_BOUND
-            && self.pos.evaluate(self.setting.eval) >= beta
+            && self.evaluate() >= beta
             && self.pos.make_null()
         {
             let params = &self.setting.params;
@@ -424,7 +428,7 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             }
         }
 
-        self.pos.generate_moves(&mut self.frames[ply].moves);
+        node::generate_moves(&self.pos, self.weak.as_ref(), &mut self.frames[ply].moves);
         let count = self.frames[ply].moves.len();
         if count == 0 {
             // `outcome` said the game goes on; treat having no move as losing.
@@ -579,26 +583,30 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
     fn quiesce(&mut self, mut alpha: Value, beta: Value, ply: usize, qply: u32) -> Value {
         self.thread.seldepth = self.thread.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return self.pos.evaluate(self.setting.eval);
+            return self.evaluate();
         }
         let in_check = (qply as i32) < self.setting.params.qs_evasion_plies && self.pos.in_check();
         let mut best = if in_check {
             -MATE + ply as Value
         } else {
-            self.pos.evaluate(self.setting.eval)
+            self.evaluate()
         };
         if best >= beta {
             return best;
         }
         // At the horizon, a mate in one would be missed (drops are not tactical).
-        if qply == 0 && self.pos.mates_in_one() {
+        // The levels do not look: they never did, and were measured so.
+        if qply == 0 && self.weak.is_none() && self.pos.mates_in_one() {
             return MATE - ply as Value - 1;
         }
         alpha = alpha.max(best);
         if in_check {
-            self.pos.generate_moves(&mut self.frames[ply].moves);
+            node::generate_moves(&self.pos, self.weak.as_ref(), &mut self.frames[ply].moves);
         } else {
             self.pos.generate_tactical(&mut self.frames[ply].moves);
+            if let Some(weak) = &self.weak {
+                weak.drop_overlooked(self.pos.key(), &mut self.frames[ply].moves);
+            }
         }
         let frame = &mut self.frames[ply];
         let scores = frame.picker.scores_mut(frame.moves.len());
@@ -625,6 +633,12 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             }
         }
         best
+    }
+
+    /// The static evaluation, as the player searched for judges it.
+    #[inline]
+    fn evaluate(&self) -> Value {
+        evaluate(&self.pos, self.setting.eval, self.weak.as_ref())
     }
 
     fn quiesce_node(&mut self, alpha: Value, beta: Value, ply: usize, qply: u32) -> Value {
@@ -685,6 +699,16 @@ fn terminal_value<G: Game>(pos: &G, ply: usize, root_ply: u32) -> Option<Value> 
         });
     }
     pos.repeats_since(root_ply).then_some(DRAW)
+}
+
+/// `pos`'s static evaluation by `eval`, as the player searched for judges it.
+#[inline]
+fn evaluate<G: TwoPlayerGame>(
+    pos: &G,
+    eval: &G::Eval,
+    weak: Option<&Weakening<'_, G::Move>>,
+) -> Value {
+    node::judged(weak, pos, None, pos.evaluate(eval))
 }
 
 #[cfg(test)]

@@ -69,6 +69,7 @@
 //! `go infinite` and pondering wait for `stop` / `ponderhit` as in alpha-beta.
 
 use super::driver::{self, rate_root_moves, Iterate, RootMove, Shared, Thread};
+use super::node::{self, Weakening};
 use super::ordering::History;
 use super::picker::Picker;
 use super::tt::{Bound, TranspositionTable, TtEntry};
@@ -243,10 +244,12 @@ impl<G: ChanceGame> SearchesGame<G> for ExpectiKind<G::Eval> {
             params,
             shared,
             pool,
+            ..
         } = run;
         let split = SplitRoot {
             params: params.search,
             eval: &params.eval,
+            weak: run.weakening(),
             tt: self.use_tt.then_some(shared.tt),
             algorithm: self.algorithm,
             lines: Mutex::new(Vec::new()),
@@ -317,6 +320,8 @@ struct SplitLine<M> {
 struct SplitRoot<'a, M, E> {
     params: ExpectiParams,
     eval: &'a E,
+    /// The player's weakness: `None` at full strength.
+    weak: Option<Weakening<'a, M>>,
     /// `None` with the table switched off.
     tt: Option<&'a TranspositionTable>,
     algorithm: ChanceAlgorithm,
@@ -395,6 +400,8 @@ struct Worker<'a, G: ChanceGame> {
     /// The split's, copied.
     params: ExpectiParams,
     eval: &'a G::Eval,
+    /// The player's weakness: `None` at full strength.
+    weak: Option<Weakening<'a, G::Move>>,
     /// Per ply, `plies` of them in use; kept between searches with `history`.
     frames: Vec<Frame<G::Move>>,
     plies: usize,
@@ -441,6 +448,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
             pos: root.clone(),
             params: split.params,
             eval: split.eval,
+            weak: split.weak,
             frames,
             plies,
             history,
@@ -474,7 +482,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
     fn order_root_moves(&mut self, keep: Option<usize>) {
         let side = self.pos.side_to_move();
         let mut moves = MoveList::new();
-        self.pos.generate_moves(&mut moves);
+        node::generate_moves(&self.pos, self.weak.as_ref(), &mut moves);
         let shared = self.thread.shared;
         let tt_move = self
             .split
@@ -508,6 +516,29 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         self.thread.root_moves = root;
     }
 
+    /// The static value for the side to move, within the value bound, as the
+    /// player searched for judges it.
+    #[inline]
+    fn leaf(&self) -> Value {
+        node::judged(
+            self.weak.as_ref(),
+            &self.pos,
+            None,
+            self.pos.evaluate(self.eval),
+        )
+        .clamp(-G::VALUE_BOUND, G::VALUE_BOUND)
+    }
+
+    /// [`ChanceGame::value_bounds`], for the player searched for: its noise
+    /// may break the game's own bounds, so that only the widest are sure.
+    #[inline]
+    fn value_bounds(&self) -> (Value, Value) {
+        match self.weak {
+            Some(weak) if weak.weakness.noise > 0 => (-G::VALUE_BOUND, G::VALUE_BOUND),
+            _ => self.pos.value_bounds(),
+        }
+    }
+
     /// The static value for `side` of the position after `mv`.
     fn static_value_after(&mut self, mv: G::Move, side: Seat) -> Value {
         // As costly as a leaf: counted as a node, so that the algorithms compare fairly.
@@ -515,7 +546,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         self.pos.make(mv);
         let value = match terminal(&self.pos, side) {
             Some(value) => value,
-            None => from_side(&self.pos, side, leaf(&self.pos, self.eval)),
+            None => from_side(&self.pos, side, self.leaf()),
         };
         self.pos.unmake(mv);
         value
@@ -639,7 +670,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
             return value;
         }
         if depth == 0 || ply + 1 >= self.plies {
-            return leaf(&self.pos, self.eval);
+            return self.leaf();
         }
         if self.pos.at_chance() {
             self.chance(depth, alpha, beta, ply)
@@ -689,10 +720,10 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
             return value;
         }
         let side = self.pos.side_to_move();
-        self.pos.generate_moves(&mut self.frames[ply].moves);
+        node::generate_moves(&self.pos, self.weak.as_ref(), &mut self.frames[ply].moves);
         let count = self.frames[ply].moves.len();
         if count == 0 {
-            return leaf(&self.pos, self.eval);
+            return self.leaf();
         }
         let probe = probe && count > 1;
         self.order_moves(ply, depth, tt_move, side);
@@ -816,7 +847,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         let outcomes = self.pos.chance_outcomes();
         let total = G::CHANCE_WEIGHT as i64;
         // Every outcome's value lies within the node's bounds (the same seat moves).
-        let (low, high) = self.pos.value_bounds();
+        let (low, high) = self.value_bounds();
         let (low, high) = (low as i64, high as i64);
         // The node's mean is ≤ alpha iff the weighted sum is ≤ `sum_max_low`, ≥ beta
         // iff it is ≥ `sum_min_high`.
@@ -937,7 +968,7 @@ impl<'a, G: ChanceGame> Iterate<'a> for Worker<'a, G> {
     }
 
     fn no_move_value(&self) -> Value {
-        terminal(&self.pos, self.pos.side_to_move()).unwrap_or_else(|| leaf(&self.pos, self.eval))
+        terminal(&self.pos, self.pos.side_to_move()).unwrap_or_else(|| self.leaf())
     }
 }
 
@@ -976,12 +1007,6 @@ fn clamp_window<G: ChanceGame>(bound: i64) -> Value {
 fn terminal<G: ChanceGame>(pos: &G, side: Seat) -> Option<Value> {
     pos.decided()
         .map(|outcome| (outcome.value_for(side) * 1000).clamp(-G::VALUE_BOUND, G::VALUE_BOUND))
-}
-
-/// The static value for the side to move, within the value bound.
-#[inline]
-fn leaf<G: ChanceGame>(pos: &G, eval: &G::Eval) -> Value {
-    pos.evaluate(eval).clamp(-G::VALUE_BOUND, G::VALUE_BOUND)
 }
 
 /// `value` for the side to move as seen by `side`.

@@ -22,6 +22,7 @@ pub use time::{DelayEstimate, Margin, TimeManager, TimeParams};
 
 use crate::clock::Instant;
 use crate::core::{Game, MoveList, Seat};
+use crate::strength::Weakness;
 use crate::tune::Tuned;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -498,9 +499,18 @@ pub struct Run<'a, G: Game, P> {
     pub params: &'a P,
     pub shared: &'a driver::Shared<'a, G::Move>,
     pub pool: Option<&'a rayon::ThreadPool>,
+    /// The weakness to play with: `None` at full strength.
+    pub weakness: Option<Weakness>,
 }
 
 impl<'a, G: Game, P> Run<'a, G, P> {
+    /// The search's weakness, applied from its root (`None` at full strength).
+    pub fn weakening(&self) -> Option<node::Weakening<'a, G::Move>> {
+        let root_choice = &self.shared.root_choice;
+        self.weakness
+            .map(|weakness| node::Weakening::new(weakness, self.pos.key(), root_choice))
+    }
+
     /// The driver's iterations over the workers `new_worker(id)` makes, as
     /// many as the configured threads.
     pub fn drive<W: driver::Iterate<'a, Move = G::Move>>(
@@ -522,6 +532,8 @@ impl<'a, G: Game, P> Run<'a, G, P> {
 pub struct Search<K: SearchKind> {
     tables: tables::SearchTables,
     params: K::Params,
+    /// How the searches play below full strength (`None`: they do not).
+    weakness: Option<Weakness>,
     kind: K,
 }
 
@@ -543,6 +555,7 @@ impl<G: Game, K: SearchesGame<G>> Searcher<G> for Search<K> {
         Search {
             tables: tables::SearchTables::new(config, K::NAME),
             params: K::default_params(),
+            weakness: None,
             kind: {
                 let mut kind = K::default();
                 kind.configure(config);
@@ -567,6 +580,10 @@ impl<G: Game, K: SearchesGame<G>> Searcher<G> for Search<K> {
         &mut self.tables
     }
 
+    fn weaken(&mut self, weakness: Option<Weakness>) {
+        self.weakness = weakness;
+    }
+
     fn configure(&mut self, config: &SearchConfig) {
         self.tables.configure(config);
         self.kind.configure(config);
@@ -589,6 +606,7 @@ impl<G: Game, K: SearchesGame<G>> Searcher<G> for Search<K> {
             params: &self.params,
             shared: &shared,
             pool,
+            weakness: self.weakness,
         };
         self.kind.search(run, report)
     }
@@ -609,6 +627,11 @@ pub trait Searcher<G: Game>: Send {
     where
         Self: Sized;
     fn params_mut(&mut self) -> &mut Self::Params;
+    /// Plays the searches from now on as a player with `weakness` (a
+    /// strength level below full), or at full strength (`None`, as new):
+    /// it overlooks moves and misjudges positions as [`Weakness`] says, and
+    /// does not look for a mate in one at the horizon.
+    fn weaken(&mut self, weakness: Option<Weakness>);
     fn tables_mut(&mut self) -> &mut tables::SearchTables;
     /// Applies changed settings (threads, hash size, …).
     fn configure(&mut self, config: &SearchConfig) {

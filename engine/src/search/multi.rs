@@ -88,7 +88,7 @@
 //! is then the answer.
 
 use super::driver::{rate_root_moves, Iterate, RootMove, Shared, Thread, MAX_DEPTH};
-use super::node::PvTable;
+use super::node::{self, PvTable, Weakening};
 use super::ordering::{
     order_score, History, Killers, Lmr, LmrParams, HISTORY_MAX, SCORE_KILLER, SCORE_TACTICAL,
 };
@@ -230,7 +230,8 @@ impl<G: MultiPlayerGame> SearchesGame<G> for MultiKind<G::Eval> {
         let (shared, pos) = (run.shared, run.pos);
         let algorithm = Algorithm::from_name(run.config.algorithm);
         let key_mix = ALGORITHM_MIX[algorithm as usize] ^ ROOT_MIX[pos.side_to_move() as usize & 3];
-        let new_worker = |id| Worker::new(id, shared, pos, setting, algorithm, key_mix);
+        let weak = run.weakening();
+        let new_worker = |id| Worker::new(id, shared, pos, setting, weak, algorithm, key_mix);
         run.drive(new_worker, report)
     }
 }
@@ -308,6 +309,8 @@ impl<M: Copy + Default> Frame<M> {
 struct Worker<'a, G: MultiPlayerGame> {
     thread: Thread<'a, G::Move>,
     setting: Setting<'a, MultiParams, G::Eval>,
+    /// The player's weakness: `None` at full strength.
+    weak: Option<Weakening<'a, G::Move>>,
     algorithm: Algorithm,
     /// XORed into every key this search probes or stores.
     key_mix: u64,
@@ -345,6 +348,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         shared: &'a Shared<'a, G::Move>,
         root: &G,
         setting: Setting<'a, MultiParams, G::Eval>,
+        weak: Option<Weakening<'a, G::Move>>,
         algorithm: Algorithm,
         key_mix: u64,
     ) -> Self {
@@ -368,6 +372,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         let mut worker = Worker {
             thread: Thread::new(id, shared, false),
             setting,
+            weak,
             algorithm,
             key_mix,
             pos: root.clone(),
@@ -392,7 +397,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
     /// static value for the root seat (a move that ends the game well first).
     fn order_root_moves(&mut self) {
         let mut moves = MoveList::new();
-        self.pos.generate_moves(&mut moves);
+        node::generate_moves(&self.pos, self.weak.as_ref(), &mut moves);
         let shared = self.thread.shared;
         let tt_move = shared.tt.probe(self.key()).and_then(|e| e.move_index);
         let root_moves = rate_root_moves(&moves, tt_move, &shared.root_choice, |mv| {
@@ -534,13 +539,36 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
 
     #[inline]
     fn static_value(&self) -> Value {
-        self.pos.evaluate_all(self.setting.eval)[self.root as usize]
+        self.evaluate_all()[self.root as usize]
     }
 
     /// Max-n: the shares of the static values.
     fn static_shares(&self) -> [Value; 4] {
-        let values = self.pos.evaluate_all(self.setting.eval);
+        let values = self.evaluate_all();
         static_shares(values, self.seats, self.setting.params.share_clamp)
+    }
+
+    /// The static values, as the player searched for judges them.
+    #[inline]
+    fn evaluate_all(&self) -> [Value; 4] {
+        let mut values = self.pos.evaluate_all(self.setting.eval);
+        if self.weak.is_some() {
+            for (seat, value) in values.iter_mut().enumerate().take(G::SEATS) {
+                *value = node::judged(self.weak.as_ref(), &self.pos, Some(seat), *value);
+            }
+        }
+        values
+    }
+
+    /// `pos`'s moves into list `list` of `ply` as the player searched for
+    /// sees them.
+    #[inline]
+    fn generate_moves(&mut self, ply: usize, list: usize) {
+        node::generate_moves(
+            &self.pos,
+            self.weak.as_ref(),
+            &mut self.frames[ply].lists[list],
+        );
     }
 
     /// No legal move although `decided` said play goes on: the game's own
@@ -592,10 +620,16 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
 
     /// Generates the head of `seat`'s moves ([`MultiPlayerGame::generate_head`])
     /// into list `list` of `ply`, its quiet tail put off; `seat` must be due.
+    /// A weak player's lists are whole (the tails empty): which of its moves
+    /// it overlooks, never all, is a choice among them all.
     fn generate_head(&mut self, ply: usize, list: usize, seat: Seat) {
         debug_assert_eq!(seat, self.pos.side_to_move());
+        if self.weak.is_some() {
+            self.generate_moves(ply, list);
+        } else {
+            self.pos.generate_head(&mut self.frames[ply].lists[list]);
+        }
         let frame = &mut self.frames[ply];
-        self.pos.generate_head(&mut frame.lists[list]);
         frame.seat_of[list] = seat;
         frame.tails |= 1 << list;
     }
@@ -611,7 +645,9 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         }
         let frame = &mut self.frames[ply];
         let start = frame.lists[list].len();
-        self.pos.append_quiet_tail(&mut frame.lists[list]);
+        if self.weak.is_none() {
+            self.pos.append_quiet_tail(&mut frame.lists[list]);
+        }
         frame.tails &= !(1 << list);
         if passed {
             self.pos.unmake_pass();

@@ -21,9 +21,11 @@
 //! profile's `levels.elo`. `Variety` applies the loose choice
 //! alone, at full strength, in the opening.
 
+#[cfg(test)]
+mod pinned;
 pub mod weak;
 
-pub use weak::{Weak, Weakness};
+pub use weak::Weakness;
 
 use crate::search::{Limits, Score, Value};
 use crate::tune::{Params, Tunable};

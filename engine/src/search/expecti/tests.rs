@@ -423,6 +423,7 @@ fn split_for(
     SplitRoot {
         params: ExpectiParams::default(),
         eval: &(),
+        weak: None,
         tt,
         algorithm,
         lines: Mutex::new(Vec::new()),

@@ -163,7 +163,7 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
             }
             let list = seat as usize;
             self.frames[ply].lists[list].clear();
-            self.pos.generate_moves(&mut self.frames[ply].lists[list]);
+            self.generate_moves(ply, list);
             if self.frames[ply].lists[list].is_empty() {
                 self.unmake_sequence(ply, pre);
                 continue;
@@ -223,7 +223,7 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
 
     /// The first move by static order for the side to move (for BRS+).
     pub(super) fn background_move(&mut self) -> Option<G::Move> {
-        self.pos.generate_moves(&mut self.scratch);
+        node::generate_moves(&self.pos, self.weak.as_ref(), &mut self.scratch);
         let mut best = None;
         let mut best_score = i32::MIN;
         for &mv in self.scratch.iter() {

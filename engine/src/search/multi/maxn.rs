@@ -23,9 +23,9 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
         }
         let key = self.key();
         let tt_move = self.thread.shared.tt.probe(key).and_then(|e| e.move_index);
+        self.frames[ply].clear();
+        self.generate_moves(ply, 0);
         let frame = &mut self.frames[ply];
-        frame.clear();
-        self.pos.generate_moves(&mut frame.lists[0]);
         let count = frame.lists[0].len();
         if count == 0 {
             return match self.pos.outcome() {

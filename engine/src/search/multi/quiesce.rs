@@ -21,9 +21,16 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
         if narrow(maximizing, best, &mut alpha, &mut beta) {
             return best;
         }
+        self.frames[ply].clear();
+        // A weak player's captures are those it sees among all its moves.
+        if self.weak.is_some() {
+            self.generate_moves(ply, 0);
+            let pos = &self.pos;
+            self.frames[ply].lists[0].retain(|mv| pos.is_tactical(mv));
+        } else {
+            self.pos.generate_tactical(&mut self.frames[ply].lists[0]);
+        }
         let frame = &mut self.frames[ply];
-        frame.clear();
-        self.pos.generate_tactical(&mut frame.lists[0]);
         let scores = frame.pickers[0].scores_mut(frame.lists[0].len());
         for (score, &mv) in scores.iter_mut().zip(frame.lists[0].iter()) {
             *score = self.pos.gain(mv, self.setting.eval);
