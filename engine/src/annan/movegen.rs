@@ -85,6 +85,23 @@ pub fn for_each_legal(
     Generator::new(state, us, rules).run(&mut |group| group.for_each_move(visit))
 }
 
+/// [`for_each_legal`] for the legal moves from or to a square of `relevant`
+/// only: the others are never tried for legality (the mate-in-one test asks
+/// for the few moves that can give check).
+pub fn for_each_legal_touching(
+    state: &State,
+    us: Seat,
+    rules: &AnnanRules,
+    relevant: Bitboard,
+    visit: &mut impl FnMut(AnnanMove) -> bool,
+) -> bool {
+    let generator = Generator {
+        relevant,
+        ..Generator::new(state, us, rules)
+    };
+    generator.run(&mut |group| group.for_each_move(visit))
+}
+
 /// The number of legal moves of `us`.
 pub fn count_legal(state: &State, us: Seat, rules: &AnnanRules) -> u64 {
     let mut count = 0;
@@ -127,6 +144,8 @@ struct Generator<'a> {
     /// movement that goes nowhere from there (only a dead piece by its own kind
     /// on such a square is refused).
     dead_by_support: Bitboard,
+    /// Only moves from or to these squares are generated.
+    relevant: Bitboard,
 }
 
 impl<'a> Generator<'a> {
@@ -162,6 +181,7 @@ impl<'a> Generator<'a> {
             pawn_files: files_of(state.pawns[us as usize]),
             backed,
             dead_by_support,
+            relevant: Bitboard::FULL,
         }
     }
 
@@ -209,7 +229,10 @@ impl<'a> Generator<'a> {
         let us = self.us;
         let ours = self.state.occupied[us as usize];
         for from in ours {
-            let targets = attacks(us, self.state.movement(from), from, self.occupied) & !ours;
+            let mut targets = attacks(us, self.state.movement(from), from, self.occupied) & !ours;
+            if !self.relevant.has(from) {
+                targets &= self.relevant;
+            }
             if targets.is_empty() {
                 continue;
             }
@@ -259,6 +282,7 @@ impl<'a> Generator<'a> {
         // A drop only blocks and lends its movement to the own piece in front: it
         // exposes nothing, and in check it must block a line to the king. Which
         // kind is dropped makes no difference to that.
+        let empty = empty & self.relevant;
         let squares = if self.in_check {
             let king = self.king.expect("in check");
             self.safe(empty & lines(king), |to| AnnanMove::drop(any_kind, to))

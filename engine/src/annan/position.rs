@@ -2,7 +2,7 @@
 //! keys repetition is counted on.
 
 use super::attacks::{attacks, behind};
-use super::movegen::{count_legal, for_each_legal, has_legal_move};
+use super::movegen::{count_legal, for_each_legal, for_each_legal_touching, has_legal_move};
 use super::piece::{Kind, Piece};
 use super::rules::AnnanRules;
 use super::state::{AnnanMove, State, BLACK, WHITE};
@@ -143,10 +143,7 @@ impl Annan {
             | attacks(WHITE, Kind::Knight, king, occupied);
         let relevant = near | behind(near & self.state.occupied[us as usize], us);
         let mut found = None;
-        for_each_legal(&self.state, us, &self.rules, &mut |mv| {
-            if !relevant.has(mv.to()) && !mv.from().is_some_and(|from| relevant.has(from)) {
-                return false;
-            }
+        for_each_legal_touching(&self.state, us, &self.rules, relevant, &mut |mv| {
             let mut after = self.state;
             after.apply(mv, us);
             let mates = after.in_check(us ^ 1) && !has_legal_move(&after, us ^ 1, &self.rules);
