@@ -307,7 +307,7 @@ impl Network {
                 return unsafe { self.forward_avx2(f, hidden) };
             }
         }
-        self.forward_plain::<BLOCK, { BLOCK / 2 }>(f, hidden)
+        self.forward_plain::<BLOCK, { BLOCK / 2 }, false>(f, hidden)
     }
 
     /// The hidden sums 256 units at a time (sixteen registers, half of
@@ -316,29 +316,30 @@ impl Network {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f")]
     unsafe fn forward_avx512(&self, f: &Features, hidden: &mut [f32]) -> [f32; OUTPUTS] {
-        self.forward_plain::<{ 4 * BLOCK }, { 2 * BLOCK }>(f, hidden)
+        self.forward_plain::<{ 4 * BLOCK }, { 2 * BLOCK }, true>(f, hidden)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn forward_avx2(&self, f: &Features, hidden: &mut [f32]) -> [f32; OUTPUTS] {
-        self.forward_plain::<BLOCK, { BLOCK / 2 }>(f, hidden)
+        self.forward_plain::<BLOCK, { BLOCK / 2 }, false>(f, hidden)
     }
 
     /// The forward pass eight units at a time, without wide instructions:
     /// what the vector copies must equal bit for bit.
     #[cfg(test)]
     pub(super) fn forward_narrow(&self, f: &Features, hidden: &mut [f32]) -> [f32; OUTPUTS] {
-        self.forward_plain::<8, 8>(f, hidden)
+        self.forward_plain::<8, 8, false>(f, hidden)
     }
 
     /// The forward pass as written; inlined into the vector copies, where the
     /// compiler turns its row loops into wide instructions. The hidden sums
     /// are made `N` units at a time (then `M`, then 8) over every input, so
     /// that they stay in registers; each adds its inputs in their order, so
-    /// every block size gives the same bits.
+    /// every block size gives the same bits. `WIDE` is AVX-512's way of
+    /// adding a row ([`Network::hidden_block`]).
     #[inline(always)]
-    fn forward_plain<const N: usize, const M: usize>(
+    fn forward_plain<const N: usize, const M: usize, const WIDE: bool>(
         &self,
         f: &Features,
         hidden: &mut [f32],
@@ -347,15 +348,15 @@ impl Network {
         let hidden = &mut hidden[..h];
         let mut start = 0;
         while start + N <= h {
-            self.hidden_block::<N>(f, start, hidden);
+            self.hidden_block::<N, WIDE>(f, start, hidden);
             start += N;
         }
         while start + M <= h {
-            self.hidden_block::<M>(f, start, hidden);
+            self.hidden_block::<M, WIDE>(f, start, hidden);
             start += M;
         }
         while start + 8 <= h {
-            self.hidden_block::<8>(f, start, hidden);
+            self.hidden_block::<8, WIDE>(f, start, hidden);
             start += 8;
         }
         for (j, sum) in hidden.iter_mut().enumerate().skip(start) {
@@ -392,24 +393,37 @@ impl Network {
         out
     }
 
-    /// The sums of hidden units `start..start + N` over every input. Every
-    /// row is multiplied by its input, even an input of 1 (w · 1 is w, the
-    /// same bits; a test per input cost more than the multiply), and the
-    /// next input's row is asked for before this one is added.
+    /// The sums of hidden units `start..start + N` over every input. `WIDE`
+    /// (AVX-512's 256 units a block): every row is multiplied by its input,
+    /// even an input of 1 (w · 1 is w, the same bits; a test per input cost
+    /// more than the multiply), and the next input's row is asked for
+    /// before this one is added. Narrower, a row of input 1 is added as it
+    /// is, and nothing is fetched ahead (both cost AVX2 instructions).
     #[inline(always)]
-    fn hidden_block<const N: usize>(&self, f: &Features, start: usize, hidden: &mut [f32]) {
+    fn hidden_block<const N: usize, const WIDE: bool>(
+        &self,
+        f: &Features,
+        start: usize,
+        hidden: &mut [f32],
+    ) {
         let h = self.hidden;
         let mut sums: [f32; N] = self.b1[start..start + N].try_into().expect("a block");
         for k in 0..f.len {
-            if k + 1 < f.len {
+            if WIDE && k + 1 < f.len {
                 let next = f.index[k + 1] as usize * h + start;
                 prefetch(&self.w1[next..next + N]);
             }
             let (i, x) = (f.index[k] as usize, f.value[k]);
             let at = i * h + start;
             let row: &[f32; N] = self.w1[at..at + N].try_into().expect("a block");
-            for (s, w) in sums.iter_mut().zip(row) {
-                *s += w * x;
+            if !WIDE && x == 1.0 {
+                for (s, w) in sums.iter_mut().zip(row) {
+                    *s += w;
+                }
+            } else {
+                for (s, w) in sums.iter_mut().zip(row) {
+                    *s += w * x;
+                }
             }
         }
         hidden[start..start + N].copy_from_slice(&sums);
