@@ -46,11 +46,14 @@ pub struct Features {
 }
 
 impl Features {
+    /// Written whether or not it is 0 and kept only if not (no branch to
+    /// mispredict): the slot is free, as fewer than [`MAX_ACTIVE`] inputs
+    /// are set before the last one.
     #[inline]
     fn set(&mut self, index: usize, value: f32) {
-        if value != 0.0 {
-            self.push(index, value);
-        }
+        self.index[self.len] = index as u16;
+        self.value[self.len] = value;
+        self.len += (value != 0.0) as usize;
     }
 
     /// Sets an input known not to be 0.
@@ -85,6 +88,31 @@ fn unary(out: &mut Features, base: usize, units: usize, count: u8) {
     }
 }
 
+/// Per count of stones on a point (0–15): the values of its four units in
+/// [`unary`]'s code (1, 1, 1, half of what is beyond three); a point of `n`
+/// stones sets the first min(`n`, 4).
+const POINT_UNITS: [[f32; UNITS]; 16] = {
+    let mut table = [[1.0; UNITS]; 16];
+    let mut n = UNITS;
+    while n < 16 {
+        table[n][UNITS - 1] = (n - (UNITS - 1)) as f32 / 2.0;
+        n += 1;
+    }
+    table
+};
+
+/// A point's units as [`unary`] sets them, without a branch: all four are
+/// written and only the first min(`count`, 4) kept (the count of set points
+/// would mispredict; the slots past the end are free, as a side sets at most
+/// 15 units).
+#[inline(always)]
+fn point_units(out: &mut Features, base: usize, count: u8) {
+    let (at, n, base) = (out.len, count as usize & 15, base as u16);
+    out.index[at..at + UNITS].copy_from_slice(&[base, base + 1, base + 2, base + 3]);
+    out.value[at..at + UNITS].copy_from_slice(&POINT_UNITS[n]);
+    out.len = at + n.min(UNITS);
+}
+
 /// One side's stones in its own numbering, summed up in one pass over its
 /// array (read once for both the side's and the opponent's features).
 #[derive(Clone, Copy, Default)]
@@ -109,29 +137,40 @@ struct Tally {
 }
 
 impl Tally {
+    /// Without a branch or a loop over the points: the point sets eight
+    /// points to a word (a count is at most 15, so adding 0x7F or 0x7E to
+    /// its byte sets the byte's top bit exactly when it is ≥ 1 or ≥ 2), the
+    /// sums as dot products of the counts with a table of weights per point
+    /// (which the compiler turns into vector multiplies).
     #[inline]
     fn of(stones: &[u8; 26]) -> Self {
-        let mut t = Tally {
+        let (mut made, mut occupied) = (0, 0);
+        for w in 0..3 {
+            let at = 1 + 8 * w;
+            let word = u64::from_le_bytes(stones[at..at + 8].try_into().expect("8 points"));
+            made |= top_bits(word + 0x7E7E_7E7E_7E7E_7E7E) << at;
+            occupied |= top_bits(word + 0x7F7F_7F7F_7F7F_7F7F) << at;
+        }
+        let mut n = [0u8; 32];
+        n[..26].copy_from_slice(stones);
+        // Every sum is at most 15 · 25, so 16-bit lanes hold it.
+        let dot = |w: &[u8; 32]| -> u32 {
+            n.iter()
+                .zip(w)
+                .fold(0u16, |s, (&a, &b)| s.wrapping_add(a as u16 * b as u16)) as u32
+        };
+        Tally {
+            blots: occupied & !made,
+            made,
+            occupied,
             bar: stones[BAR as usize],
             off: stones[OFF as usize],
-            ..Tally::default()
-        };
-        // Branch-free: most points are empty, and the loop unrolls with
-        // each point's weights as constants.
-        for p in 1..=BAR as usize {
-            let n = stones[p] as u32;
-            if p <= 24 {
-                t.blots |= ((n == 1) as u32) << p;
-                t.made |= ((n >= 2) as u32) << p;
-                t.occupied |= ((n > 0) as u32) << p;
-            }
-            t.pips += n * p as u32;
-            t.crossings += n * ((p as u32 - 1) / 6);
-            t.pips_home += n * (p as u32).saturating_sub(HOME as u32);
-            t.home += if p <= HOME as usize { n } else { 0 };
-            t.far += if p >= 19 { n } else { 0 };
+            home: dot(&PER_POINT.home),
+            far: dot(&PER_POINT.far),
+            pips: dot(&PER_POINT.pips),
+            crossings: dot(&PER_POINT.crossings),
+            pips_home: dot(&PER_POINT.pips_home),
         }
-        t
     }
 
     /// The rearmost stone (25: on the bar), 0 with none on the board.
@@ -144,6 +183,42 @@ impl Tally {
         }
     }
 }
+
+/// The top bits of a word's eight bytes as eight bits (byte `i`'s to bit `i`).
+#[inline(always)]
+fn top_bits(word: u64) -> u32 {
+    (((word & 0x8080_8080_8080_8080) >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+}
+
+/// Per point 0–25 (off, the points, the bar; padded to 32) the weight of a
+/// stone there in each of [`Tally`]'s sums.
+struct PointWeights {
+    home: [u8; 32],
+    far: [u8; 32],
+    pips: [u8; 32],
+    crossings: [u8; 32],
+    pips_home: [u8; 32],
+}
+
+const PER_POINT: PointWeights = {
+    let mut w = PointWeights {
+        home: [0; 32],
+        far: [0; 32],
+        pips: [0; 32],
+        crossings: [0; 32],
+        pips_home: [0; 32],
+    };
+    let mut p = 1;
+    while p <= BAR as usize {
+        w.home[p] = (p <= HOME as usize) as u8;
+        w.far[p] = (p >= 19) as u8;
+        w.pips[p] = p as u8;
+        w.crossings[p] = ((p - 1) / 6) as u8;
+        w.pips_home[p] = p.saturating_sub(HOME as usize) as u8;
+        p += 1;
+    }
+    w
+};
 
 /// The highest set bit's index of a point set, 0 for none.
 #[inline]
@@ -170,7 +245,7 @@ pub fn features(pos: &Sugoroku, inputs: usize) -> Features {
     let sides = [&board[us], &board[us ^ 1]];
     for (k, stones) in sides.into_iter().enumerate() {
         for point in 1..=24 {
-            unary(&mut f, (k * 24 + point - 1) * UNITS, UNITS, stones[point]);
+            point_units(&mut f, (k * 24 + point - 1) * UNITS, stones[point]);
         }
     }
     let tally = [Tally::of(sides[0]), Tally::of(sides[1])];

@@ -35,6 +35,8 @@ use std::sync::OnceLock;
 pub const OUTPUTS: usize = 5;
 /// The largest hidden layer a file may have (inference keeps it on the stack).
 pub const MAX_HIDDEN: usize = 1024;
+/// The hidden layers of the embedded networks and smaller.
+const SMALL_HIDDEN: usize = 256;
 /// The file format of the first networks: one sigmoid network of the raw
 /// inputs. Magic, inputs, hidden, outputs (u32 LE), then the f32 LE weights
 /// (first layer input-major, its biases, second layer output-major, its
@@ -305,39 +307,56 @@ impl Network {
                 return unsafe { self.forward_avx2(f, hidden) };
             }
         }
-        self.forward_plain::<BLOCK>(f, hidden)
+        self.forward_plain::<BLOCK, { BLOCK / 2 }, false>(f, hidden)
     }
 
-    /// Sixteen hidden sums to a register, and a block of eight registers as
-    /// AVX2's: each input's row goes to eight independent sums at once.
+    /// The hidden sums 256 units at a time (sixteen registers, half of
+    /// AVX-512's), so that each input's row of weights is read once, from
+    /// start to end, while the next row is fetched.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f")]
     unsafe fn forward_avx512(&self, f: &Features, hidden: &mut [f32]) -> [f32; OUTPUTS] {
-        self.forward_plain::<{ 2 * BLOCK }>(f, hidden)
+        self.forward_plain::<{ 4 * BLOCK }, { 2 * BLOCK }, true>(f, hidden)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn forward_avx2(&self, f: &Features, hidden: &mut [f32]) -> [f32; OUTPUTS] {
-        self.forward_plain::<BLOCK>(f, hidden)
+        self.forward_plain::<BLOCK, { BLOCK / 2 }, false>(f, hidden)
+    }
+
+    /// The forward pass eight units at a time, without wide instructions:
+    /// what the vector copies must equal bit for bit.
+    #[cfg(test)]
+    pub(super) fn forward_narrow(&self, f: &Features, hidden: &mut [f32]) -> [f32; OUTPUTS] {
+        self.forward_plain::<8, 8, false>(f, hidden)
     }
 
     /// The forward pass as written; inlined into the vector copies, where the
     /// compiler turns its row loops into wide instructions. The hidden sums
-    /// are made `N` units at a time over every input, so that they stay in
-    /// registers; each adds its inputs in their order, so every `N` gives the
-    /// same bits.
+    /// are made `N` units at a time (then `M`, then 8) over every input, so
+    /// that they stay in registers; each adds its inputs in their order, so
+    /// every block size gives the same bits. `WIDE` is AVX-512's way of
+    /// adding a row ([`Network::hidden_block`]).
     #[inline(always)]
-    fn forward_plain<const N: usize>(&self, f: &Features, hidden: &mut [f32]) -> [f32; OUTPUTS] {
+    fn forward_plain<const N: usize, const M: usize, const WIDE: bool>(
+        &self,
+        f: &Features,
+        hidden: &mut [f32],
+    ) -> [f32; OUTPUTS] {
         let h = self.hidden;
         let hidden = &mut hidden[..h];
         let mut start = 0;
         while start + N <= h {
-            self.hidden_block::<N>(f, start, hidden);
+            self.hidden_block::<N, WIDE>(f, start, hidden);
             start += N;
         }
+        while start + M <= h {
+            self.hidden_block::<M, WIDE>(f, start, hidden);
+            start += M;
+        }
         while start + 8 <= h {
-            self.hidden_block::<8>(f, start, hidden);
+            self.hidden_block::<8, WIDE>(f, start, hidden);
             start += 8;
         }
         for (j, sum) in hidden.iter_mut().enumerate().skip(start) {
@@ -374,17 +393,30 @@ impl Network {
         out
     }
 
-    /// The sums of hidden units `start..start + N` over every input.
+    /// The sums of hidden units `start..start + N` over every input. `WIDE`
+    /// (AVX-512's 256 units a block): every row is multiplied by its input,
+    /// even an input of 1 (w · 1 is w, the same bits; a test per input cost
+    /// more than the multiply), and the next input's row is asked for
+    /// before this one is added. Narrower, a row of input 1 is added as it
+    /// is, and nothing is fetched ahead (both cost AVX2 instructions).
     #[inline(always)]
-    fn hidden_block<const N: usize>(&self, f: &Features, start: usize, hidden: &mut [f32]) {
+    fn hidden_block<const N: usize, const WIDE: bool>(
+        &self,
+        f: &Features,
+        start: usize,
+        hidden: &mut [f32],
+    ) {
         let h = self.hidden;
         let mut sums: [f32; N] = self.b1[start..start + N].try_into().expect("a block");
         for k in 0..f.len {
+            if WIDE && k + 1 < f.len {
+                let next = f.index[k + 1] as usize * h + start;
+                prefetch(&self.w1[next..next + N]);
+            }
             let (i, x) = (f.index[k] as usize, f.value[k]);
             let at = i * h + start;
             let row: &[f32; N] = self.w1[at..at + N].try_into().expect("a block");
-            // Most inputs are 1: their row is added without multiplying (w · 1 is w).
-            if x == 1.0 {
+            if !WIDE && x == 1.0 {
                 for (s, w) in sums.iter_mut().zip(row) {
                     *s += w;
                 }
@@ -399,13 +431,38 @@ impl Network {
 
     /// The result probabilities for the side to roll in `pos`, undecided.
     fn raw_outcomes(&self, pos: &Sugoroku) -> Outcomes {
-        let mut hidden = [0.0; MAX_HIDDEN];
-        Outcomes::from_array(self.forward(&features(pos, self.inputs), &mut hidden))
+        let f = features(pos, self.inputs);
+        // The hidden layer on the stack, zeroed no larger than it need be
+        // (4 KB cleared for every evaluation cost more than the output layer).
+        Outcomes::from_array(if self.hidden <= SMALL_HIDDEN {
+            self.forward(&f, &mut [0.0; SMALL_HIDDEN])
+        } else {
+            self.forward(&f, &mut [0.0; MAX_HIDDEN])
+        })
     }
 }
 
-/// Hidden units summed together in the forward pass (eight AVX2 registers).
+/// Hidden units summed together in the forward pass (eight AVX2 registers;
+/// AVX-512 takes four times as many).
 const BLOCK: usize = 64;
+
+/// Asks for a row of weights to be brought into the cache ahead of its use
+/// (a row is 1 KB for 256 hidden units, too far from the last to be guessed
+/// by the processor).
+#[inline(always)]
+fn prefetch(row: &[f32]) {
+    #[cfg(target_arch = "x86_64")]
+    for line in row.chunks(16) {
+        // SAFETY: a prefetch only hints the cache; the address is in bounds.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                line.as_ptr() as *const i8
+            )
+        };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = row;
+}
 
 /// The evaluation's networks: one for positions with contact and one for
 /// races (the same network serves both when a file holds only one).
