@@ -183,6 +183,7 @@ mod tests {
     use super::*;
     use crate::hasami::Hasami;
     use crate::search::Limits;
+    use crate::session::Playable;
 
     fn weakness(blind_permille: u32, seed: u64) -> Weakness {
         Weakness {
@@ -228,10 +229,10 @@ mod tests {
         pos.generate_moves(&mut all);
         let named: Vec<_> = all.iter().take(2).copied().collect();
         let limits = Limits {
-            searchmoves: named.iter().map(|&mv| pos.format_move(mv)).collect(),
+            searchmoves: named.clone(),
             ..Limits::default()
         };
-        let choice = RootChoice::new(&limits, &pos);
+        let choice = RootChoice::new(&limits);
         let mut both_overlooked = 0;
         for seed in 0..400 {
             let weak = Weakening::new(weakness(500, seed), pos.key(), &choice);

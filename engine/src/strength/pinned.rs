@@ -18,7 +18,7 @@ fn weak_search<G: Playable>(
     searcher: &mut G::Searcher,
     pos: &G,
     weakness: Weakness,
-    limits: &Limits,
+    limits: &Limits<G::Move>,
 ) -> SearchResult<G::Move> {
     Searcher::<G>::weaken(searcher, Some(weakness));
     Searcher::<G>::search(
@@ -59,7 +59,7 @@ impl GameVisitor for Pinned {
                         blind_permille,
                         seed: seed as u64 + 1,
                     };
-                    let mut limits = Limits {
+                    let mut limits = Limits::<G::Move> {
                         nodes: Some(NODES),
                         ..Limits::depth(depth)
                     };
@@ -67,11 +67,7 @@ impl GameVisitor for Pinned {
                         // Asked to choose among two root moves only.
                         let mut moves = crate::core::MoveList::new();
                         pos.generate_moves(&mut moves);
-                        limits.searchmoves = moves
-                            .iter()
-                            .take(2)
-                            .map(|&mv| pos.format_move(mv))
-                            .collect();
+                        limits.searchmoves = moves.iter().take(2).copied().collect();
                     }
                     Searcher::<G>::clear(&mut searcher);
                     let result = weak_search(&mut searcher, &pos, weakness, &limits);
