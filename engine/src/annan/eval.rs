@@ -35,8 +35,6 @@ pub struct AnnanEval {
     pub mobility: i32,
     /// Per square next to the own king that the opponent attacks.
     pub king_danger: i32,
-    /// The longest mate by checks (0, 1 or 3 plies) the horizon looks for.
-    pub horizon_mate_plies: i32,
 }
 
 impl Default for AnnanEval {
@@ -50,7 +48,6 @@ impl Default for AnnanEval {
             king_shelter: 10,
             mobility: 7,
             king_danger: 23,
-            horizon_mate_plies: 1,
         }
     }
 }
@@ -82,7 +79,6 @@ impl Params for AnnanEval {
         Tunable::new("Tune_AnnanKingShelter", 0, 200, |e| &mut e.king_shelter),
         Tunable::new("Tune_AnnanMobility", 0, 50, |e| &mut e.mobility),
         Tunable::new("Tune_AnnanKingDanger", 0, 300, |e| &mut e.king_danger),
-        Tunable::new("Tune_AnnanHorizonMate", 0, 3, |e| &mut e.horizon_mate_plies),
     ];
 }
 
@@ -151,8 +147,8 @@ impl TwoPlayerGame for Annan {
         self.state().in_check(self.side_to_move())
     }
 
-    fn horizon_mate(&self, eval: &AnnanEval) -> Option<u32> {
-        self.mate_within(eval.horizon_mate_plies as u32)
+    fn mates_in_one(&self) -> bool {
+        self.mate_in_one().is_some()
     }
 
     fn gain(&self, mv: AnnanMove, eval: &AnnanEval) -> Value {

@@ -400,19 +400,18 @@ fn random_game_positions(seed: u64, games: usize, mut visit: impl FnMut(&mut Ann
     positions
 }
 
-/// `pos` under a move limit `plies` ahead, and the solver's mate there.
-fn solver_within(pos: &Annan, plies: u32) -> (Annan, Option<Vec<AnnanMove>>) {
+/// The solver's mate for `pos` under a move limit `plies` ahead.
+fn solver_within(pos: &Annan, plies: u32) -> Option<Vec<AnnanMove>> {
     let rules = AnnanRules {
         move_limit: pos.ply() + plies,
         ..AnnanRules::default()
     };
     let limited = Annan::from_parts(*pos.state(), pos.side_to_move(), pos.ply(), &rules);
-    let mate = match solve(&limited, 1_000_000).answer {
+    match solve(&limited, 1_000_000).answer {
         MateAnswer::Mate(line) => Some(line),
         MateAnswer::NoMate => None,
         other => panic!("{}: {other:?}", pos.sfen()),
-    };
-    (limited, mate)
+    }
 }
 
 /// The search's mate in one against the solver's, with a move limit one ply
@@ -422,7 +421,7 @@ fn solver_within(pos: &Annan, plies: u32) -> (Annan, Option<Vec<AnnanMove>>) {
 fn the_mate_in_one_agrees_with_the_solver_on_random_games() {
     let mut mates = 0;
     let positions = random_game_positions(41, GAMES, |pos| {
-        let (_, solver) = solver_within(pos, 1);
+        let solver = solver_within(pos, 1);
         let found = pos.mate_in_one();
         assert_eq!(found.is_some(), solver.is_some(), "{}", pos.sfen());
         if let Some(mv) = found {
@@ -442,27 +441,17 @@ fn the_mate_in_one_agrees_with_the_solver_on_random_games() {
     );
 }
 
-/// The search's mate in three against the solver's, with a move limit three
-/// plies ahead, on positions of random games from the start: the same
-/// verdict and length on every one; and the checks the solver tries are
-/// every legal move that gives check.
+/// The checks the solver tries, generated from the squares that can give
+/// check, against every legal move tried for check, on positions of random
+/// games from the start: the same moves in the same order.
 #[test]
-fn the_mate_in_three_agrees_with_the_solver_on_random_games() {
-    let mut threes = 0;
+fn the_checks_are_every_legal_move_that_gives_check() {
     let positions = random_game_positions(43, GAMES / 4, |pos| {
-        let (limited, solver) = solver_within(pos, 3);
-        let solver = solver.map(|line| line.len() as u32);
-        assert_eq!(pos.mate_within(3), solver, "{}", pos.sfen());
-        assert_eq!(limited.mate_within(3), solver, "{}", pos.sfen());
-        threes += usize::from(solver == Some(3));
         let mut checks = MoveList::new();
         pos.generate_checks(&mut checks);
         assert_eq!(checks.to_vec(), self::checks(pos), "{}", pos.sfen());
     });
-    assert!(
-        positions > 2_500 && threes > 20,
-        "{positions} positions, {threes} mates in three"
-    );
+    assert!(positions > 2_500, "{positions} positions");
 }
 
 const GAMES: usize = 100;

@@ -23,20 +23,6 @@ fn mate_in_one(state: &State, us: Seat, rules: &AnnanRules) -> Option<AnnanMove>
     found
 }
 
-/// Whether `us` has a check after which every answer allows a mate in one
-/// (a check without an answer, a mate in one, counts too).
-fn mate_in_three(state: &State, us: Seat, rules: &AnnanRules) -> bool {
-    let them = us ^ 1;
-    for_each_check(state, us, rules, &mut |_, after| {
-        // Stops at the first answer that escapes.
-        !for_each_legal(after, them, rules, &mut |reply| {
-            let mut next = *after;
-            next.apply(reply, them);
-            mate_in_one(&next, us, rules).is_none()
-        })
-    })
-}
-
 /// Per piece code and square; no piece is keyed 0, so that an empty square
 /// needs no test.
 static PIECE_KEYS: [u64; Piece::CODES * 81] = {
@@ -157,20 +143,6 @@ impl Annan {
     /// solver calls a mate in one; `None` if there is none.
     pub fn mate_in_one(&self) -> Option<AnnanMove> {
         mate_in_one(&self.state, self.side, &self.rules)
-    }
-
-    /// The length of the side to move's shortest mate by checks within
-    /// `plies` (1 or 3): a mate in one, or a check after which every answer
-    /// allows one. The df-pn solver's verdict within that reach, the move
-    /// limit included; `None` if there is none.
-    pub fn mate_within(&self, plies: u32) -> Option<u32> {
-        let limit = self.rules.move_limit;
-        let reaches = |plies: u32| limit == 0 || self.ply() + plies <= limit;
-        if plies >= 1 && reaches(1) && self.mate_in_one().is_some() {
-            return Some(1);
-        }
-        (plies >= 3 && reaches(3) && mate_in_three(&self.state, self.side, &self.rules))
-            .then_some(3)
     }
 
     /// The legal moves of the side to move that give check.

@@ -594,13 +594,10 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
         if best >= beta {
             return best;
         }
-        // At the horizon, a mate in one (or the game's longer reach) would be
-        // missed (drops are not tactical). The levels do not look: they never
-        // did, and were measured so.
-        if qply == 0 && self.weak.is_none() {
-            if let Some(plies) = self.pos.horizon_mate(self.setting.eval) {
-                return MATE - ply as Value - plies as Value;
-            }
+        // At the horizon, a mate in one would be missed (drops are not tactical).
+        // The levels do not look: they never did, and were measured so.
+        if qply == 0 && self.weak.is_none() && self.pos.mates_in_one() {
+            return MATE - ply as Value - 1;
         }
         alpha = alpha.max(best);
         if in_check {

@@ -94,12 +94,11 @@ pub trait TwoPlayerGame: Game {
     fn in_check(&self) -> bool {
         false
     }
-    /// The plies of a forced win the side to move has at once (a short mate
-    /// by checks), looked for at the horizon where the search would not see
-    /// it otherwise; games that do not look keep the default.
-    fn horizon_mate(&self, eval: &Self::Eval) -> Option<u32> {
-        let _ = eval;
-        None
+    /// Whether the side to move has a move that ends the game in its favour
+    /// at once (a mate in one), looked for where the search would not see it
+    /// otherwise; games that do not look keep the default.
+    fn mates_in_one(&self) -> bool {
+        false
     }
     /// The tactical moves only; by default filtered from all legal moves.
     fn generate_tactical(&self, moves: &mut MoveList<Self::Move>) {
