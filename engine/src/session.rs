@@ -1037,7 +1037,7 @@ impl<G: Playable> GameSession for Session<G> {
     }
 
     fn seat_name(&self, seat: Seat) -> &'static str {
-        G::PROFILE.seat_names[seat as usize]
+        G::PROFILE.seat_names[seat.index()]
     }
 
     fn legal_moves(&self) -> Vec<String> {
@@ -1220,7 +1220,7 @@ impl<G: Playable> GameSession for Session<G> {
         for text in &self.moves {
             let (ply, seat) = (
                 pos.ply() + 1,
-                G::PROFILE.seat_names[pos.side_to_move() as usize],
+                G::PROFILE.seat_names[pos.side_to_move().index()],
             );
             // Games with dice keep their entries as given (the roll with its turn).
             let text = match pos.parse_move(text) {

@@ -12,12 +12,14 @@ pub mod movelist;
 pub mod notation;
 pub mod options;
 pub mod readable;
+pub mod seat;
 pub mod sfen;
 pub mod shogi_move;
 pub mod zobrist;
 
 pub use error::{MoveError, OptionError, ParseError};
-pub use game::{Game, GameResult, Outcome, Seat};
+pub use game::{Game, GameResult, Outcome};
+pub use seat::Seat;
 pub use history::KeyHistory;
 pub use movelist::MoveList;
 pub use notation::Notation;

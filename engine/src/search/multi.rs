@@ -229,7 +229,7 @@ impl<G: MultiPlayerGame> SearchesGame<G> for MultiKind<G::Eval> {
         let setting = Setting::new(run.params, &mut self.lmr, run.params.search.lmr);
         let (shared, pos) = (run.shared, run.pos);
         let algorithm = Algorithm::from_name(run.config.algorithm);
-        let key_mix = ALGORITHM_MIX[algorithm as usize] ^ ROOT_MIX[pos.side_to_move() as usize & 3];
+        let key_mix = ALGORITHM_MIX[algorithm as usize] ^ ROOT_MIX[pos.side_to_move().index() & 3];
         let weak = run.weakening();
         let new_worker = |id| Worker::new(id, shared, pos, setting, weak, algorithm, key_mix);
         run.drive(new_worker, report)
@@ -260,7 +260,7 @@ impl<M: Copy + Default> Frame<M> {
             sequence: [M::default(); MAX_SEQUENCE],
             deferred: Deferred::new(),
             tails: 0,
-            seat_of: [0; 4],
+            seat_of: [Seat::new(0); 4],
         }
     }
 
@@ -462,7 +462,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
             if self.thread.stop {
                 break;
             }
-            self.record_root(k, shares[self.root as usize], shares);
+            self.record_root(k, shares[self.root.index()], shares);
         }
     }
 
@@ -539,7 +539,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
 
     #[inline]
     fn static_value(&self) -> Value {
-        self.evaluate_all()[self.root as usize]
+        self.evaluate_all()[self.root.index()]
     }
 
     /// Max-n: the shares of the static values.

@@ -27,7 +27,7 @@ const SUPPLY: [(Kind, u32); 5] = [
 
 fn seat_digit(c: Option<char>) -> Option<Seat> {
     match c? {
-        c @ '0'..='3' => Some(c as u8 - b'0'),
+        c @ '0'..='3' => Some(Seat::new((c as u8 - b'0') as usize)),
         _ => None,
     }
 }
@@ -187,7 +187,7 @@ fn parse(text: &str, rules: &YoninRules) -> Result<Yonin, String> {
     let mut state = State::EMPTY;
     for (seat, hand) in hands.iter().enumerate() {
         for (h, &n) in parse_hand(hand)?.iter().enumerate() {
-            state.set_hand(seat as Seat, h, n);
+            state.set_hand(Seat::new(seat), h, n);
         }
     }
 
@@ -265,11 +265,11 @@ fn parse(text: &str, rules: &YoninRules) -> Result<Yonin, String> {
             });
         }
         if piece.kind() == Kind::King {
-            kings[owner as usize] += 1;
+            kings[owner.index()] += 1;
         } else if is_out(owner) {
             return Err(format!("{sq}: a piece of seat {owner}, which is out"));
         }
-        if piece.kind() == Kind::Pawn && LAST_ROW[piece.facing() as usize].has(sq) {
+        if piece.kind() == Kind::Pawn && LAST_ROW[piece.facing().index()].has(sq) {
             return Err(format!(
                 "{sq}: an unpromoted pawn on the last row of its facing"
             ));
@@ -303,7 +303,7 @@ fn parse(text: &str, rules: &YoninRules) -> Result<Yonin, String> {
         }
     }
     for &(seat, _) in out.as_slice() {
-        if state.hands[seat as usize] != [0; 4] {
+        if state.hands[seat.index()] != [0; 4] {
             return Err(format!("seat {seat} is out but holds pieces in hand"));
         }
     }
@@ -324,10 +324,10 @@ fn piece_token(piece: Piece, flipped: bool) -> String {
         token.push('+');
     }
     token.push(piece.kind().letter());
-    token.push((b'0' + piece.owner()) as char);
+    token.push((b'0' + piece.owner().index() as u8) as char);
     if piece.facing() != piece.owner() {
         token.push('@');
-        token.push((b'0' + piece.facing()) as char);
+        token.push((b'0' + piece.facing().index() as u8) as char);
     }
     token
 }
@@ -449,7 +449,7 @@ pub fn diagram(pos: &Yonin) -> String {
         out.push_str(&format!(" {}\n", (b'a' + row) as char));
     }
     out.push_str("pieces: letter, owner seat, @facing when it differs; k<seat> = flipped king\n");
-    for seat in 0..4u8 {
+    for seat in Seat::all(4) {
         let status = if state.is_alive(seat) {
             "playing".to_string()
         } else {
@@ -458,13 +458,13 @@ pub fn diagram(pos: &Yonin) -> String {
                 .as_slice()
                 .iter()
                 .find(|e| e.0 == seat)
-                .map_or(0, |e| e.1);
+                .map_or(Seat::FIRST, |e| e.1);
             format!("out, mated by {by}")
         };
         out.push_str(&format!(
             "seat {seat} ({}): hand {}, {status}\n",
-            SEAT_NAMES[seat as usize],
-            hand_text(&state.hands[seat as usize])
+            SEAT_NAMES[seat.index()],
+            hand_text(&state.hands[seat.index()])
         ));
     }
     out.push_str(&format!(

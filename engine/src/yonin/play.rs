@@ -43,7 +43,7 @@ impl Playable for Yonin {
         let eval = super::eval::YoninEval::default();
         let clamp = multi::MultiParams::default().share_clamp;
         let shares = multi::static_shares(self.evaluate_all(&eval), 4, clamp);
-        let alive: Vec<usize> = (0..4).filter(|&s| self.is_alive(s as Seat)).collect();
+        let alive: Vec<usize> = (0..4).filter(|&s| self.is_alive(Seat::new(s))).collect();
         let total: i64 = alive.iter().map(|&s| shares[s] as i64).sum();
         let mut points = [0; 4];
         for &seat in &alive {

@@ -45,7 +45,7 @@ fn piece_key(piece: Piece, sq: Square) -> u64 {
 
 #[inline]
 fn hand_key(seat: Seat, hand: usize, count: u8) -> u64 {
-    HAND_KEYS[(seat as usize * 4 + hand) * 17 + count as usize]
+    HAND_KEYS[(seat.index() * 4 + hand) * 17 + count as usize]
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,15 +91,15 @@ impl State {
 
     #[inline]
     pub fn is_alive(&self, seat: Seat) -> bool {
-        self.alive >> seat & 1 != 0
+        self.alive & seat.bit() != 0
     }
 
     #[inline]
     fn toggle(&mut self, sq: Square, piece: Piece) {
         let bit = sq.bit();
         self.occupied ^= bit;
-        self.by_owner[piece.owner() as usize] ^= bit;
-        self.by_facing[piece.facing() as usize] ^= bit;
+        self.by_owner[piece.owner().index()] ^= bit;
+        self.by_facing[piece.facing().index()] ^= bit;
         self.by_kind[piece.kind().index()] ^= bit;
         self.key ^= piece_key(piece, sq);
     }
@@ -110,9 +110,9 @@ impl State {
         debug_assert!(self.at(sq).is_none());
         self.cells[sq.index()] = piece;
         self.toggle(sq, piece);
-        self.counts[piece.owner() as usize][piece.kind().index()] += 1;
+        self.counts[piece.owner().index()][piece.kind().index()] += 1;
         if piece.kind() == Kind::King {
-            self.kings[piece.owner() as usize] = sq;
+            self.kings[piece.owner().index()] = sq;
         }
     }
 
@@ -121,31 +121,31 @@ impl State {
         let piece = self.at(sq);
         self.cells[sq.index()] = Piece::NONE;
         self.toggle(sq, piece);
-        self.counts[piece.owner() as usize][piece.kind().index()] -= 1;
+        self.counts[piece.owner().index()][piece.kind().index()] -= 1;
         piece
     }
 
     #[inline]
     pub fn set_hand(&mut self, seat: Seat, hand: usize, count: u8) {
-        let old = &mut self.hands[seat as usize][hand];
+        let old = &mut self.hands[seat.index()][hand];
         self.key ^= hand_key(seat, hand, *old) ^ hand_key(seat, hand, count);
         *old = count;
     }
 
     /// Turns `seat`'s king over: the seat is out.
     pub fn flip_king(&mut self, seat: Seat) {
-        self.alive &= !(1 << seat);
-        self.flipped |= self.kings[seat as usize].bit();
-        self.key ^= FLIP_KEYS[seat as usize];
+        self.alive &= !seat.bit();
+        self.flipped |= self.kings[seat.index()].bit();
+        self.key ^= FLIP_KEYS[seat.index()];
     }
 
     /// The pieces of every live seat but `seat`.
     #[inline]
     pub fn others(&self, seat: Seat) -> Bitboard {
         let mut bb = Bitboard::EMPTY;
-        for s in 0..4u8 {
+        for s in Seat::all(4) {
             if s != seat && self.is_alive(s) {
-                bb |= self.by_owner[s as usize];
+                bb |= self.by_owner[s.index()];
             }
         }
         bb
@@ -200,7 +200,7 @@ impl State {
     #[inline]
     pub fn king_attacked(&self, seat: Seat) -> bool {
         !self
-            .attackers(self.kings[seat as usize], self.others(seat))
+            .attackers(self.kings[seat.index()], self.others(seat))
             .is_empty()
     }
 
@@ -211,9 +211,9 @@ impl State {
 
     /// A bit per seat in check.
     pub fn checked_seats(&self) -> u8 {
-        (0..4u8)
+        Seat::all(4)
             .filter(|&s| self.in_check(s))
-            .fold(0, |mask, s| mask | 1 << s)
+            .fold(0, |mask, s| mask | s.bit())
     }
 
     /// Plays `mv` for `us`; returns the piece it captured (`Piece::NONE` if none).
@@ -223,7 +223,7 @@ impl State {
         let Some(from) = mv.from() else {
             let kind = mv.dropped().expect("a move is a board move or a drop");
             let h = kind.hand_index();
-            self.set_hand(us, h, self.hands[us as usize][h] - 1);
+            self.set_hand(us, h, self.hands[us.index()][h] - 1);
             self.put(to, Piece::new(kind, us, us));
             return Piece::NONE;
         };
@@ -231,7 +231,7 @@ impl State {
         if !captured.is_none() {
             self.remove(to);
             let h = captured.kind().unpromoted().hand_index();
-            self.set_hand(us, h, self.hands[us as usize][h] + 1);
+            self.set_hand(us, h, self.hands[us.index()][h] + 1);
         }
         let piece = self.remove(from);
         let piece = if mv.promotes() {
@@ -250,7 +250,7 @@ impl State {
         let piece = self.remove(to);
         let Some(from) = mv.from() else {
             let h = piece.kind().hand_index();
-            self.set_hand(us, h, self.hands[us as usize][h] + 1);
+            self.set_hand(us, h, self.hands[us.index()][h] + 1);
             return;
         };
         let piece = if mv.promotes() {
@@ -261,7 +261,7 @@ impl State {
         self.put(from, piece);
         if !captured.is_none() {
             let h = captured.kind().unpromoted().hand_index();
-            self.set_hand(us, h, self.hands[us as usize][h] - 1);
+            self.set_hand(us, h, self.hands[us.index()][h] - 1);
             self.put(to, captured);
         }
     }
@@ -270,16 +270,16 @@ impl State {
     /// pass to `heir`, board pieces keeping their facing.
     pub fn eliminate(&mut self, seat: Seat, heir: Seat) {
         self.flip_king(seat);
-        let king = self.kings[seat as usize].bit();
-        for sq in self.by_owner[seat as usize] & !king {
+        let king = self.kings[seat.index()].bit();
+        for sq in self.by_owner[seat.index()] & !king {
             let piece = self.remove(sq);
             self.put(sq, piece.with_owner(heir));
         }
         for h in 0..4 {
-            let n = self.hands[seat as usize][h];
+            let n = self.hands[seat.index()][h];
             if n > 0 {
                 self.set_hand(seat, h, 0);
-                self.set_hand(heir, h, self.hands[heir as usize][h] + n);
+                self.set_hand(heir, h, self.hands[heir.index()][h] + n);
             }
         }
     }
@@ -290,12 +290,12 @@ impl State {
         for sq in self.occupied {
             key ^= piece_key(self.at(sq), sq);
         }
-        for seat in 0..4u8 {
+        for seat in Seat::all(4) {
             for h in 0..4 {
-                key ^= hand_key(seat, h, 0) ^ hand_key(seat, h, self.hands[seat as usize][h]);
+                key ^= hand_key(seat, h, 0) ^ hand_key(seat, h, self.hands[seat.index()][h]);
             }
             if !self.is_alive(seat) {
-                key ^= FLIP_KEYS[seat as usize];
+                key ^= FLIP_KEYS[seat.index()];
             }
         }
         key
@@ -311,11 +311,11 @@ impl State {
     /// of the seats this one mated (`mated` is their number).
     pub fn total(&self, seat: Seat, mated: u32) -> u32 {
         let board = if self.is_alive(seat) {
-            self.counts[seat as usize].iter().map(|&n| n as u32).sum()
+            self.counts[seat.index()].iter().map(|&n| n as u32).sum()
         } else {
             0
         };
-        let hand: u32 = self.hands[seat as usize].iter().map(|&n| n as u32).sum();
+        let hand: u32 = self.hands[seat.index()].iter().map(|&n| n as u32).sum();
         board + hand + mated
     }
 }

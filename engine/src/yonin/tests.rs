@@ -126,7 +126,7 @@ fn the_first_seat_is_a_setting() {
     let mut rules = YoninRules::default();
     rules.set("YoninFirstSeat", "2").unwrap();
     let mut pos = Yonin::start(&rules);
-    assert_eq!(pos.side_to_move(), 2);
+    assert_eq!(pos.side_to_move(), Seat::new(2));
     // By symmetry the same counts with any seat first.
     assert_eq!(perft(&mut pos, 3), 729);
     assert!(legal(&pos).contains(&"5c5d".to_string()));
@@ -140,7 +140,7 @@ fn start_position_reads_and_writes() {
     assert_eq!(pos.sfen(), START_SFEN);
     let text = pos.sfen();
     for (sq, token) in [("5i", "K0"), ("9e", "K1"), ("5a", "K2"), ("1e", "K3")] {
-        let mid = build(&[(sq, token)], "-/-/-/-", 0, "-", "-");
+        let mid = build(&[(sq, token)], "-/-/-/-", Seat::new(0), "-", "-");
         assert!(!mid.is_empty());
     }
     assert!(text.starts_with("2S2G2K2G2S22/"));
@@ -232,18 +232,18 @@ fn kings_and(extra: &[(&'static str, &'static str)]) -> Vec<(&'static str, &'sta
 
 #[test]
 fn check_priority_skips_seats_and_play_continues_from_the_answer() {
-    let mut pos = at(&build(&kings_and(&[("6c", "R0")]), "-/-/-/-", 0, "-", "-"));
+    let mut pos = at(&build(&kings_and(&[("6c", "R0")]), "-/-/-/-", Seat::new(0), "-", "-"));
     play(&mut pos, "6c5c");
     assert_eq!(
         pos.side_to_move(),
-        2,
+        Seat::new(2),
         "seat 2 in check answers before seat 1"
     );
     assert_eq!(status(&pos, "check"), "2");
     play(&mut pos, "5a4a");
     assert_eq!(
         pos.side_to_move(),
-        3,
+        Seat::new(3),
         "then clockwise from seat 2; seat 1's turn is lost"
     );
 }
@@ -259,27 +259,27 @@ fn two_seats_in_check_answer_nearest_clockwise_first() {
             ("5h", "R0"),
         ],
         "-/-/-/-",
-        0,
+        Seat::new(0),
         "-",
         "-",
     ));
     play(&mut pos, "5h5e");
     assert_eq!(status(&pos, "check"), "1,3");
-    assert_eq!(pos.side_to_move(), 1);
+    assert_eq!(pos.side_to_move(), Seat::new(1));
     play(&mut pos, "9e9d");
     assert_eq!(
         pos.side_to_move(),
-        3,
+        Seat::new(3),
         "seat 3 still in check answers before seat 2"
     );
     play(&mut pos, "1e1d");
-    assert_eq!(pos.side_to_move(), 0);
+    assert_eq!(pos.side_to_move(), Seat::new(0));
 }
 
 #[test]
 fn a_king_left_in_check_cannot_be_captured_nor_any_king_square_entered() {
     // Seat 0 is due while seat 2 stands in check from its rook.
-    let pos = at(&build(&kings_and(&[("5c", "R0")]), "-/-/-/-", 0, "-", "-"));
+    let pos = at(&build(&kings_and(&[("5c", "R0")]), "-/-/-/-", Seat::new(0), "-", "-"));
     let rook = legal_from(&pos, "5c");
     assert!(rook.contains(&"5c5b".to_string()));
     assert!(!rook.contains(&"5c5a".to_string()) && !rook.contains(&"5c5a+".to_string()));
@@ -291,7 +291,7 @@ fn a_pinned_piece_keeps_to_its_line_and_a_check_is_answered_on_its_line() {
     let pos = at(&build(
         &kings_and(&[("5c", "R2"), ("5g", "G0")]),
         "-/-/-/-",
-        0,
+        Seat::new(0),
         "-",
         "-",
     ));
@@ -300,7 +300,7 @@ fn a_pinned_piece_keeps_to_its_line_and_a_check_is_answered_on_its_line() {
     let pos = at(&build(
         &kings_and(&[("5c", "R2"), ("4g", "G0")]),
         "G/-/-/-",
-        0,
+        Seat::new(0),
         "-",
         "-",
     ));
@@ -328,7 +328,7 @@ fn a_flipped_king_blocks_sliders_attacks_nothing_and_cannot_be_taken() {
             ("5g", "R0"),
         ],
         "-/-/-/-",
-        0,
+        Seat::new(0),
         "1:2",
         "-",
     ));
@@ -341,7 +341,7 @@ fn a_flipped_king_blocks_sliders_attacks_nothing_and_cannot_be_taken() {
     let pos = at(&build(
         &[("5i", "K0"), ("6g", "k1"), ("5a", "K2"), ("3g", "K3")],
         "-/-/-/-",
-        0,
+        Seat::new(0),
         "1:2",
         "-",
     ));
@@ -367,7 +367,7 @@ fn two_flipped_kings_of_one_seat_are_refused() {
             ("1e", "K3"),
         ],
         "-/-/-/-",
-        0,
+        Seat::new(0),
         "1:2",
         "-",
     );
@@ -389,7 +389,7 @@ fn corner_mate() -> Yonin {
             ("3f", "P2"),
         ],
         "G/-/2P/-",
-        0,
+        Seat::new(0),
         "-",
         "-",
     ))
@@ -403,10 +403,10 @@ fn checkmate_hands_everything_to_the_checker_and_facings_stay() {
     assert_eq!(status(&pos, "mates"), "1,0,0,0");
     assert_eq!(
         pos.side_to_move(),
-        3,
+        Seat::new(3),
         "play goes on clockwise from the mated seat"
     );
-    assert!(!pos.is_alive(2));
+    assert!(!pos.is_alive(Seat::new(2)));
     assert!(pos.sfen().contains("k2"), "{}", pos.sfen());
     assert!(pos.sfen().contains("P0@2"), "{}", pos.sfen());
     assert!(
@@ -446,7 +446,7 @@ fn seat_two_stalemated_by_one() -> Yonin {
             ("1c", "G0"),
         ],
         "-/-/-/-",
-        1,
+        Seat::new(1),
         "-",
         "-",
     ));
@@ -459,22 +459,22 @@ fn mate_without_check_is_credited_to_the_last_mover() {
     let pos = seat_two_stalemated_by_one();
     assert_eq!(status(&pos, "check"), "-");
     assert_eq!(status(&pos, "out"), "2:1");
-    assert_eq!(pos.side_to_move(), 3);
+    assert_eq!(pos.side_to_move(), Seat::new(3));
 }
 
 #[test]
 fn a_forfeit_ranks_the_others_as_an_unfinished_game_and_the_faulting_seat_last() {
     let start = Yonin::start(&YoninRules::default());
-    assert_eq!(start.forfeit(2), GameResult::Places([1, 1, 4, 1]));
+    assert_eq!(start.forfeit(Seat::new(2)), GameResult::Places([1, 1, 4, 1]));
     // Pairs: the faulting seat's team loses.
     let pairs = Yonin::start(&pairs());
-    assert_eq!(pairs.forfeit(1), GameResult::Places([1, 3, 1, 3]));
+    assert_eq!(pairs.forfeit(Seat::new(1)), GameResult::Places([1, 3, 1, 3]));
     // Seat 1 mates seat 2: survivors by checkmates made, then the eliminated
     // seat, then the one that faults.
     let pos = seat_two_stalemated_by_one();
     assert_eq!(status(&pos, "out"), "2:1");
-    assert_eq!(pos.forfeit(3), GameResult::Places([2, 1, 3, 4]));
-    assert_eq!(pos.forfeit(0), GameResult::Places([4, 1, 3, 2]));
+    assert_eq!(pos.forfeit(Seat::new(3)), GameResult::Places([2, 1, 3, 4]));
+    assert_eq!(pos.forfeit(Seat::new(0)), GameResult::Places([4, 1, 3, 2]));
 }
 
 /// Seat 0's two rooks, one move (6c6a) from mating seats 1 and 3 at once.
@@ -489,7 +489,7 @@ fn double_mate_ahead() -> String {
             ("6c", "R0"),
         ],
         "-/-/-/-",
-        0,
+        Seat::new(0),
         "-",
         "-",
     )
@@ -515,7 +515,7 @@ fn second_mate(seat1_hand: &str) -> Yonin {
             ("6g", "R3"),
         ],
         &format!("-/{seat1_hand}/-/-"),
-        3,
+        Seat::new(3),
         "2:1",
         "1",
     ))
@@ -563,7 +563,7 @@ fn double_checked_mate(recent: &str) -> Yonin {
             ("2c", "G0"),
         ],
         "-/-/-/-",
-        2,
+        Seat::new(2),
         "-",
         recent,
     ))
@@ -587,7 +587,7 @@ fn credit_goes_to_the_checker_who_moved_last() {
                 ("1c", "G0"),
             ],
             "-/-/-/-",
-            2,
+            Seat::new(2),
             "-",
             recent,
         ))
@@ -610,7 +610,7 @@ fn two_pawn_line_follows_the_droppers_facing() {
     let pos = at(&build(
         &kings_and(&[("5g", "P0"), ("7d", "P1")]),
         "P/P/-/-",
-        0,
+        Seat::new(0),
         "-",
         "-",
     ));
@@ -620,7 +620,7 @@ fn two_pawn_line_follows_the_droppers_facing() {
     let pos = at(&build(
         &kings_and(&[("5g", "P0"), ("7d", "P1")]),
         "P/P/-/-",
-        1,
+        Seat::new(1),
         "-",
         "-",
     ));
@@ -637,7 +637,7 @@ fn two_pawn_line_follows_the_droppers_facing() {
     let pos = at(&build(
         &kings_and(&[("5g", "+P0"), ("4g", "P0@2")]),
         "P/-/-/-",
-        0,
+        Seat::new(0),
         "-",
         "-",
     ));
@@ -648,8 +648,8 @@ fn two_pawn_line_follows_the_droppers_facing() {
 #[test]
 fn no_pawn_drop_on_the_last_row_of_the_droppers_facing() {
     let last = [('a', 0), ('1', 1), ('i', 2), ('9', 3)];
-    for (mark, seat) in last {
-        let hands = (0..4)
+    for (mark, seat) in last.map(|(mark, n)| (mark, Seat::new(n))) {
+        let hands = Seat::all(4)
             .map(|s| if s == seat { "P" } else { "-" })
             .collect::<Vec<_>>()
             .join("/");
@@ -680,7 +680,7 @@ fn no_pawn_drop_in_front_of_a_flipped_king_but_a_pawn_may_move_there() {
             ("4c", "P0"),
         ],
         "P/-/-/-",
-        0,
+        Seat::new(0),
         "1:2",
         "-",
     ));
@@ -697,7 +697,7 @@ fn no_pawn_drop_in_front_of_a_flipped_king_but_a_pawn_may_move_there() {
             ("4c", "P0"),
         ],
         "-/-/-/P",
-        3,
+        Seat::new(3),
         "1:2",
         "-",
     ));
@@ -712,7 +712,7 @@ fn no_pawn_drop_in_front_of_a_flipped_king_but_a_pawn_may_move_there() {
             ("4c", "P0"),
         ],
         "-/-/-/-",
-        0,
+        Seat::new(0),
         "1:2",
         "-",
     ));
@@ -738,18 +738,18 @@ fn pawn_mate(protected: bool, extra: &[(&'static str, &'static str)], due: Seat)
 
 #[test]
 fn drop_pawn_mate_is_illegal_but_a_pawn_drop_check_is_not() {
-    assert!(!legal(&pawn_mate(true, &[], 0)).contains(&"P*1b".to_string()));
-    let mut pos = pawn_mate(false, &[], 0);
+    assert!(!legal(&pawn_mate(true, &[], Seat::new(0))).contains(&"P*1b".to_string()));
+    let mut pos = pawn_mate(false, &[], Seat::new(0));
     assert!(legal(&pos).contains(&"P*1b".to_string()));
     play(&mut pos, "P*1b");
-    assert_eq!(pos.side_to_move(), 2);
+    assert_eq!(pos.side_to_move(), Seat::new(2));
     assert_eq!(legal(&pos), ["1a1b"]);
     // A pawn that mates a seat that does not answer next is legal: seat 1,
     // nearer, stands in check from seat 3's rook on 5e.
-    let mut pos = pawn_mate(true, &[("5e", "R3")], 0);
+    let mut pos = pawn_mate(true, &[("5e", "R3")], Seat::new(0));
     assert!(legal(&pos).contains(&"P*1b".to_string()));
     play(&mut pos, "P*1b");
-    assert_eq!(pos.side_to_move(), 1);
+    assert_eq!(pos.side_to_move(), Seat::new(1));
 }
 
 // ---------------------------------------------------------------- promotion
@@ -765,7 +765,7 @@ fn promotion_entering_within_and_leaving_the_facing_zone() {
             ("2d", "P0"),
         ]),
         "-/-/-/-",
-        0,
+        Seat::new(0),
         "-",
         "-",
     ));
@@ -807,7 +807,7 @@ fn promotion_entering_within_and_leaving_the_facing_zone() {
             ("6f", "P1"),
         ],
         "-/-/-/-",
-        1,
+        Seat::new(1),
         "-",
         "-",
     ));
@@ -826,7 +826,7 @@ fn shuffle(pos: &mut Yonin, times: usize) {
 
 #[test]
 fn the_fourth_occurrence_ends_the_game_by_repetition() {
-    let mut pos = at(&build(&kings_and(&[]), "-/-/P/-", 0, "-", "-"));
+    let mut pos = at(&build(&kings_and(&[]), "-/-/P/-", Seat::new(0), "-", "-"));
     shuffle(&mut pos, 2);
     play(&mut pos, "5i4i 9e9d 5a4a 1e1d 4i5i 9d9e 4a5a");
     assert!(pos.outcome().is_none(), "third occurrence");
@@ -835,38 +835,38 @@ fn the_fourth_occurrence_ends_the_game_by_repetition() {
     assert_eq!(places(&pos), ([2, 2, 1, 2], "repetition"));
     // Repetition does not stop move generation (perft ignores it).
     assert!(!legal(&pos).is_empty());
-    let mut pos = at_with(&build(&kings_and(&[]), "-/P/-/-", 0, "-", "-"), &pairs());
+    let mut pos = at_with(&build(&kings_and(&[]), "-/P/-/-", Seat::new(0), "-", "-"), &pairs());
     shuffle(&mut pos, 3);
     assert_eq!(
         places(&pos),
         ([3, 1, 3, 1], "repetition"),
         "pairs: the larger team total"
     );
-    let mut pos = at_with(&build(&kings_and(&[]), "-/-/-/-", 0, "-", "-"), &pairs());
+    let mut pos = at_with(&build(&kings_and(&[]), "-/-/-/-", Seat::new(0), "-", "-"), &pairs());
     shuffle(&mut pos, 3);
     assert_eq!(places(&pos).0, [1, 1, 1, 1]);
 }
 
 #[test]
 fn repetition_looks_back_to_the_ply_asked_and_the_key_is_rule_25s() {
-    let start = at(&build(&kings_and(&[]), "-/-/-/-", 0, "-", "-"));
+    let start = at(&build(&kings_and(&[]), "-/-/-/-", Seat::new(0), "-", "-"));
     let mut pos = start.clone();
     shuffle(&mut pos, 1);
     assert_eq!(pos.key(), start.key());
     assert!(pos.repeats_since(0) && !pos.repeats_since(1));
     // Recency and the move number are not part of the position; the seat due is.
-    let other = at(&build(&kings_and(&[]), "-/-/-/-", 0, "-", "3120").replace(" 1", " 9"));
+    let other = at(&build(&kings_and(&[]), "-/-/-/-", Seat::new(0), "-", "3120").replace(" 1", " 9"));
     assert_eq!(other.key(), start.key());
     assert_ne!(
-        at(&build(&kings_and(&[]), "-/-/-/-", 1, "-", "-")).key(),
+        at(&build(&kings_and(&[]), "-/-/-/-", Seat::new(1), "-", "-")).key(),
         start.key()
     );
     // Facing is: an inherited pawn differs from an own one on the same square.
-    let own = at(&build(&kings_and(&[("5e", "P0")]), "-/-/-/-", 0, "-", "-"));
+    let own = at(&build(&kings_and(&[("5e", "P0")]), "-/-/-/-", Seat::new(0), "-", "-"));
     let inherited = at(&build(
         &kings_and(&[("5e", "P0@2")]),
         "-/-/-/-",
-        0,
+        Seat::new(0),
         "-",
         "-",
     ));
@@ -884,7 +884,7 @@ fn a_continuous_checker_may_not_make_the_fourth_occurrence() {
             ("9c", "R0"),
         ],
         "-/-/-/-",
-        0,
+        Seat::new(0),
         "-",
         "-",
     ));
@@ -950,7 +950,7 @@ fn king_shuttle_cycle() -> Yonin {
             ("4i", "R0"),
         ],
         "G/-/-/-",
-        2,
+        Seat::new(2),
         "-",
         "0",
     ))
@@ -980,12 +980,12 @@ fn a_continuous_checker_whose_every_move_is_forbidden_is_checkmated() {
         assert_eq!(legal(&earlier), ["5h4h"]);
         // Independently: on the plain board the naive generator finds 5h4h
         // alone, and it gives the start board back with seat 2 due (in check).
-        let moves = naive::legal(&naive::Board::of(earlier.state()), 0);
+        let moves = naive::legal(&naive::Board::of(earlier.state()), Seat::new(0));
         assert_eq!(moves.len(), 1);
         let (text, after) = &moves[0];
         assert_eq!(text, "5h4h");
         assert!(after.cells == start_board.cells && after.hands == start_board.hands);
-        assert_eq!(naive::due_after(after, 0), 2);
+        assert_eq!(naive::due_after(after, Seat::new(0)), Seat::new(2));
         play(&mut earlier, "5h4h");
     }
 
@@ -995,7 +995,7 @@ fn a_continuous_checker_whose_every_move_is_forbidden_is_checkmated() {
     // 10, 19), so it has no legal move and is checkmated at once.
     play(&mut pos, "7f6g");
     assert_eq!(pos.ply(), 17);
-    assert!(!pos.is_alive(0));
+    assert!(!pos.is_alive(Seat::new(0)));
     // Credit (rule 7): seat 0 is mated while in check, so the owner of the
     // checking piece takes it: seat 3's silver is the only checker. (The
     // counter-clockwise rule of rule 16 is for checkers that have not moved,
@@ -1017,7 +1017,7 @@ fn a_continuous_checker_whose_every_move_is_forbidden_is_checkmated() {
     // rook on 5i is blocked by the flipped king, the one on 4i sees no king), so
     // the next live seat clockwise from seat 0.
     assert_eq!(status(&pos, "check"), "-");
-    assert_eq!(pos.side_to_move(), 1);
+    assert_eq!(pos.side_to_move(), Seat::new(1));
     assert!(pos.outcome().is_none(), "one mate does not end the game");
 }
 
@@ -1046,8 +1046,8 @@ fn pairs_end_at_the_first_mate_and_partners_share_places() {
 fn passes_hand_the_turn_over_and_take_it_back() {
     let mut pos = Yonin::start(&YoninRules::default());
     let (sfen, key) = (pos.sfen(), pos.key());
-    assert!(pos.make_pass(2));
-    assert_eq!(pos.side_to_move(), 2);
+    assert!(pos.make_pass(Seat::new(2)));
+    assert_eq!(pos.side_to_move(), Seat::new(2));
     assert_eq!(pos.ply(), 0);
     assert_ne!(pos.key(), key);
     assert_eq!(pos.key(), pos.compute_key());
@@ -1055,22 +1055,22 @@ fn passes_hand_the_turn_over_and_take_it_back() {
     pos.unmake_pass();
     assert_eq!((pos.sfen(), pos.key()), (sfen, key));
     // Not while a seat is in check, not to a seat that is out, not after the end.
-    let mut pos = at(&build(&kings_and(&[("5c", "R0")]), "-/-/-/-", 0, "-", "-"));
-    assert!(!pos.make_pass(1));
+    let mut pos = at(&build(&kings_and(&[("5c", "R0")]), "-/-/-/-", Seat::new(0), "-", "-"));
+    assert!(!pos.make_pass(Seat::new(1)));
     let mut pos = corner_mate();
     play(&mut pos, "G*1b");
-    assert!(!pos.make_pass(2) && pos.make_pass(1));
+    assert!(!pos.make_pass(Seat::new(2)) && pos.make_pass(Seat::new(1)));
     pos.unmake_pass();
     let mut pos = second_mate("G");
     play(&mut pos, "6g6i");
-    assert!(!pos.make_pass(1));
+    assert!(!pos.make_pass(Seat::new(1)));
 }
 
 #[test]
 fn the_move_limit_ends_the_game_with_places() {
     let mut rules = YoninRules::default();
     rules.set("MoveLimit", "4").unwrap();
-    let mut pos = at_with(&build(&kings_and(&[]), "-/G/-/-", 0, "-", "-"), &rules);
+    let mut pos = at_with(&build(&kings_and(&[]), "-/G/-/-", Seat::new(0), "-", "-"), &rules);
     play(&mut pos, "5i4i 9e9d 5a4a");
     assert!(pos.outcome().is_none());
     play(&mut pos, "1e1d");
@@ -1122,7 +1122,7 @@ mod naive {
     }
 
     fn forward(facing: Seat) -> (i8, i8) {
-        match facing {
+        match facing.index() {
             0 => (-1, 0),
             1 => (0, 1),
             2 => (1, 0),
@@ -1195,7 +1195,7 @@ mod naive {
             for c in 0..9 {
                 if let Some((_, owner, _)) = board.cells[r as usize][c as usize] {
                     if owner != seat
-                        && board.alive[owner as usize]
+                        && board.alive[owner.index()]
                         && reach(board, r, c).contains(&target)
                     {
                         return true;
@@ -1207,7 +1207,7 @@ mod naive {
     }
 
     fn zone(facing: Seat, r: i8, c: i8) -> bool {
-        match facing {
+        match facing.index() {
             0 => r <= 2,
             1 => c >= 6,
             2 => r >= 6,
@@ -1216,7 +1216,7 @@ mod naive {
     }
 
     fn last_row(facing: Seat, r: i8, c: i8) -> bool {
-        match facing {
+        match facing.index() {
             0 => r == 0,
             1 => c == 8,
             2 => r == 8,
@@ -1286,7 +1286,7 @@ mod naive {
                         for promote in options {
                             let mut after = board.clone();
                             if let Some((k, _, _)) = target {
-                                after.hands[us as usize][base(k)] += 1;
+                                after.hands[us.index()][base(k)] += 1;
                             }
                             after.cells[r as usize][c as usize] = None;
                             let k = if promote { promoted(kind) } else { kind };
@@ -1306,7 +1306,7 @@ mod naive {
             }
         }
         for (h, (kind, letter)) in HAND.iter().enumerate() {
-            if board.hands[us as usize][h] == 0 {
+            if board.hands[us.index()][h] == 0 {
                 continue;
             }
             for r in 0..9i8 {
@@ -1319,7 +1319,7 @@ mod naive {
                             continue;
                         }
                         let same_line = |rr: i8, cc: i8| {
-                            if us.is_multiple_of(2) {
+                            if us.index().is_multiple_of(2) {
                                 cc == c
                             } else {
                                 rr == r
@@ -1338,13 +1338,13 @@ mod naive {
                         let (fr, fc) = forward(us);
                         let front = board.cells[(r + fr) as usize][(c + fc) as usize];
                         if let Some((Kind::King, o, _)) = front {
-                            if !board.alive[o as usize] {
+                            if !board.alive[o.index()] {
                                 continue;
                             }
                         }
                     }
                     let mut after = board.clone();
-                    after.hands[us as usize][h] -= 1;
+                    after.hands[us.index()][h] -= 1;
                     after.cells[r as usize][c as usize] = Some((*kind, us, us));
                     if attacked_by_others(&after, us) {
                         continue;
@@ -1364,8 +1364,8 @@ mod naive {
     pub fn due_after(board: &Board, from: Seat) -> Seat {
         let clockwise = || {
             (1..4)
-                .map(move |i| (from + i) % 4)
-                .filter(|&s| board.alive[s as usize])
+                .map(move |i| from.after(i, 4))
+                .filter(|&s| board.alive[s.index()])
         };
         clockwise()
             .find(|&s| attacked_by_others(board, s))
@@ -1406,12 +1406,12 @@ mod naive {
         else {
             return false;
         };
-        if !after.alive[victim as usize] {
+        if !after.alive[victim.index()] {
             return false;
         }
         let answers = (1..4)
-            .map(|i| (us + i) % 4)
-            .find(|&s| after.alive[s as usize] && attacked_by_others(after, s));
+            .map(|i| us.after(i, 4))
+            .find(|&s| after.alive[s.index()] && attacked_by_others(after, s));
         answers == Some(victim) && legal(after, victim).is_empty()
     }
 }
@@ -1567,7 +1567,7 @@ fn after_a_move_the_seat_due_and_eliminations_match_a_plain_resolution() {
                 if !naive::legal(&board, next).is_empty() {
                     break Some(next);
                 }
-                board.alive[next as usize] = false;
+                board.alive[next.index()] = false;
                 eliminated.push(next);
                 // Inheritance: the pieces pass, which changes no attack of others'
                 // kings except through ownership; take it from the fast state.
@@ -1628,7 +1628,7 @@ fn unmake_and_unmake_pass_restore_the_whole_state_through_eliminations() {
                     pos.unmake(mv);
                     assert_eq!(whole(&pos), before, "{}", pos.format_move(mv));
                 }
-                for seat in 0..4 {
+                for seat in Seat::all(4) {
                     if pos.make_pass(seat) {
                         pos.unmake_pass();
                     }
@@ -1739,18 +1739,18 @@ fn the_evaluation_attack_maps_are_exact_next_to_every_other_king() {
         let state = pos.state();
         let maps = super::eval::attack_maps(state, false);
         let whole = super::eval::attack_maps(state, true);
-        for seat in (0..4u8).filter(|&s| state.is_alive(s)) {
+        for seat in Seat::all(4).filter(|&s| state.is_alive(s)) {
             let mut full = crate::core::board9::Bitboard::EMPTY;
-            for sq in state.by_owner[seat as usize] {
+            for sq in state.by_owner[seat.index()] {
                 full |= state.attacks_of(state.at(sq), sq);
             }
             // The whole maps (mobility, hanging pieces) are exact everywhere.
-            assert_eq!(whole[seat as usize], full, "{}", pos.diagram());
-            for other in (0..4u8).filter(|&o| o != seat && state.is_alive(o)) {
-                let king = state.kings[other as usize];
+            assert_eq!(whole[seat.index()], full, "{}", pos.diagram());
+            for other in Seat::all(4).filter(|&o| o != seat && state.is_alive(o)) {
+                let king = state.kings[other.index()];
                 let around = super::piece::KING_STEPS[king.index()] | king.bit();
                 assert_eq!(
-                    maps[seat as usize] & around,
+                    maps[seat.index()] & around,
                     full & around,
                     "{}",
                     pos.diagram()
@@ -1790,10 +1790,10 @@ fn a_piece_is_hanging_when_unguarded_or_attacked_by_a_cheaper_piece() {
     let values = PieceValues::of(&Default::default());
     let value = |kind: Kind| values.board[kind.index()];
     let losses = |extra: &[(&'static str, &'static str)]| {
-        let pos = at(&build(&kings_and(extra), "-/-/-/-", 1, "-", "-"));
+        let pos = at(&build(&kings_and(extra), "-/-/-/-", Seat::new(1), "-", "-"));
         let state = pos.state();
         let maps = attack_maps(state, true);
-        hanging_losses(state, 0, maps[0], union_of_others(&maps, 0), &values)
+        hanging_losses(state, Seat::new(0), maps[0], union_of_others(&maps, Seat::new(0)), &values)
     };
     let silver = value(Kind::Silver);
     // North's dragon down the file takes South's silver for nothing ...

@@ -52,7 +52,7 @@ fn places_of(result: GameResult, seats: usize) -> (Vec<u32>, u32) {
     match result {
         GameResult::Win { winner, points } => (
             (0..seats)
-                .map(|s| if s == winner as usize { 1 } else { 2 })
+                .map(|s| if s == winner.index() { 1 } else { 2 })
                 .collect(),
             points as u32,
         ),
@@ -408,7 +408,7 @@ fn play(
             seats: vec![seat],
             reason: reason.to_string(),
             detail,
-            ruling: Some(session.forfeit(seat as Seat)),
+            ruling: Some(session.forfeit(Seat::new(seat))),
         };
     let over = |outcome: Outcome, session: &dyn GameSession| End::Over {
         outcome,
@@ -475,7 +475,7 @@ fn play(
             Some(token) => format!("{token}:{mv}"),
             None => mv.to_string(),
         };
-        let seat = session.state().to_move as usize;
+        let seat = session.state().to_move.index();
         if seat >= seats {
             return error(format!(
                 "referee: seat {seat} to move at a table of {seats}"
@@ -611,7 +611,7 @@ mod tests {
         };
         let win = over(
             GameResult::Win {
-                winner: 1,
+                winner: Seat::new(1),
                 points: 3,
             },
             2,
@@ -643,7 +643,7 @@ mod tests {
             vec![1],
             2,
             Some(GameResult::Win {
-                winner: 0,
+                winner: Seat::new(0),
                 points: 1,
             }),
         );
@@ -673,7 +673,7 @@ mod tests {
     fn a_forfeit_is_ruled_by_the_referee_of_the_game() {
         let mut referee = yomi_engine::registry::new_session("yonin").unwrap();
         referee.set_position(None, &[]).unwrap();
-        let places = match referee.forfeit(1) {
+        let places = match referee.forfeit(Seat::new(1)) {
             GameResult::Places(places) => places,
             other => panic!("{other:?}"),
         };
@@ -684,9 +684,9 @@ mod tests {
         );
         let referee = yomi_engine::registry::new_session("annan").unwrap();
         assert_eq!(
-            referee.forfeit(0),
+            referee.forfeit(Seat::new(0)),
             GameResult::Win {
-                winner: 1,
+                winner: Seat::new(1),
                 points: 1
             }
         );

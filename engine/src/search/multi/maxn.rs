@@ -43,7 +43,7 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
         while let Some((_, index)) = self.frames[ply].pick() {
             let mv = self.frames[ply].lists[0][index];
             self.pos.make(mv);
-            let bound = best.map(|b| (mover, b[mover as usize]));
+            let bound = best.map(|b| (mover, b[mover.index()]));
             let shares = self.maxn_child(depth - 1, ply + 1, bound);
             self.pos.unmake(mv);
             if self.thread.stop {
@@ -54,7 +54,7 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
                 best_index = Some(index);
                 self.pv.update(ply, mv, true);
             }
-            let mine = best.map_or(0, |b| b[mover as usize]);
+            let mine = best.map_or(0, |b| b[mover.index()]);
             if let Some((seat, has)) = parent {
                 // Strict: a vector the parent's seat values at exactly `has`
                 // could still win the parent's tie-break.

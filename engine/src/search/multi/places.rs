@@ -25,7 +25,7 @@ pub fn place_value(result: GameResult, seat: Seat, seats: usize, ply: usize) -> 
         GameResult::Draw => return DRAW,
         GameResult::Places(places) => places,
     };
-    let mine = places[seat as usize] as usize;
+    let mine = places[seat.index()] as usize;
     let shared = places[..seats]
         .iter()
         .filter(|&&p| p as usize == mine)
@@ -84,7 +84,7 @@ pub fn place_shares(result: GameResult, seats: usize, ply: usize) -> [Value; 4] 
         GameResult::Places(places) => places,
         GameResult::Win { winner, .. } => {
             let mut places = [2; 4];
-            places[winner as usize] = 1;
+            places[winner.index()] = 1;
             places
         }
         GameResult::Draw => [1; 4],
@@ -165,5 +165,5 @@ pub fn share_to_value(share: Value, seats: usize) -> Value {
 /// vector (a fixed tie-break that makes the result independent of move order).
 #[inline]
 pub fn maxn_prefers(a: &[Value; 4], b: &[Value; 4], mover: Seat) -> bool {
-    (a[mover as usize], a) > (b[mover as usize], b)
+    (a[mover.index()], a) > (b[mover.index()], b)
 }

@@ -21,7 +21,7 @@ const CLAMP: Value = 3_000;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 struct RaidMove {
-    target: u8,
+    target: Seat,
     damage: u8,
     gather: u8,
 }
@@ -32,7 +32,7 @@ struct Core {
     /// 0 while playing, else the order of elimination (1, 2).
     out: [u8; 4],
     out_count: u8,
-    to_move: u8,
+    to_move: Seat,
     /// The seat to move was raided into moving (no pass allowed to others).
     forced: bool,
     ply: u32,
@@ -46,7 +46,7 @@ struct Raid {
 }
 
 impl Raid {
-    fn new(points: [i32; 4], to_move: u8, plies_left: u32) -> Self {
+    fn new(points: [i32; 4], to_move: Seat, plies_left: u32) -> Self {
         Raid {
             core: Core {
                 points,
@@ -84,10 +84,10 @@ impl Raid {
         places
     }
 
-    fn next_alive_after(&self, seat: u8) -> u8 {
+    fn next_alive_after(&self, seat: Seat) -> Seat {
         (1..=4)
-            .map(|k| (seat + k) % 4)
-            .find(|&s| self.alive(s as usize))
+            .map(|k| seat.after(k, 4))
+            .find(|&s| self.alive(s.index()))
             .unwrap_or(seat)
     }
 }
@@ -123,13 +123,13 @@ impl Game for Raid {
                 gather: 2,
             });
         }
-        for target in 0..4u8 {
-            if target == me || !self.alive(target as usize) {
+        for target in Seat::all(4) {
+            if target == me || !self.alive(target.index()) {
                 continue;
             }
             for damage in 1..=3u8 {
                 // Raids of 1 always exist; stronger ones depend on the position.
-                if damage == 1 || (bits >> (1 + 3 * target as u32 + damage as u32)) & 1 != 0 {
+                if damage == 1 || (bits >> (1 + 3 * target.index() as u32 + damage as u32)) & 1 != 0 {
                     moves.push(RaidMove {
                         target,
                         damage,
@@ -143,8 +143,8 @@ impl Game for Raid {
     fn make(&mut self, mv: RaidMove) {
         self.undo.push(self.core);
         let c = &mut self.core;
-        let me = c.to_move as usize;
-        let target = mv.target as usize;
+        let me = c.to_move.index();
+        let target = mv.target.index();
         c.points[me] += mv.gather as i32;
         c.points[target] -= mv.damage as i32;
         c.ply += 1;
@@ -156,7 +156,7 @@ impl Game for Raid {
             self.core.to_move = mv.target;
             self.core.forced = true;
         } else {
-            self.core.to_move = self.next_alive_after(me as u8);
+            self.core.to_move = self.next_alive_after(Seat::new(me));
             self.core.forced = false;
         }
     }
@@ -228,7 +228,7 @@ impl MultiPlayerGame for Raid {
         values
     }
     fn is_alive(&self, seat: Seat) -> bool {
-        self.alive(seat as usize)
+        self.alive(seat.index())
     }
     /// Big raids only (the small ones are the toy's quiet moves).
     fn is_tactical(&self, mv: RaidMove) -> bool {
@@ -257,7 +257,7 @@ impl MultiPlayerGame for Raid {
     }
     fn make_pass(&mut self, seat: Seat) -> bool {
         if self.over()
-            || !self.alive(seat as usize)
+            || !self.alive(seat.index())
             || (self.core.forced && seat != self.core.to_move)
         {
             return false;
@@ -286,7 +286,7 @@ fn terminal(pos: &Raid, root: Seat, ply: usize) -> Option<Value> {
 
 /// Full-width quiescence: whoever moves may stand pat or take any tactical move.
 fn quiescence_ref(pos: &mut Raid, root: Seat, ply: usize, qply: u32) -> Value {
-    let stand = pos.evaluate_all(&())[root as usize];
+    let stand = pos.evaluate_all(&())[root.index()];
     if qply >= MultiParams::default().qs_max_plies as u32 {
         return stand;
     }
@@ -357,7 +357,7 @@ fn brs_ref(pos: &mut Raid, root: Seat, depth: u32, ply: usize) -> Value {
         return best;
     }
     let mut best = INFINITE;
-    for seat in 0..4 {
+    for seat in Seat::all(4) {
         if seat == root || !pos.is_alive(seat) {
             continue;
         }
@@ -440,7 +440,7 @@ fn brs_plus_ref(pos: &mut Raid, root: Seat, depth: u32, ply: usize) -> Value {
         return best;
     }
     let mut best = INFINITE;
-    for seat in 0..4 {
+    for seat in Seat::all(4) {
         if seat == root || !pos.is_alive(seat) {
             continue;
         }
@@ -468,7 +468,7 @@ fn brs_plus_ref(pos: &mut Raid, root: Seat, depth: u32, ply: usize) -> Value {
         take_back(pos, &mut line, 0);
     }
     if best == INFINITE {
-        pos.evaluate_all(&())[root as usize]
+        pos.evaluate_all(&())[root.index()]
     } else {
         best
     }
@@ -528,7 +528,7 @@ fn random_positions(seed: u64, count: usize) -> Vec<Raid> {
     let mut positions = Vec::new();
     while positions.len() < count {
         let points = std::array::from_fn(|_| rng.gen_range(0..6));
-        let mut pos = Raid::new(points, rng.gen_range(0..4), rng.gen_range(4..14));
+        let mut pos = Raid::new(points, Seat::new(rng.gen_range(0..4u8) as usize), rng.gen_range(4..14));
         for _ in 0..rng.gen_range(0..5) {
             let moves = moves_of(&pos);
             if moves.is_empty() {
@@ -563,29 +563,29 @@ fn the_toy_game_is_sound() {
 
 #[test]
 fn values_of_places_are_ordered_and_bounded() {
-    let sole = place_value(GameResult::Places([1, 2, 3, 4]), 0, 4, 3);
+    let sole = place_value(GameResult::Places([1, 2, 3, 4]), Seat::new(0), 4, 3);
     assert_eq!(sole, MATE - 3);
     assert_eq!(Score::from_value(sole), Score::Mate(3));
     assert_eq!(
-        place_value(GameResult::Places([1, 2, 3, 4]), 3, 4, 3),
+        place_value(GameResult::Places([1, 2, 3, 4]), Seat::new(3), 4, 3),
         -(MATE - 3)
     );
-    let second = place_value(GameResult::Places([1, 2, 3, 4]), 1, 4, 3);
-    let third = place_value(GameResult::Places([1, 2, 3, 4]), 2, 4, 3);
-    let shared_first = place_value(GameResult::Places([1, 1, 3, 4]), 0, 4, 3);
+    let second = place_value(GameResult::Places([1, 2, 3, 4]), Seat::new(1), 4, 3);
+    let third = place_value(GameResult::Places([1, 2, 3, 4]), Seat::new(2), 4, 3);
+    let shared_first = place_value(GameResult::Places([1, 1, 3, 4]), Seat::new(0), 4, 3);
     assert!(sole > shared_first && shared_first > second && second > third);
     assert!(shared_first < MATE_BOUND && third > -MATE_BOUND);
     // All four share: neutral.
-    assert_eq!(place_value(GameResult::Places([1; 4]), 2, 4, 0), 0);
+    assert_eq!(place_value(GameResult::Places([1; 4]), Seat::new(2), 4, 0), 0);
 
     // Three seats: the middle place is level, the ends are mates.
-    assert_eq!(place_value(GameResult::Places([2, 1, 3, 0]), 0, 3, 2), 0);
+    assert_eq!(place_value(GameResult::Places([2, 1, 3, 0]), Seat::new(0), 3, 2), 0);
     assert_eq!(
-        place_value(GameResult::Places([2, 1, 3, 0]), 1, 3, 2),
+        place_value(GameResult::Places([2, 1, 3, 0]), Seat::new(1), 3, 2),
         MATE - 2
     );
     assert_eq!(
-        place_value(GameResult::Places([2, 1, 3, 0]), 2, 3, 2),
+        place_value(GameResult::Places([2, 1, 3, 0]), Seat::new(2), 3, 2),
         -(MATE - 2)
     );
     let three = place_shares(GameResult::Places([2, 1, 3, 0]), 3, 2);
@@ -705,7 +705,7 @@ fn maxn_with_shallow_pruning_agrees_with_plain_maxn() {
             assert_eq!(reported, expected_values, "{}", pos.sfen());
             assert_eq!(
                 result.score,
-                Score::from_value(expected_values[root as usize])
+                Score::from_value(expected_values[root.index()])
             );
             // The move played leads to that vector.
             let mut after = pos.clone();
@@ -724,10 +724,10 @@ fn maxn_with_shallow_pruning_agrees_with_plain_maxn() {
 /// them, so every line ends with root 0 sole first.
 #[test]
 fn a_forced_first_place_is_a_mate() {
-    let pos = Raid::new([20, 0, 0, 0], 0, 5);
+    let pos = Raid::new([20, 0, 0, 0], Seat::FIRST, 5);
     for algorithm in ALGORITHMS {
         let (result, info) = search(&pos, &Limits::depth(6), &config(algorithm, 1));
-        let expected = paranoid_ref(&mut pos.clone(), 0, 6, 0);
+        let expected = paranoid_ref(&mut pos.clone(), Seat::new(0), 6, 0);
         assert!(expected >= MATE_BOUND, "the naive search agrees it is won");
         let Score::Mate(plies) = result.score else {
             panic!("{algorithm}: {:?}", result.score);
@@ -749,7 +749,7 @@ fn two_threads_agree_with_one() {
         assert!(moves_of(&pos).contains(&result.best.unwrap()));
         assert_eq!(result.score, Score::from_value(expected), "{}", pos.sfen());
     }
-    let pos = Raid::new([3; 4], 0, 12);
+    let pos = Raid::new([3; 4], Seat::FIRST, 12);
     for algorithm in ALGORITHMS {
         let (result, _) = search(&pos, &Limits::depth(4), &config(algorithm, 2));
         assert!(
@@ -831,7 +831,7 @@ fn pv_replays_legally() {
 }
 
 fn long_game() -> Raid {
-    Raid::new([30; 4], 0, 400)
+    Raid::new([30; 4], Seat::FIRST, 400)
 }
 
 #[test]
@@ -841,8 +841,8 @@ fn every_algorithm_keeps_the_driver_contract() {
             config: config(algorithm, 1),
             long: long_game(),
             // A two-ply game is solved at once.
-            solved: Raid::new([5, 0, 0, 0], 0, 2),
-            no_move: Raid::new([1; 4], 0, 0),
+            solved: Raid::new([5, 0, 0, 0], Seat::FIRST, 2),
+            no_move: Raid::new([1; 4], Seat::FIRST, 0),
             depth: 4,
             every_thread_counts: false,
         });
@@ -859,7 +859,7 @@ fn every_algorithm_keeps_the_driver_contract() {
 fn node_counts() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(777);
     let positions: Vec<Raid> = (0..20)
-        .map(|_| Raid::new(std::array::from_fn(|_| rng.gen_range(4..12)), 0, 60))
+        .map(|_| Raid::new(std::array::from_fn(|_| rng.gen_range(4..12)), Seat::FIRST, 60))
         .collect();
     for depth in [3, 4, 5, 6] {
         for algorithm in ALGORITHMS {
