@@ -8,10 +8,10 @@ use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 use yomi_engine::registry::new_session;
-use yomi_engine::Seat;
 use yomi_engine::review::{self, PlyReview, ReviewScale, Verdict};
 use yomi_engine::search::{Limits, Score};
 use yomi_engine::session::GameSession;
+use yomi_engine::Seat;
 use yomi_protocol::output::{bench_line, bench_total_line, divide_line, review_end_line};
 use yomi_protocol::record::{is_rule, Record};
 

@@ -172,7 +172,10 @@ fn the_only_mating_try_is_a_drop_pawn_mate() {
     assert!(pos.parse_move("P*1c").is_err());
     let mut after = *pos.state();
     after.apply(super::notation::parse_move("P*1c").unwrap(), Seat::FIRST);
-    assert!(after.in_check(Seat::SECOND) && !super::movegen::has_legal_move(&after, Seat::SECOND, pos.rules()));
+    assert!(
+        after.in_check(Seat::SECOND)
+            && !super::movegen::has_legal_move(&after, Seat::SECOND, pos.rules())
+    );
     assert_eq!(solve(&pos, 100_000).answer, MateAnswer::NoMate);
     assert_eq!(shortest_mate(&pos, 7), None);
 }

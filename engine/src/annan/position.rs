@@ -146,7 +146,8 @@ impl Annan {
         for_each_legal_touching(&self.state, us, &self.rules, relevant, &mut |mv| {
             let mut after = self.state;
             after.apply(mv, us);
-            let mates = after.in_check(us.other()) && !has_legal_move(&after, us.other(), &self.rules);
+            let mates =
+                after.in_check(us.other()) && !has_legal_move(&after, us.other(), &self.rules);
             if mates {
                 found = Some(mv);
             }

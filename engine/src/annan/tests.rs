@@ -481,7 +481,10 @@ fn checkmate_and_no_legal_move_lose() {
     // Not in check, but no legal move.
     let pos = Annan::from_sfen("8k/6S2/8G/9/9/9/9/9/K8 w - 1", &AnnanRules::default()).unwrap();
     assert!(!pos.in_check());
-    assert_eq!(pos.outcome(), Some(Outcome::win(Seat::FIRST, "no-legal-move")));
+    assert_eq!(
+        pos.outcome(),
+        Some(Outcome::win(Seat::FIRST, "no-legal-move"))
+    );
 }
 
 #[test]

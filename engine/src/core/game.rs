@@ -3,7 +3,7 @@
 
 use super::movelist::MoveList;
 use super::options::HouseRules;
-use super::seat::Seat;
+use super::seat::{PerSeat, Seat};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameResult {
@@ -14,7 +14,7 @@ pub enum GameResult {
     },
     Draw,
     /// Places per seat, 1 = first, competition ranking (yonin).
-    Places([u8; 4]),
+    Places(PerSeat<u8>),
 }
 
 /// How a game ended and why, in words the protocol can print (`five-captures`,
@@ -47,7 +47,7 @@ impl Outcome {
             GameResult::Win { points, .. } => -(points as i32),
             GameResult::Draw => 0,
             GameResult::Places(places) => {
-                let mine = places[seat.index()];
+                let mine = places[seat];
                 let better = places.iter().filter(|&&p| p < mine).count() as i32;
                 let worse = places.iter().filter(|&&p| p > mine).count() as i32;
                 (worse - better).signum()

@@ -1,4 +1,4 @@
-//! Vocabulary shared by every game: the game trait and its notation, move lists, outcomes, options,
+//! Vocabulary shared by every game: the game trait and its notation, seats, move lists, outcomes, options,
 //! errors, Zobrist keys, the key history repetition is counted on and the 9×9
 //! board geometry of the shogi games.
 
@@ -19,8 +19,8 @@ pub mod zobrist;
 
 pub use error::{MoveError, OptionError, ParseError};
 pub use game::{Game, GameResult, Outcome};
-pub use seat::Seat;
 pub use history::KeyHistory;
 pub use movelist::MoveList;
 pub use notation::Notation;
 pub use options::{HouseRules, OptionKind, OptionSpec};
+pub use seat::{PerSeat, Seat};

@@ -197,7 +197,10 @@ mod tests {
                 ("5i".to_string(), "K")
             ]
         );
-        assert_eq!((fields.side, fields.hands, fields.ply), (Seat::SECOND, "2P", 8));
+        assert_eq!(
+            (fields.side, fields.hands, fields.ply),
+            (Seat::SECOND, "2P", 8)
+        );
         for (text, why) in [
             ("9/9/9/9/9/9/9/9 b - 1", "8 rows"),
             ("9/9/9/9/9/9/9/9/8 b - 1", "covers 8"),

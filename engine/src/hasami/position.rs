@@ -207,7 +207,11 @@ impl Hasami {
     /// The opponent stones `mv` would capture.
     #[inline]
     pub fn captures_of(&self, mv: HasamiMove) -> Bitboard {
-        captures(mv.to, self.stones(self.side), self.stones(self.side.other()))
+        captures(
+            mv.to,
+            self.stones(self.side),
+            self.stones(self.side.other()),
+        )
     }
 
     /// Both sides' stones in column-major order.
@@ -382,7 +386,11 @@ impl Notation for Hasami {
         if !kanji {
             return format!("{}-{}", mv.from, mv.to);
         }
-        let piece = if self.side_to_move() == Seat::FIRST { "P" } else { "+P" };
+        let piece = if self.side_to_move() == Seat::FIRST {
+            "P"
+        } else {
+            "+P"
+        };
         crate::core::readable::ReadableMove {
             piece,
             from: Some(mv.from),

@@ -27,7 +27,8 @@ struct Nim {
 
 impl Nim {
     pub fn compute_key(&self) -> u64 {
-        (u64::from(self.stones) << 1 | self.to_move.index() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        (u64::from(self.stones) << 1 | self.to_move.index() as u64)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
     }
 }
 
@@ -96,10 +97,12 @@ impl Notation for Nim {
             .ok()
             .filter(|&n: &u8| n <= 99)
             .ok_or_else(|| refuse("stones: 0 to 99"))?;
-        let to_move = Seat::new(["b", "w"]
-            .iter()
-            .position(|&s| s == side)
-            .ok_or_else(|| refuse("side: b or w"))?);
+        let to_move = Seat::new(
+            ["b", "w"]
+                .iter()
+                .position(|&s| s == side)
+                .ok_or_else(|| refuse("side: b or w"))?,
+        );
         let ply = ply
             .parse()
             .ok()

@@ -54,7 +54,10 @@ pub fn parse_position(text: &str, rules: &SugorokuRules) -> Result<Sugoroku, Par
         if *token == "0" {
             continue;
         }
-        let parts = [(token.strip_suffix('b'), Seat::FIRST), (token.strip_suffix('w'), Seat::SECOND)];
+        let parts = [
+            (token.strip_suffix('b'), Seat::FIRST),
+            (token.strip_suffix('w'), Seat::SECOND),
+        ];
         let (count, owner) = match parts
             .into_iter()
             .find_map(|(count, owner)| Some((count?, owner)))
@@ -77,7 +80,11 @@ pub fn parse_position(text: &str, rules: &SugorokuRules) -> Result<Sugoroku, Par
             }
         };
         // White's stones are kept in white's own numbering.
-        let own_point = if owner == Seat::FIRST { point } else { mirror(point) };
+        let own_point = if owner == Seat::FIRST {
+            point
+        } else {
+            mirror(point)
+        };
         pos.set_count(owner, own_point, count);
         totals[owner.index()] += count as u32;
     }
@@ -107,7 +114,9 @@ pub fn parse_position(text: &str, rules: &SugorokuRules) -> Result<Sugoroku, Par
             )));
         }
     }
-    if rules.finish == Finish::AllHome && (pos.count(Seat::FIRST, OFF) > 0 || pos.count(Seat::SECOND, OFF) > 0) {
+    if rules.finish == Finish::AllHome
+        && (pos.count(Seat::FIRST, OFF) > 0 || pos.count(Seat::SECOND, OFF) > 0)
+    {
         return Err(err(
             "off: no stone is borne off under the all-home finish".to_string()
         ));
@@ -137,7 +146,10 @@ pub fn parse_position(text: &str, rules: &SugorokuRules) -> Result<Sugoroku, Par
 pub fn write_position(pos: &Sugoroku) -> String {
     let points: Vec<String> = (1..=24u8)
         .map(|point| {
-            let (b, w) = (pos.count(Seat::FIRST, point), pos.count(Seat::SECOND, mirror(point)));
+            let (b, w) = (
+                pos.count(Seat::FIRST, point),
+                pos.count(Seat::SECOND, mirror(point)),
+            );
             match (b, w) {
                 (0, 0) => "0".to_string(),
                 (b, 0) => format!("{b}b"),
@@ -485,7 +497,10 @@ pub fn play_text(pos: &mut Sugoroku, text: &str) -> Result<(), MoveError> {
 /// position's facts.
 pub fn diagram(pos: &Sugoroku) -> String {
     let cell = |point: u8| -> String {
-        match (pos.count(Seat::FIRST, point), pos.count(Seat::SECOND, mirror(point))) {
+        match (
+            pos.count(Seat::FIRST, point),
+            pos.count(Seat::SECOND, mirror(point)),
+        ) {
             (0, 0) => ".".to_string(),
             (b, 0) => format!("{b}b"),
             (_, w) => format!("{w}w"),

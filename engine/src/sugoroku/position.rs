@@ -77,7 +77,10 @@ impl Sugoroku {
 
     /// Works out whether a built position is already over; `Err` if both sides won.
     pub(super) fn settle(&mut self) -> Result<(), &'static str> {
-        let won = [self.winner_check(Seat::FIRST), self.winner_check(Seat::SECOND)];
+        let won = [
+            self.winner_check(Seat::FIRST),
+            self.winner_check(Seat::SECOND),
+        ];
         self.outcome = match won {
             [Some(_), Some(_)] => return Err("both sides have already won"),
             [Some(o), None] | [None, Some(o)] => Some(o),

@@ -541,13 +541,23 @@ fn win_values_under_the_multiplier() {
         let black = with(home, &[(8, 1)]);
         let pos = setup(&black, &white, 'b', "2", &rules);
         let after = played(&pos, "8/6");
-        assert_eq!(win(&after), Some((Seat::FIRST, points, "all-home")), "{home:?}");
+        assert_eq!(
+            win(&after),
+            Some((Seat::FIRST, points, "all-home")),
+            "{home:?}"
+        );
         // Without a white stone on the bar it is a single win.
         let pos = setup(&black, &[(13, 15)], 'b', "2", &rules);
-        assert_eq!(win(&played(&pos, "8/6")), Some((Seat::FIRST, 1, "all-home")));
+        assert_eq!(
+            win(&played(&pos, "8/6")),
+            Some((Seat::FIRST, 1, "all-home"))
+        );
         // With the closed home switched off, always 1.
         let pos = setup(&black, &white, 'b', "2", &house("allhome", "off"));
-        assert_eq!(win(&played(&pos, "8/6")), Some((Seat::FIRST, 1, "all-home")));
+        assert_eq!(
+            win(&played(&pos, "8/6")),
+            Some((Seat::FIRST, 1, "all-home"))
+        );
     }
 }
 
@@ -602,7 +612,10 @@ fn the_instant_closed_home_wins_after_a_single_stone_move() {
     let pos = setup(&black, &white, 'b', "21", &instant);
     let mv = pos.parse_move("8/6").unwrap();
     assert!(mv.wins());
-    assert_eq!(win(&played(&pos, "8/6")), Some((Seat::FIRST, 1, "closed-home")));
+    assert_eq!(
+        win(&played(&pos, "8/6")),
+        Some((Seat::FIRST, 1, "closed-home"))
+    );
     // The same under the multiplier only closes the home: the 1 is still played.
     let pos = setup(&black, &white, 'b', "21", &SugorokuRules::default());
     assert!(pos.parse_move("8/6").is_err());
@@ -611,7 +624,10 @@ fn the_instant_closed_home_wins_after_a_single_stone_move() {
     let black = [(1, 2), (2, 2), (3, 2), (4, 2), (5, 2), (6, 2), (13, 3)];
     let white = [(15, 1), (14, 14)];
     let pos = setup(&black, &white, 'b', "3", &instant);
-    assert_eq!(win(&played(&pos, "13/10*")), Some((Seat::FIRST, 1, "closed-home")));
+    assert_eq!(
+        win(&played(&pos, "13/10*")),
+        Some((Seat::FIRST, 1, "closed-home"))
+    );
     // A set-up position in that state is already over.
     let after_text = played(&pos, "13/10").sfen();
     let reread = Sugoroku::from_sfen(&after_text, &instant).unwrap();

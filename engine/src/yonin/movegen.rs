@@ -27,7 +27,7 @@ pub struct AfterMove {
 /// [`AfterMove`] of the position after `mover` moved.
 pub fn after_move(state: &State, mover: Seat) -> AfterMove {
     looking_at_kings(state, mover, |s| {
-        state.attackers(state.kings[s.index()], state.others(s))
+        state.attackers(state.kings[s], state.others(s))
     })
 }
 
@@ -40,7 +40,7 @@ pub fn after_played(state: &State, mover: Seat, mv: YoninMove, checked: u8) -> A
     let to = mv.to();
     let reach = state.attacks_of(state.at(to), to);
     looking_at_kings(state, mover, |s| {
-        let king = state.kings[s.index()];
+        let king = state.kings[s];
         if checked & s.bit() != 0 {
             return state.attackers(king, state.others(s));
         }
@@ -61,7 +61,7 @@ pub fn after_played(state: &State, mover: Seat, mv: YoninMove, checked: u8) -> A
 /// [`AfterMove`] from `checkers`, the pieces checking each live seat but `mover`.
 #[inline]
 fn looking_at_kings(state: &State, mover: Seat, checkers: impl Fn(Seat) -> Bitboard) -> AfterMove {
-    let mine = state.by_owner[mover.index()];
+    let mine = state.by_owner[mover];
     let mut after = AfterMove {
         due: mover,
         gave_check: false,
@@ -107,7 +107,7 @@ struct KingGuard {
 impl KingGuard {
     /// The guard of `us`, whose opponents still playing own `others`.
     fn new(state: &State, us: Seat, others: Bitboard) -> KingGuard {
-        let king = state.kings[us.index()];
+        let king = state.kings[us];
         let checkers = state.attackers(king, others);
         let answers = match checkers.into_iter().next() {
             None => Bitboard::FULL,
@@ -120,7 +120,7 @@ impl KingGuard {
             pins: [(king, Bitboard::EMPTY); 4],
             pin_count: 0,
         };
-        let own = state.by_owner[us.index()];
+        let own = state.by_owner[us];
         for pinner in rook_attacks(king, Bitboard::EMPTY) & state.sliders() & others {
             let line = between(king, pinner);
             let blockers = line & state.occupied;
@@ -203,8 +203,8 @@ fn board_moves_guarded<const TACTICAL: bool>(
     guard: &KingGuard,
     f: &mut impl FnMut(YoninMove) -> bool,
 ) -> bool {
-    let king = state.kings[us.index()];
-    let own = state.by_owner[us.index()];
+    let king = state.kings[us];
+    let own = state.by_owner[us];
     // No move ends on a king, live or flipped, or on an own piece.
     let targets = !(own | state.by_kind[Kind::King.index()]);
     let captures = targets & state.occupied;
@@ -262,7 +262,7 @@ fn drops_guarded(
     f: &mut impl FnMut(YoninMove) -> bool,
 ) -> bool {
     let empty = !state.occupied & guard.answers;
-    let hand = state.hands[us.index()];
+    let hand = state.hands[us];
     for kind in Kind::HAND {
         if hand[kind.hand_index()] == 0 {
             continue;
@@ -293,7 +293,7 @@ fn board_moves<const TACTICAL: bool>(
     f: &mut impl FnMut(YoninMove) -> bool,
 ) -> bool {
     let kind = piece.kind();
-    let facing = piece.facing().index();
+    let facing = piece.facing();
     let may_promote = kind.can_promote() && (ZONE[facing].has(from) || ZONE[facing].has(to));
     let must_promote = kind == Kind::Pawn && LAST_ROW[facing].has(to);
     if may_promote && f(YoninMove::board(from, to, true)) {
@@ -308,7 +308,7 @@ fn board_moves<const TACTICAL: bool>(
 /// zone, into the zone from outside, nowhere for a kind that does not promote.
 #[inline]
 fn promotion_squares(piece: Piece, from: Square) -> Bitboard {
-    let zone = ZONE[piece.facing().index()];
+    let zone = ZONE[piece.facing()];
     match piece.kind().can_promote() {
         false => Bitboard::EMPTY,
         true if zone.has(from) => Bitboard::FULL,
@@ -320,10 +320,8 @@ fn promotion_squares(piece: Piece, from: Square) -> Bitboard {
 /// not on a line holding its own unpromoted pawn of its own facing, not in
 /// front of a flipped king.
 fn pawn_drop_squares(state: &State, us: Seat) -> Bitboard {
-    let mut squares = !LAST_ROW[us.index()];
-    let own_pawns = state.by_kind[Kind::Pawn.index()]
-        & state.by_owner[us.index()]
-        & state.by_facing[us.index()];
+    let mut squares = !LAST_ROW[us];
+    let own_pawns = state.by_kind[Kind::Pawn.index()] & state.by_owner[us] & state.by_facing[us];
     for pawn in own_pawns {
         squares &= !pawn_line(us, pawn);
     }
@@ -342,8 +340,8 @@ fn pawn_drop_squares(state: &State, us: Seat) -> Bitboard {
 /// with a square to go to; in check, a square for the king.
 pub fn has_legal_move(state: &State, us: Seat, in_check: bool) -> bool {
     debug_assert_eq!(in_check, state.king_attacked(us));
-    let king = state.kings[us.index()];
-    let own = state.by_owner[us.index()];
+    let king = state.kings[us];
+    let own = state.by_owner[us];
     let targets = !(own | state.by_kind[Kind::King.index()]);
     if in_check {
         // Most checks leave the king a square to go to, found before the
@@ -352,7 +350,7 @@ pub fn has_legal_move(state: &State, us: Seat, in_check: bool) -> bool {
             return true;
         }
     } else {
-        let hand = state.hands[us.index()];
+        let hand = state.hands[us];
         let pieces_in_hand = Kind::HAND
             .iter()
             .any(|&k| k != Kind::Pawn && hand[k.hand_index()] > 0);

@@ -1,7 +1,7 @@
 //! Pieces with an owner and a facing, and the attack tables per facing.
 
 use crate::core::board9::{Bitboard, Square};
-use crate::core::Seat;
+use crate::core::{PerSeat, Seat};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
@@ -244,19 +244,19 @@ const fn region(f: usize, from_far: u8, rows: u8) -> Bitboard {
 }
 
 /// The three farthest rows in each facing's direction.
-pub static ZONE: [Bitboard; 4] = [
+pub static ZONE: PerSeat<Bitboard> = PerSeat::new([
     region(0, 0, 3),
     region(1, 0, 3),
     region(2, 0, 3),
     region(3, 0, 3),
-];
+]);
 /// The farthest row in each facing's direction.
-pub static LAST_ROW: [Bitboard; 4] = [
+pub static LAST_ROW: PerSeat<Bitboard> = PerSeat::new([
     region(0, 0, 1),
     region(1, 0, 1),
     region(2, 0, 1),
     region(3, 0, 1),
-];
+]);
 
 /// Rays per direction (toward rank a, rank i, file 9, file 1), excluding the
 /// origin. The first two and the last two differ in index order.

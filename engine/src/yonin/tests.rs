@@ -17,7 +17,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 // ---------------------------------------------------------------- helpers
 
 /// A position in the notation from `(square, token)` pairs and the other fields.
-fn build(pieces: &[(&str, &str)], hands: &str, due: Seat, out: &str, recent: &str) -> String {
+fn build(pieces: &[(&str, &str)], hands: &str, due: usize, out: &str, recent: &str) -> String {
     let mut grid: Vec<Vec<Option<&str>>> = vec![vec![None; 9]; 9];
     for &(sq, token) in pieces {
         let b = sq.as_bytes();
@@ -106,7 +106,7 @@ fn status(pos: &Yonin, key: &str) -> String {
 fn places(pos: &Yonin) -> ([u8; 4], &'static str) {
     let outcome = pos.outcome().expect("the game is over");
     match outcome.result {
-        GameResult::Places(p) => (p, outcome.reason),
+        GameResult::Places(p) => (p.into_array(), outcome.reason),
         other => panic!("not places: {other:?}"),
     }
 }
@@ -140,7 +140,7 @@ fn start_position_reads_and_writes() {
     assert_eq!(pos.sfen(), START_SFEN);
     let text = pos.sfen();
     for (sq, token) in [("5i", "K0"), ("9e", "K1"), ("5a", "K2"), ("1e", "K3")] {
-        let mid = build(&[(sq, token)], "-/-/-/-", Seat::new(0), "-", "-");
+        let mid = build(&[(sq, token)], "-/-/-/-", 0, "-", "-");
         assert!(!mid.is_empty());
     }
     assert!(text.starts_with("2S2G2K2G2S22/"));
@@ -232,7 +232,7 @@ fn kings_and(extra: &[(&'static str, &'static str)]) -> Vec<(&'static str, &'sta
 
 #[test]
 fn check_priority_skips_seats_and_play_continues_from_the_answer() {
-    let mut pos = at(&build(&kings_and(&[("6c", "R0")]), "-/-/-/-", Seat::new(0), "-", "-"));
+    let mut pos = at(&build(&kings_and(&[("6c", "R0")]), "-/-/-/-", 0, "-", "-"));
     play(&mut pos, "6c5c");
     assert_eq!(
         pos.side_to_move(),
@@ -259,7 +259,7 @@ fn two_seats_in_check_answer_nearest_clockwise_first() {
             ("5h", "R0"),
         ],
         "-/-/-/-",
-        Seat::new(0),
+        0,
         "-",
         "-",
     ));
@@ -279,7 +279,7 @@ fn two_seats_in_check_answer_nearest_clockwise_first() {
 #[test]
 fn a_king_left_in_check_cannot_be_captured_nor_any_king_square_entered() {
     // Seat 0 is due while seat 2 stands in check from its rook.
-    let pos = at(&build(&kings_and(&[("5c", "R0")]), "-/-/-/-", Seat::new(0), "-", "-"));
+    let pos = at(&build(&kings_and(&[("5c", "R0")]), "-/-/-/-", 0, "-", "-"));
     let rook = legal_from(&pos, "5c");
     assert!(rook.contains(&"5c5b".to_string()));
     assert!(!rook.contains(&"5c5a".to_string()) && !rook.contains(&"5c5a+".to_string()));
@@ -291,7 +291,7 @@ fn a_pinned_piece_keeps_to_its_line_and_a_check_is_answered_on_its_line() {
     let pos = at(&build(
         &kings_and(&[("5c", "R2"), ("5g", "G0")]),
         "-/-/-/-",
-        Seat::new(0),
+        0,
         "-",
         "-",
     ));
@@ -300,7 +300,7 @@ fn a_pinned_piece_keeps_to_its_line_and_a_check_is_answered_on_its_line() {
     let pos = at(&build(
         &kings_and(&[("5c", "R2"), ("4g", "G0")]),
         "G/-/-/-",
-        Seat::new(0),
+        0,
         "-",
         "-",
     ));
@@ -328,7 +328,7 @@ fn a_flipped_king_blocks_sliders_attacks_nothing_and_cannot_be_taken() {
             ("5g", "R0"),
         ],
         "-/-/-/-",
-        Seat::new(0),
+        0,
         "1:2",
         "-",
     ));
@@ -341,7 +341,7 @@ fn a_flipped_king_blocks_sliders_attacks_nothing_and_cannot_be_taken() {
     let pos = at(&build(
         &[("5i", "K0"), ("6g", "k1"), ("5a", "K2"), ("3g", "K3")],
         "-/-/-/-",
-        Seat::new(0),
+        0,
         "1:2",
         "-",
     ));
@@ -367,7 +367,7 @@ fn two_flipped_kings_of_one_seat_are_refused() {
             ("1e", "K3"),
         ],
         "-/-/-/-",
-        Seat::new(0),
+        0,
         "1:2",
         "-",
     );
@@ -389,7 +389,7 @@ fn corner_mate() -> Yonin {
             ("3f", "P2"),
         ],
         "G/-/2P/-",
-        Seat::new(0),
+        0,
         "-",
         "-",
     ))
@@ -446,7 +446,7 @@ fn seat_two_stalemated_by_one() -> Yonin {
             ("1c", "G0"),
         ],
         "-/-/-/-",
-        Seat::new(1),
+        1,
         "-",
         "-",
     ));
@@ -465,16 +465,28 @@ fn mate_without_check_is_credited_to_the_last_mover() {
 #[test]
 fn a_forfeit_ranks_the_others_as_an_unfinished_game_and_the_faulting_seat_last() {
     let start = Yonin::start(&YoninRules::default());
-    assert_eq!(start.forfeit(Seat::new(2)), GameResult::Places([1, 1, 4, 1]));
+    assert_eq!(
+        start.forfeit(Seat::new(2)),
+        GameResult::Places([1, 1, 4, 1].into())
+    );
     // Pairs: the faulting seat's team loses.
     let pairs = Yonin::start(&pairs());
-    assert_eq!(pairs.forfeit(Seat::new(1)), GameResult::Places([1, 3, 1, 3]));
+    assert_eq!(
+        pairs.forfeit(Seat::new(1)),
+        GameResult::Places([1, 3, 1, 3].into())
+    );
     // Seat 1 mates seat 2: survivors by checkmates made, then the eliminated
     // seat, then the one that faults.
     let pos = seat_two_stalemated_by_one();
     assert_eq!(status(&pos, "out"), "2:1");
-    assert_eq!(pos.forfeit(Seat::new(3)), GameResult::Places([2, 1, 3, 4]));
-    assert_eq!(pos.forfeit(Seat::new(0)), GameResult::Places([4, 1, 3, 2]));
+    assert_eq!(
+        pos.forfeit(Seat::new(3)),
+        GameResult::Places([2, 1, 3, 4].into())
+    );
+    assert_eq!(
+        pos.forfeit(Seat::new(0)),
+        GameResult::Places([4, 1, 3, 2].into())
+    );
 }
 
 /// Seat 0's two rooks, one move (6c6a) from mating seats 1 and 3 at once.
@@ -489,7 +501,7 @@ fn double_mate_ahead() -> String {
             ("6c", "R0"),
         ],
         "-/-/-/-",
-        Seat::new(0),
+        0,
         "-",
         "-",
     )
@@ -515,7 +527,7 @@ fn second_mate(seat1_hand: &str) -> Yonin {
             ("6g", "R3"),
         ],
         &format!("-/{seat1_hand}/-/-"),
-        Seat::new(3),
+        3,
         "2:1",
         "1",
     ))
@@ -563,7 +575,7 @@ fn double_checked_mate(recent: &str) -> Yonin {
             ("2c", "G0"),
         ],
         "-/-/-/-",
-        Seat::new(2),
+        2,
         "-",
         recent,
     ))
@@ -587,7 +599,7 @@ fn credit_goes_to_the_checker_who_moved_last() {
                 ("1c", "G0"),
             ],
             "-/-/-/-",
-            Seat::new(2),
+            2,
             "-",
             recent,
         ))
@@ -610,7 +622,7 @@ fn two_pawn_line_follows_the_droppers_facing() {
     let pos = at(&build(
         &kings_and(&[("5g", "P0"), ("7d", "P1")]),
         "P/P/-/-",
-        Seat::new(0),
+        0,
         "-",
         "-",
     ));
@@ -620,7 +632,7 @@ fn two_pawn_line_follows_the_droppers_facing() {
     let pos = at(&build(
         &kings_and(&[("5g", "P0"), ("7d", "P1")]),
         "P/P/-/-",
-        Seat::new(1),
+        1,
         "-",
         "-",
     ));
@@ -637,7 +649,7 @@ fn two_pawn_line_follows_the_droppers_facing() {
     let pos = at(&build(
         &kings_and(&[("5g", "+P0"), ("4g", "P0@2")]),
         "P/-/-/-",
-        Seat::new(0),
+        0,
         "-",
         "-",
     ));
@@ -648,8 +660,8 @@ fn two_pawn_line_follows_the_droppers_facing() {
 #[test]
 fn no_pawn_drop_on_the_last_row_of_the_droppers_facing() {
     let last = [('a', 0), ('1', 1), ('i', 2), ('9', 3)];
-    for (mark, seat) in last.map(|(mark, n)| (mark, Seat::new(n))) {
-        let hands = Seat::all(4)
+    for (mark, seat) in last {
+        let hands = (0..4)
             .map(|s| if s == seat { "P" } else { "-" })
             .collect::<Vec<_>>()
             .join("/");
@@ -680,7 +692,7 @@ fn no_pawn_drop_in_front_of_a_flipped_king_but_a_pawn_may_move_there() {
             ("4c", "P0"),
         ],
         "P/-/-/-",
-        Seat::new(0),
+        0,
         "1:2",
         "-",
     ));
@@ -697,7 +709,7 @@ fn no_pawn_drop_in_front_of_a_flipped_king_but_a_pawn_may_move_there() {
             ("4c", "P0"),
         ],
         "-/-/-/P",
-        Seat::new(3),
+        3,
         "1:2",
         "-",
     ));
@@ -712,7 +724,7 @@ fn no_pawn_drop_in_front_of_a_flipped_king_but_a_pawn_may_move_there() {
             ("4c", "P0"),
         ],
         "-/-/-/-",
-        Seat::new(0),
+        0,
         "1:2",
         "-",
     ));
@@ -721,7 +733,7 @@ fn no_pawn_drop_in_front_of_a_flipped_king_but_a_pawn_may_move_there() {
 
 /// Seat 2's king in the corner; golds of seat 0 on 3b (covering 2a, 2b) and,
 /// with `protected`, on 1c (guarding 1b).
-fn pawn_mate(protected: bool, extra: &[(&'static str, &'static str)], due: Seat) -> Yonin {
+fn pawn_mate(protected: bool, extra: &[(&'static str, &'static str)], due: usize) -> Yonin {
     let mut pieces = vec![
         ("9i", "K0"),
         ("9e", "K1"),
@@ -738,15 +750,15 @@ fn pawn_mate(protected: bool, extra: &[(&'static str, &'static str)], due: Seat)
 
 #[test]
 fn drop_pawn_mate_is_illegal_but_a_pawn_drop_check_is_not() {
-    assert!(!legal(&pawn_mate(true, &[], Seat::new(0))).contains(&"P*1b".to_string()));
-    let mut pos = pawn_mate(false, &[], Seat::new(0));
+    assert!(!legal(&pawn_mate(true, &[], 0)).contains(&"P*1b".to_string()));
+    let mut pos = pawn_mate(false, &[], 0);
     assert!(legal(&pos).contains(&"P*1b".to_string()));
     play(&mut pos, "P*1b");
     assert_eq!(pos.side_to_move(), Seat::new(2));
     assert_eq!(legal(&pos), ["1a1b"]);
     // A pawn that mates a seat that does not answer next is legal: seat 1,
     // nearer, stands in check from seat 3's rook on 5e.
-    let mut pos = pawn_mate(true, &[("5e", "R3")], Seat::new(0));
+    let mut pos = pawn_mate(true, &[("5e", "R3")], 0);
     assert!(legal(&pos).contains(&"P*1b".to_string()));
     play(&mut pos, "P*1b");
     assert_eq!(pos.side_to_move(), Seat::new(1));
@@ -765,7 +777,7 @@ fn promotion_entering_within_and_leaving_the_facing_zone() {
             ("2d", "P0"),
         ]),
         "-/-/-/-",
-        Seat::new(0),
+        0,
         "-",
         "-",
     ));
@@ -807,7 +819,7 @@ fn promotion_entering_within_and_leaving_the_facing_zone() {
             ("6f", "P1"),
         ],
         "-/-/-/-",
-        Seat::new(1),
+        1,
         "-",
         "-",
     ));
@@ -826,7 +838,7 @@ fn shuffle(pos: &mut Yonin, times: usize) {
 
 #[test]
 fn the_fourth_occurrence_ends_the_game_by_repetition() {
-    let mut pos = at(&build(&kings_and(&[]), "-/-/P/-", Seat::new(0), "-", "-"));
+    let mut pos = at(&build(&kings_and(&[]), "-/-/P/-", 0, "-", "-"));
     shuffle(&mut pos, 2);
     play(&mut pos, "5i4i 9e9d 5a4a 1e1d 4i5i 9d9e 4a5a");
     assert!(pos.outcome().is_none(), "third occurrence");
@@ -835,38 +847,38 @@ fn the_fourth_occurrence_ends_the_game_by_repetition() {
     assert_eq!(places(&pos), ([2, 2, 1, 2], "repetition"));
     // Repetition does not stop move generation (perft ignores it).
     assert!(!legal(&pos).is_empty());
-    let mut pos = at_with(&build(&kings_and(&[]), "-/P/-/-", Seat::new(0), "-", "-"), &pairs());
+    let mut pos = at_with(&build(&kings_and(&[]), "-/P/-/-", 0, "-", "-"), &pairs());
     shuffle(&mut pos, 3);
     assert_eq!(
         places(&pos),
         ([3, 1, 3, 1], "repetition"),
         "pairs: the larger team total"
     );
-    let mut pos = at_with(&build(&kings_and(&[]), "-/-/-/-", Seat::new(0), "-", "-"), &pairs());
+    let mut pos = at_with(&build(&kings_and(&[]), "-/-/-/-", 0, "-", "-"), &pairs());
     shuffle(&mut pos, 3);
     assert_eq!(places(&pos).0, [1, 1, 1, 1]);
 }
 
 #[test]
 fn repetition_looks_back_to_the_ply_asked_and_the_key_is_rule_25s() {
-    let start = at(&build(&kings_and(&[]), "-/-/-/-", Seat::new(0), "-", "-"));
+    let start = at(&build(&kings_and(&[]), "-/-/-/-", 0, "-", "-"));
     let mut pos = start.clone();
     shuffle(&mut pos, 1);
     assert_eq!(pos.key(), start.key());
     assert!(pos.repeats_since(0) && !pos.repeats_since(1));
     // Recency and the move number are not part of the position; the seat due is.
-    let other = at(&build(&kings_and(&[]), "-/-/-/-", Seat::new(0), "-", "3120").replace(" 1", " 9"));
+    let other = at(&build(&kings_and(&[]), "-/-/-/-", 0, "-", "3120").replace(" 1", " 9"));
     assert_eq!(other.key(), start.key());
     assert_ne!(
-        at(&build(&kings_and(&[]), "-/-/-/-", Seat::new(1), "-", "-")).key(),
+        at(&build(&kings_and(&[]), "-/-/-/-", 1, "-", "-")).key(),
         start.key()
     );
     // Facing is: an inherited pawn differs from an own one on the same square.
-    let own = at(&build(&kings_and(&[("5e", "P0")]), "-/-/-/-", Seat::new(0), "-", "-"));
+    let own = at(&build(&kings_and(&[("5e", "P0")]), "-/-/-/-", 0, "-", "-"));
     let inherited = at(&build(
         &kings_and(&[("5e", "P0@2")]),
         "-/-/-/-",
-        Seat::new(0),
+        0,
         "-",
         "-",
     ));
@@ -884,7 +896,7 @@ fn a_continuous_checker_may_not_make_the_fourth_occurrence() {
             ("9c", "R0"),
         ],
         "-/-/-/-",
-        Seat::new(0),
+        0,
         "-",
         "-",
     ));
@@ -950,7 +962,7 @@ fn king_shuttle_cycle() -> Yonin {
             ("4i", "R0"),
         ],
         "G/-/-/-",
-        Seat::new(2),
+        2,
         "-",
         "0",
     ))
@@ -1055,7 +1067,7 @@ fn passes_hand_the_turn_over_and_take_it_back() {
     pos.unmake_pass();
     assert_eq!((pos.sfen(), pos.key()), (sfen, key));
     // Not while a seat is in check, not to a seat that is out, not after the end.
-    let mut pos = at(&build(&kings_and(&[("5c", "R0")]), "-/-/-/-", Seat::new(0), "-", "-"));
+    let mut pos = at(&build(&kings_and(&[("5c", "R0")]), "-/-/-/-", 0, "-", "-"));
     assert!(!pos.make_pass(Seat::new(1)));
     let mut pos = corner_mate();
     play(&mut pos, "G*1b");
@@ -1070,7 +1082,7 @@ fn passes_hand_the_turn_over_and_take_it_back() {
 fn the_move_limit_ends_the_game_with_places() {
     let mut rules = YoninRules::default();
     rules.set("MoveLimit", "4").unwrap();
-    let mut pos = at_with(&build(&kings_and(&[]), "-/G/-/-", Seat::new(0), "-", "-"), &rules);
+    let mut pos = at_with(&build(&kings_and(&[]), "-/G/-/-", 0, "-", "-"), &rules);
     play(&mut pos, "5i4i 9e9d 5a4a");
     assert!(pos.outcome().is_none());
     play(&mut pos, "1e1d");
@@ -1084,14 +1096,14 @@ fn the_move_limit_ends_the_game_with_places() {
 mod naive {
     use super::super::piece::Kind;
     use super::super::state::State;
-    use crate::core::Seat;
+    use crate::core::{PerSeat, Seat};
 
     #[derive(Clone)]
     pub struct Board {
         /// (kind, owner, facing) by [row][col].
         pub cells: [[Option<(Kind, Seat, Seat)>; 9]; 9],
-        pub hands: [[u8; 4]; 4],
-        pub alive: [bool; 4],
+        pub hands: PerSeat<[u8; 4]>,
+        pub alive: PerSeat<bool>,
     }
 
     impl Board {
@@ -1105,7 +1117,7 @@ mod naive {
             Board {
                 cells,
                 hands: state.hands,
-                alive: std::array::from_fn(|s| state.alive >> s & 1 != 0),
+                alive: PerSeat::from_fn(|s| state.is_alive(s)),
             }
         }
 
@@ -1194,10 +1206,7 @@ mod naive {
         for r in 0..9 {
             for c in 0..9 {
                 if let Some((_, owner, _)) = board.cells[r as usize][c as usize] {
-                    if owner != seat
-                        && board.alive[owner.index()]
-                        && reach(board, r, c).contains(&target)
-                    {
+                    if owner != seat && board.alive[owner] && reach(board, r, c).contains(&target) {
                         return true;
                     }
                 }
@@ -1286,7 +1295,7 @@ mod naive {
                         for promote in options {
                             let mut after = board.clone();
                             if let Some((k, _, _)) = target {
-                                after.hands[us.index()][base(k)] += 1;
+                                after.hands[us][base(k)] += 1;
                             }
                             after.cells[r as usize][c as usize] = None;
                             let k = if promote { promoted(kind) } else { kind };
@@ -1306,7 +1315,7 @@ mod naive {
             }
         }
         for (h, (kind, letter)) in HAND.iter().enumerate() {
-            if board.hands[us.index()][h] == 0 {
+            if board.hands[us][h] == 0 {
                 continue;
             }
             for r in 0..9i8 {
@@ -1338,13 +1347,13 @@ mod naive {
                         let (fr, fc) = forward(us);
                         let front = board.cells[(r + fr) as usize][(c + fc) as usize];
                         if let Some((Kind::King, o, _)) = front {
-                            if !board.alive[o.index()] {
+                            if !board.alive[o] {
                                 continue;
                             }
                         }
                     }
                     let mut after = board.clone();
-                    after.hands[us.index()][h] -= 1;
+                    after.hands[us][h] -= 1;
                     after.cells[r as usize][c as usize] = Some((*kind, us, us));
                     if attacked_by_others(&after, us) {
                         continue;
@@ -1365,7 +1374,7 @@ mod naive {
         let clockwise = || {
             (1..4)
                 .map(move |i| from.after(i, 4))
-                .filter(|&s| board.alive[s.index()])
+                .filter(|&s| board.alive[s])
         };
         clockwise()
             .find(|&s| attacked_by_others(board, s))
@@ -1406,12 +1415,12 @@ mod naive {
         else {
             return false;
         };
-        if !after.alive[victim.index()] {
+        if !after.alive[victim] {
             return false;
         }
         let answers = (1..4)
             .map(|i| us.after(i, 4))
-            .find(|&s| after.alive[s.index()] && attacked_by_others(after, s));
+            .find(|&s| after.alive[s] && attacked_by_others(after, s));
         answers == Some(victim) && legal(after, victim).is_empty()
     }
 }
@@ -1567,7 +1576,7 @@ fn after_a_move_the_seat_due_and_eliminations_match_a_plain_resolution() {
                 if !naive::legal(&board, next).is_empty() {
                     break Some(next);
                 }
-                board.alive[next.index()] = false;
+                board.alive[next] = false;
                 eliminated.push(next);
                 // Inheritance: the pieces pass, which changes no attack of others'
                 // kings except through ownership; take it from the fast state.
@@ -1695,7 +1704,7 @@ fn evaluation_is_per_seat_and_favours_material() {
     let pos = Yonin::start(&YoninRules::default());
     let values = pos.evaluate_all(&Default::default());
     assert!(
-        values.iter().all(|&v| v == values[0]),
+        values.iter().all(|&v| v == values[Seat::new(0)]),
         "symmetric start: {values:?}"
     );
     let mut pos = corner_mate();
@@ -1703,10 +1712,13 @@ fn evaluation_is_per_seat_and_favours_material() {
     play(&mut pos, "G*1b");
     let after = pos.evaluate_all(&Default::default());
     assert!(
-        after[0] > before[0],
+        after[Seat::new(0)] > before[Seat::new(0)],
         "a mate with inheritance is good for the mater"
     );
-    assert!(after[2] < -5_000, "an eliminated seat keeps only its place");
+    assert!(
+        after[Seat::new(2)] < -5_000,
+        "an eliminated seat keeps only its place"
+    );
     let _ = Kind::Pawn;
 }
 
@@ -1741,20 +1753,15 @@ fn the_evaluation_attack_maps_are_exact_next_to_every_other_king() {
         let whole = super::eval::attack_maps(state, true);
         for seat in Seat::all(4).filter(|&s| state.is_alive(s)) {
             let mut full = crate::core::board9::Bitboard::EMPTY;
-            for sq in state.by_owner[seat.index()] {
+            for sq in state.by_owner[seat] {
                 full |= state.attacks_of(state.at(sq), sq);
             }
             // The whole maps (mobility, hanging pieces) are exact everywhere.
-            assert_eq!(whole[seat.index()], full, "{}", pos.diagram());
+            assert_eq!(whole[seat], full, "{}", pos.diagram());
             for other in Seat::all(4).filter(|&o| o != seat && state.is_alive(o)) {
-                let king = state.kings[other.index()];
+                let king = state.kings[other];
                 let around = super::piece::KING_STEPS[king.index()] | king.bit();
-                assert_eq!(
-                    maps[seat.index()] & around,
-                    full & around,
-                    "{}",
-                    pos.diagram()
-                );
+                assert_eq!(maps[seat] & around, full & around, "{}", pos.diagram());
                 checked += 1;
             }
         }
@@ -1790,10 +1797,16 @@ fn a_piece_is_hanging_when_unguarded_or_attacked_by_a_cheaper_piece() {
     let values = PieceValues::of(&Default::default());
     let value = |kind: Kind| values.board[kind.index()];
     let losses = |extra: &[(&'static str, &'static str)]| {
-        let pos = at(&build(&kings_and(extra), "-/-/-/-", Seat::new(1), "-", "-"));
+        let pos = at(&build(&kings_and(extra), "-/-/-/-", 1, "-", "-"));
         let state = pos.state();
         let maps = attack_maps(state, true);
-        hanging_losses(state, Seat::new(0), maps[0], union_of_others(&maps, Seat::new(0)), &values)
+        hanging_losses(
+            state,
+            Seat::new(0),
+            maps[Seat::new(0)],
+            union_of_others(&maps, Seat::new(0)),
+            &values,
+        )
     };
     let silver = value(Kind::Silver);
     // North's dragon down the file takes South's silver for nothing ...

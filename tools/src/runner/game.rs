@@ -51,13 +51,13 @@ struct Settled {
 fn places_of(result: GameResult, seats: usize) -> (Vec<u32>, u32) {
     match result {
         GameResult::Win { winner, points } => (
-            (0..seats)
-                .map(|s| if s == winner.index() { 1 } else { 2 })
+            Seat::all(seats)
+                .map(|s| if s == winner { 1 } else { 2 })
                 .collect(),
             points as u32,
         ),
         GameResult::Draw => (vec![1; seats], 0),
-        GameResult::Places(places) => (places[..seats].iter().map(|&p| p as u32).collect(), 0),
+        GameResult::Places(places) => (places.iter().take(seats).map(|&p| p as u32).collect(), 0),
     }
 }
 
@@ -621,7 +621,7 @@ mod tests {
         let draw = over(GameResult::Draw, 2);
         assert_eq!((draw.places, draw.points), (vec![1, 1], 0));
         // Four seats: places by seat, shared places kept.
-        let places = over(GameResult::Places([1, 1, 3, 4]), 4);
+        let places = over(GameResult::Places([1, 1, 3, 4].into()), 4);
         assert_eq!((places.places, places.points), (vec![1, 1, 3, 4], 0));
     }
 
@@ -648,7 +648,7 @@ mod tests {
             }),
         );
         assert_eq!((two.places, two.points), (vec![1, 2], 1));
-        let ranked = forfeit(vec![2], 4, Some(GameResult::Places([2, 1, 4, 3])));
+        let ranked = forfeit(vec![2], 4, Some(GameResult::Places([2, 1, 4, 3].into())));
         assert_eq!((ranked.places, ranked.points), (vec![2, 1, 4, 3], 0));
         // Without one (at the start): the faulting seat 4th, the others share 1st.
         assert_eq!(forfeit(vec![2], 4, None).places, vec![1, 1, 4, 1]);
@@ -678,7 +678,7 @@ mod tests {
             other => panic!("{other:?}"),
         };
         assert_eq!(
-            places,
+            places.into_array(),
             [1, 4, 1, 1],
             "equal standing: the others share first"
         );
