@@ -271,9 +271,8 @@ fn plan(
     margin: Margin,
     params: &TimeParams,
 ) -> (Duration, Duration, Duration) {
-    let seat = side.index();
-    let left = clock.time_left[seat].unwrap_or(Duration::ZERO);
-    let increment = clock.increment[seat];
+    let left = clock.time_left[side].unwrap_or(Duration::ZERO);
+    let increment = clock.increment[side];
     let byoyomi = clock.byoyomi;
     let allowed = left + increment + byoyomi;
     let moves_to_come = if byoyomi > Duration::ZERO {
@@ -293,6 +292,7 @@ fn plan(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::PerSeat;
 
     fn planned(limits: &Limits, side: Seat, margin: Margin) -> TimeManager {
         TimeManager::new(limits, side, margin, &TimeParams::default())
@@ -307,8 +307,8 @@ mod tests {
     fn clock(left: Option<u64>, byoyomi: u64) -> Limits {
         Limits {
             clock: Some(Clock {
-                time_left: [left.map(ms); 4],
-                increment: [Duration::ZERO; 4],
+                time_left: PerSeat::splat(left.map(ms)),
+                increment: PerSeat::splat(Duration::ZERO),
                 byoyomi: ms(byoyomi),
             }),
             ..Limits::default()
@@ -336,12 +336,20 @@ mod tests {
 
     #[test]
     fn main_time_plus_byoyomi_uses_part_of_the_main_time() {
-        let tm = planned(&clock(Some(600_000), 10_000), Seat::FIRST, Margin::fixed(MARGIN));
+        let tm = planned(
+            &clock(Some(600_000), 10_000),
+            Seat::FIRST,
+            Margin::fixed(MARGIN),
+        );
         let (soft, hard) = (tm.soft_limit().unwrap(), tm.hard_limit().unwrap());
         assert!(soft > ms(10_000) && soft < ms(60_000), "{soft:?}");
         assert!(hard >= soft && hard <= ms(610_000 - MARGIN), "{hard:?}");
         // Nearly out of main time: byoyomi still bounds the move.
-        let tm = planned(&clock(Some(100), 10_000), Seat::FIRST, Margin::fixed(MARGIN));
+        let tm = planned(
+            &clock(Some(100), 10_000),
+            Seat::FIRST,
+            Margin::fixed(MARGIN),
+        );
         assert!(tm.hard_limit().unwrap() <= ms(10_100 - MARGIN));
     }
 
@@ -437,20 +445,33 @@ mod tests {
             infinite: true,
             ..Limits::default()
         };
-        assert!(!planned(&infinite, Seat::FIRST, Margin::fixed(0)).hard_expired(&SearchControl::new(false)));
+        assert!(!planned(&infinite, Seat::FIRST, Margin::fixed(0))
+            .hard_expired(&SearchControl::new(false)));
     }
 
     #[test]
     fn main_time_is_spread_over_the_game_and_one_move_takes_a_bounded_share() {
         // The two clocks that once spent 11-13 s and 2.7 s on the first move.
-        let tm = planned(&clock(Some(60_000), 1_000), Seat::FIRST, Margin::fixed(MARGIN));
+        let tm = planned(
+            &clock(Some(60_000), 1_000),
+            Seat::FIRST,
+            Margin::fixed(MARGIN),
+        );
         assert_eq!(tm.soft_limit(), Some(ms(60_000 / 25 * 60 / 100 + 1_000)));
         assert_eq!(tm.hard_limit(), Some(ms(60_000 / 10 + 1_000 - MARGIN)));
-        let tm = planned(&clock(Some(5_000), 2_000), Seat::FIRST, Margin::fixed(MARGIN));
+        let tm = planned(
+            &clock(Some(5_000), 2_000),
+            Seat::FIRST,
+            Margin::fixed(MARGIN),
+        );
         assert_eq!(tm.hard_limit(), Some(ms(5_000 / 10 + 2_000 - MARGIN)));
         for left in [1_000, 30_000, 600_000, 3_600_000] {
             for byoyomi in [0, 1_000, 10_000] {
-                let tm = planned(&clock(Some(left), byoyomi), Seat::FIRST, Margin::fixed(MARGIN));
+                let tm = planned(
+                    &clock(Some(left), byoyomi),
+                    Seat::FIRST,
+                    Margin::fixed(MARGIN),
+                );
                 let hard = tm.hard_limit().unwrap();
                 assert!(
                     hard <= ms(left / MAX_MAIN_SHARE as u64 + byoyomi),
@@ -471,8 +492,8 @@ mod tests {
         let control = SearchControl::new(true);
         assert!(!tm.hard_expired(&control));
         let ponderhit = Clock {
-            time_left: [Some(Duration::ZERO); 4],
-            increment: [Duration::ZERO; 4],
+            time_left: PerSeat::splat(Some(Duration::ZERO)),
+            increment: PerSeat::splat(Duration::ZERO),
             byoyomi: ms(0),
         };
         control.ponderhit(Some(ponderhit));
