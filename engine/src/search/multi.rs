@@ -260,7 +260,7 @@ impl<M: Copy + Default> Frame<M> {
             sequence: [M::default(); MAX_SEQUENCE],
             deferred: Deferred::new(),
             tails: 0,
-            seat_of: [Seat::new(0); 4],
+            seat_of: [Seat::FIRST; 4],
         }
     }
 

@@ -28,9 +28,9 @@ struct RaidMove {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Core {
-    points: [i32; 4],
+    points: PerSeat<i32>,
     /// 0 while playing, else the order of elimination (1, 2).
-    out: [u8; 4],
+    out: PerSeat<u8>,
     out_count: u8,
     to_move: Seat,
     /// The seat to move was raided into moving (no pass allowed to others).
@@ -49,8 +49,8 @@ impl Raid {
     fn new(points: [i32; 4], to_move: Seat, plies_left: u32) -> Self {
         Raid {
             core: Core {
-                points,
-                out: [0; 4],
+                points: points.into(),
+                out: PerSeat::splat(0),
                 out_count: 0,
                 to_move,
                 forced: false,
@@ -61,7 +61,7 @@ impl Raid {
         }
     }
 
-    fn alive(&self, seat: usize) -> bool {
+    fn alive(&self, seat: Seat) -> bool {
         self.core.out[seat] == 0
     }
 
@@ -71,23 +71,19 @@ impl Raid {
 
     fn places(&self) -> PerSeat<u8> {
         let c = &self.core;
-        let better = |a: usize, b: usize| match (c.out[a], c.out[b]) {
+        let better = |a: Seat, b: Seat| match (c.out[a], c.out[b]) {
             (0, 0) => c.points[a] > c.points[b],
             (0, _) => true,
             (_, 0) => false,
             (x, y) => x > y,
         };
-        let mut places = PerSeat::splat(0);
-        for (a, place) in places.iter_mut().enumerate() {
-            *place = 1 + (0..4).filter(|&b| better(b, a)).count() as u8;
-        }
-        places
+        PerSeat::from_fn(|a| 1 + Seat::all(4).filter(|&b| better(b, a)).count() as u8)
     }
 
     fn next_alive_after(&self, seat: Seat) -> Seat {
         (1..=4)
             .map(|k| seat.after(k, 4))
-            .find(|&s| self.alive(s.index()))
+            .find(|&s| self.alive(s))
             .unwrap_or(seat)
     }
 }
@@ -124,7 +120,7 @@ impl Game for Raid {
             });
         }
         for target in Seat::all(4) {
-            if target == me || !self.alive(target.index()) {
+            if target == me || !self.alive(target) {
                 continue;
             }
             for damage in 1..=3u8 {
@@ -144,8 +140,7 @@ impl Game for Raid {
     fn make(&mut self, mv: RaidMove) {
         self.undo.push(self.core);
         let c = &mut self.core;
-        let me = c.to_move.index();
-        let target = mv.target.index();
+        let (me, target) = (c.to_move, mv.target);
         c.points[me] += mv.gather as i32;
         c.points[target] -= mv.damage as i32;
         c.ply += 1;
@@ -157,7 +152,7 @@ impl Game for Raid {
             self.core.to_move = mv.target;
             self.core.forced = true;
         } else {
-            self.core.to_move = self.next_alive_after(Seat::new(me));
+            self.core.to_move = self.next_alive_after(me);
             self.core.forced = false;
         }
     }
@@ -218,18 +213,18 @@ impl MultiPlayerGame for Raid {
     type Eval = ();
     fn evaluate_all(&self, _: &()) -> PerSeat<Value> {
         let c = &self.core;
-        let mut values = PerSeat::splat(0);
-        for (seat, value) in values.iter_mut().enumerate() {
-            let others: i32 = (0..4).filter(|&o| o != seat).map(|o| c.points[o]).sum();
+        PerSeat::from_fn(|seat| {
+            let others: i32 = Seat::all(4)
+                .filter(|&o| o != seat)
+                .map(|o| c.points[o])
+                .sum();
             // A little position-dependent spice so that ties are rare.
-            let spice = ((c.ply as usize + 3 * seat) % 5) as i32 * 7;
-            *value = 100 * (3 * c.points[seat] - others) / 3 + spice
-                - if self.alive(seat) { 0 } else { 400 };
-        }
-        values
+            let spice = ((c.ply as usize + 3 * seat.index()) % 5) as i32 * 7;
+            100 * (3 * c.points[seat] - others) / 3 + spice - if self.alive(seat) { 0 } else { 400 }
+        })
     }
     fn is_alive(&self, seat: Seat) -> bool {
-        self.alive(seat.index())
+        self.alive(seat)
     }
     /// Big raids only (the small ones are the toy's quiet moves).
     fn is_tactical(&self, mv: RaidMove) -> bool {
@@ -257,10 +252,7 @@ impl MultiPlayerGame for Raid {
         }
     }
     fn make_pass(&mut self, seat: Seat) -> bool {
-        if self.over()
-            || !self.alive(seat.index())
-            || (self.core.forced && seat != self.core.to_move)
-        {
+        if self.over() || !self.alive(seat) || (self.core.forced && seat != self.core.to_move) {
             return false;
         }
         self.undo.push(self.core);
