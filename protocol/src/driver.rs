@@ -1094,7 +1094,7 @@ mod tests {
         );
         assert_eq!(clock.time_left[Seat::new(2)], None);
         assert_eq!(
-            clock.increment.as_array()[..2],
+            [clock.increment[Seat::FIRST], clock.increment[Seat::SECOND]],
             [Duration::from_millis(10), Duration::from_millis(20)]
         );
         assert_eq!(clock.byoyomi, Duration::from_millis(300));

@@ -33,12 +33,6 @@ impl Seat {
         Seat(self.0 ^ 1)
     }
 
-    /// The seat after this one around a table of `seats`.
-    #[inline]
-    pub const fn next(self, seats: usize) -> Seat {
-        Seat::new((self.0 as usize + 1) % seats)
-    }
-
     /// The seat `k` places after this one around a table of `seats`.
     #[inline]
     pub const fn after(self, k: usize, seats: usize) -> Seat {
@@ -52,7 +46,7 @@ impl Seat {
     }
 
     /// Every seat of a table of `seats`, in order.
-    pub fn all(seats: usize) -> impl DoubleEndedIterator<Item = Seat> + Clone {
+    pub fn all(seats: usize) -> impl Iterator<Item = Seat> {
         (0..seats.min(Seat::MAX)).map(Seat::new)
     }
 }
@@ -96,17 +90,8 @@ impl<T> PerSeat<T> {
         self.0.iter_mut()
     }
 
-    /// Each seat of a table of `seats` with its value.
-    pub fn seats(&self, seats: usize) -> impl Iterator<Item = (Seat, &T)> {
-        Seat::all(seats).zip(&self.0)
-    }
-
     pub fn map<U>(self, f: impl FnMut(T) -> U) -> PerSeat<U> {
         PerSeat(self.0.map(f))
-    }
-
-    pub fn as_array(&self) -> &[T; Seat::MAX] {
-        &self.0
     }
 
     pub fn into_array(self) -> [T; Seat::MAX] {
@@ -173,8 +158,8 @@ mod tests {
     fn seats_print_as_numbers_and_go_round() {
         let seat = Seat::new(3);
         assert_eq!(format!("{seat} {seat:?}"), "3 3");
-        assert_eq!(seat.next(4), Seat::FIRST);
-        assert_eq!(Seat::SECOND.next(2), Seat::FIRST);
+        assert_eq!(seat.after(1, 4), Seat::FIRST);
+        assert_eq!(Seat::SECOND.after(1, 2), Seat::FIRST);
         assert_eq!(Seat::FIRST.other(), Seat::SECOND);
         assert_eq!(Seat::new(1).after(3, 4), Seat::FIRST);
         assert_eq!(Seat::all(3).map(Seat::index).collect::<Vec<_>>(), [0, 1, 2]);
@@ -185,8 +170,7 @@ mod tests {
         let mut places = PerSeat::new([1u8, 2, 3, 4]);
         places[Seat::new(2)] = 9;
         assert_eq!(format!("{places:?}"), "[1, 2, 9, 4]");
-        let firsts: Vec<_> = places.seats(2).map(|(s, &p)| (s.index(), p)).collect();
-        assert_eq!(firsts, [(0, 1), (1, 2)]);
+        assert_eq!(places.iter().sum::<u8>(), 16);
         assert_eq!(PerSeat::from_fn(Seat::index), PerSeat::new([0, 1, 2, 3]));
         assert_eq!(std::mem::size_of::<PerSeat<u8>>(), 4);
     }
