@@ -14,7 +14,7 @@ use crate::core::{Game, KeyHistory, MoveError, MoveList, Outcome, ParseError, Se
 fn mate_in_one(state: &State, us: Seat, rules: &AnnanRules) -> Option<AnnanMove> {
     let mut found = None;
     for_each_check(state, us, rules, &mut |mv, after| {
-        let mates = !has_legal_move(after, us ^ 1, rules);
+        let mates = !has_legal_move(after, us.other(), rules);
         if mates {
             found = Some(mv);
         }
@@ -45,7 +45,7 @@ fn piece_key(piece: Piece, sq: Square) -> u64 {
 
 #[inline]
 fn hand_key(color: Seat, kind: Kind, count: u8) -> u64 {
-    HAND_KEYS[(color as usize * 7 + kind.index()) * 19 + count as usize]
+    HAND_KEYS[(color.index() * 7 + kind.index()) * 19 + count as usize]
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -104,9 +104,9 @@ impl Annan {
         let mut side = self.side;
         let mut all_checks = [true, true];
         for undo in self.history[first..].iter().rev() {
-            let mover = side ^ 1;
+            let mover = side.other();
             if !state.in_check(side) {
-                all_checks[mover as usize] = false;
+                all_checks[mover.index()] = false;
             }
             state.revert(undo.mv, mover, undo.captured);
             side = mover;
@@ -120,7 +120,7 @@ impl Annan {
 
     fn no_move_outcome(&self) -> Outcome {
         Outcome::win(
-            self.side ^ 1,
+            self.side.other(),
             if self.in_check() {
                 "checkmate"
             } else {
@@ -166,7 +166,7 @@ impl Annan {
         }
         for color in [BLACK, WHITE] {
             for kind in super::piece::HAND_KINDS {
-                key ^= hand_key(color, kind, self.state.hands[color as usize][kind.index()]);
+                key ^= hand_key(color, kind, self.state.hands[color.index()][kind.index()]);
             }
         }
         key
@@ -213,24 +213,24 @@ impl Game for Annan {
             None => mv.dropped(),
         };
         if let Some(kind) = touched_hand {
-            key ^= hand_key(us, kind, self.state.hands[us as usize][kind.index()]);
+            key ^= hand_key(us, kind, self.state.hands[us.index()][kind.index()]);
         }
         let captured = self.state.apply(mv, us);
         key ^= piece_key(self.state.at(to), to);
         if let Some(kind) = touched_hand {
-            key ^= hand_key(us, kind, self.state.hands[us as usize][kind.index()]);
+            key ^= hand_key(us, kind, self.state.hands[us.index()][kind.index()]);
         }
         self.history.push(Undo { mv, captured });
         self.keys.push(self.key);
         self.key = key;
-        self.side ^= 1;
+        self.side = self.side.other();
         debug_assert_eq!(self.key, self.compute_key());
     }
 
     fn unmake(&mut self, mv: AnnanMove) {
         let undo = self.history.pop().expect("unmake without a move");
         debug_assert_eq!(undo.mv, mv);
-        self.side ^= 1;
+        self.side = self.side.other();
         self.state.revert(mv, self.side, undo.captured);
         self.key = self.keys.pop();
         debug_assert_eq!(self.key, self.compute_key());
