@@ -312,11 +312,15 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             };
             let mv = self.thread.root_moves[k].mv;
             let busy_key = busy_key(key, &mv);
-            if k > first && !replaying && self.thread.shared.busy.is_busy(busy_key) {
+            if !self
+                .thread
+                .shared
+                .busy
+                .claim(busy_key, k > first && !replaying)
+            {
                 self.frames[0].deferred.push(k);
                 continue;
             }
-            self.thread.shared.busy.enter(busy_key);
             self.pos.make(mv);
             let value = if k == first {
                 -self.search(-beta, -alpha, depth - 1, 1)
@@ -491,12 +495,15 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             }
             let mv = self.frames[ply].moves[index];
             let busy_key = busy_key(key, &mv);
-            if defer {
-                if searched > 0 && !replaying && self.thread.shared.busy.is_busy(busy_key) {
-                    self.frames[ply].deferred.push(index);
-                    continue;
-                }
-                self.thread.shared.busy.enter(busy_key);
+            if defer
+                && !self
+                    .thread
+                    .shared
+                    .busy
+                    .claim(busy_key, searched > 0 && !replaying)
+            {
+                self.frames[ply].deferred.push(index);
+                continue;
             }
             self.pos.make(mv);
             if depth > 1 {

@@ -485,12 +485,15 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
                 (self.frames[0].deferred.replay()?, true)
             };
             let busy = busy_key(key, &self.thread.root_moves[k].mv);
-            if k >= lines && !replaying && self.thread.shared.busy.is_busy(busy) {
-                self.frames[0].deferred.push(k);
-                continue;
+            if self
+                .thread
+                .shared
+                .busy
+                .claim(busy, k >= lines && !replaying)
+            {
+                return Some((k, busy));
             }
-            self.thread.shared.busy.enter(busy);
-            return Some((k, busy));
+            self.frames[0].deferred.push(k);
         }
     }
 
@@ -722,12 +725,15 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
                 }
             };
             let busy = busy_key(key ^ list as u64, &frame.lists[list][index]);
-            if searched > 0 && !replaying && self.thread.shared.busy.is_busy(busy) {
-                frame.deferred.push(list * SEAT_STRIDE + index);
-                continue;
+            if self
+                .thread
+                .shared
+                .busy
+                .claim(busy, searched > 0 && !replaying)
+            {
+                return Some((list, index, Some(busy)));
             }
-            self.thread.shared.busy.enter(busy);
-            return Some((list, index, Some(busy)));
+            frame.deferred.push(list * SEAT_STRIDE + index);
         }
     }
 

@@ -62,8 +62,20 @@ impl BusyMoves {
             .is_some_and(|slot| slot.load(Ordering::Relaxed) == key)
     }
 
+    /// Marks `key` busy for this thread and says true; but false, marking
+    /// nothing, when the move `may_wait` and another thread is on it: the
+    /// caller then puts it off ([`Deferred`]).
     #[inline]
-    pub fn enter(&self, key: u64) {
+    pub fn claim(&self, key: u64, may_wait: bool) -> bool {
+        if may_wait && self.is_busy(key) {
+            return false;
+        }
+        self.enter(key);
+        true
+    }
+
+    #[inline]
+    fn enter(&self, key: u64) {
         if let Some(slot) = self.slot(key) {
             slot.store(key, Ordering::Relaxed);
         }
