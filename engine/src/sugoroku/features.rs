@@ -37,6 +37,37 @@ pub const FULL_INPUTS: usize = RAW_INPUTS + 2 * HANDMADE_PER_SIDE;
 /// contact, the rules and the hand-made features.
 pub const MAX_ACTIVE: usize = 2 * 15 + 2 * 3 + 4 + 2 * HANDMADE_PER_SIDE;
 
+/// Per input, the denominator its values are whole multiples of (the
+/// unary units' last holds halves; the scalars are counts over 15, 100, 36…),
+/// so that an integer forward pass multiplies by exact whole numbers.
+pub const DENOMINATORS: [u8; FULL_INPUTS] = {
+    let mut d = [1u8; FULL_INPUTS];
+    let mut i = UNITS - 1;
+    while i < POINT_INPUTS {
+        d[i] = 2;
+        i += UNITS;
+    }
+    d[POINT_INPUTS + 2] = 2;
+    d[POINT_INPUTS + 5] = 2;
+    let mut k = 0;
+    while k < 2 {
+        let scalars = POINT_INPUTS + BAR_INPUTS + k * 3;
+        d[scalars] = STONES;
+        d[scalars + 1] = STONES;
+        d[scalars + 2] = 100;
+        let mut u = 0;
+        while u < HANDMADE_PER_SIDE {
+            d[RAW_INPUTS + k * HANDMADE_PER_SIDE + u] = HANDMADE_DENOMINATORS[u];
+            u += 1;
+        }
+        k += 1;
+    }
+    d
+};
+
+/// The largest value times its denominator: a pip count, 15 stones × 25.
+pub const MAX_NUMERATOR: i32 = STONES as i32 * 25;
+
 /// The set inputs of a position: (index, value) pairs, in increasing index.
 #[derive(Clone, Copy, Debug)]
 pub struct Features {
@@ -505,6 +536,10 @@ static ESCAPES: [u8; 1 << 13] = {
     table
 };
 
+/// What [`handmade`]'s counts are divided by: rolls of 36, points of 6,
+/// the rearmost point of 25, stones of 15, crossings of 60, pips of 100.
+const HANDMADE_DENOMINATORS: [u8; HANDMADE_PER_SIDE] = [36, 36, 6, 6, 6, 25, 15, 60, 100, 15];
+
 /// One side's hand-made features (see the module's list), each about 0–1.
 fn handmade(s: &Sides, t: &Tally) -> [f32; HANDMADE_PER_SIDE] {
     let hit = rolls_of_36(s.shots());
@@ -518,23 +553,20 @@ fn handmade(s: &Sides, t: &Tally) -> [f32; HANDMADE_PER_SIDE] {
         run &= run << 1;
         prime += 1;
     }
-    let home_made = (s.made & 0x7E).count_ones() as f32;
-    [
-        hit as f32 / 36.0,
-        escapes as f32 / 36.0,
-        prime as f32 / 6.0,
-        home_made / 6.0,
-        if s.their_bar > 0 {
-            home_made / 6.0
-        } else {
-            0.0
-        },
-        back as f32 / 25.0,
-        t.far as f32 / 15.0,
-        t.crossings as f32 / 60.0,
-        t.pips_home as f32 / 100.0,
-        s.blots.count_ones() as f32 / 15.0,
-    ]
+    let home_made = (s.made & 0x7E).count_ones();
+    let counts = [
+        hit,
+        escapes,
+        prime,
+        home_made,
+        if s.their_bar > 0 { home_made } else { 0 },
+        back as u32,
+        t.far,
+        t.crossings,
+        t.pips_home,
+        s.blots.count_ones(),
+    ];
+    std::array::from_fn(|i| counts[i] as f32 / HANDMADE_DENOMINATORS[i] as f32)
 }
 
 #[cfg(test)]
