@@ -324,7 +324,9 @@ impl Network {
     ) -> [f32; OUTPUTS] {
         #[cfg(target_arch = "x86_64")]
         {
-            if std::arch::is_x86_feature_detected!("avx512f") {
+            if std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512bw")
+            {
                 // SAFETY: the processor has just been found to have AVX-512.
                 return unsafe { self.forward_avx512(layer, f, hidden) };
             }
@@ -333,7 +335,7 @@ impl Network {
                 return unsafe { self.forward_avx2(layer, f, hidden) };
             }
         }
-        self.forward_plain::<L, BLOCK, { BLOCK / 2 }, false>(layer, f, hidden)
+        self.forward_plain::<L, BLOCK, { BLOCK / 2 }, PLAIN>(layer, f, hidden)
     }
 
     /// The hidden sums 256 units at a time (sixteen registers, half of
@@ -347,7 +349,7 @@ impl Network {
         f: &Features,
         hidden: &mut [f32],
     ) -> [f32; OUTPUTS] {
-        self.forward_plain::<L, { 4 * BLOCK }, { 2 * BLOCK }, true>(layer, f, hidden)
+        self.forward_plain::<L, { 4 * BLOCK }, { 2 * BLOCK }, AVX512>(layer, f, hidden)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -358,11 +360,11 @@ impl Network {
         f: &Features,
         hidden: &mut [f32],
     ) -> [f32; OUTPUTS] {
-        self.forward_plain::<L, BLOCK, { BLOCK / 2 }, false>(layer, f, hidden)
+        self.forward_plain::<L, BLOCK, { BLOCK / 2 }, AVX2>(layer, f, hidden)
     }
 
-    /// The forward pass at every width this processor runs (eight units at
-    /// a time without wide instructions first, then AVX2, AVX-512): the
+    /// The forward pass at every width this processor runs (32 units at a
+    /// time without wide instructions first, then AVX2, AVX-512): the
     /// outputs and hidden units of each, which must be the same bits.
     #[cfg(test)]
     pub(super) fn forward_every_width(&self, f: &Features) -> Vec<([f32; OUTPUTS], Vec<f32>)> {
@@ -373,17 +375,21 @@ impl Network {
         ) -> Vec<([f32; OUTPUTS], Vec<f32>)> {
             let mut runs = Vec::new();
             let mut run = |pass: &dyn Fn(&mut [f32]) -> [f32; OUTPUTS]| {
-                let mut hidden = vec![0.0; n.hidden];
-                runs.push((pass(&mut hidden), hidden));
+                let mut hidden = vec![0.0; MAX_HIDDEN];
+                let out = pass(&mut hidden);
+                hidden.truncate(n.hidden);
+                runs.push((out, hidden));
             };
-            run(&|hidden| n.forward_plain::<L, 8, 8, false>(layer, f, hidden));
+            run(&|hidden| n.forward_plain::<L, GROUP, GROUP, PLAIN>(layer, f, hidden));
             #[cfg(target_arch = "x86_64")]
             {
                 if std::arch::is_x86_feature_detected!("avx2") {
                     // SAFETY: the processor has AVX2.
                     run(&|hidden| unsafe { n.forward_avx2(layer, f, hidden) });
                 }
-                if std::arch::is_x86_feature_detected!("avx512f") {
+                if std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512bw")
+                {
                     // SAFETY: the processor has AVX-512.
                     run(&|hidden| unsafe { n.forward_avx512(layer, f, hidden) });
                 }
@@ -397,38 +403,46 @@ impl Network {
     }
 
     /// The forward pass as written; inlined into the vector copies, where the
-    /// compiler turns its row loops into wide instructions. The hidden sums
-    /// are made `N` units at a time (then `M`, then 8) over every input, so
-    /// that they stay in registers; each adds its inputs in one order, so
-    /// every block size gives the same bits. `WIDE`: AVX-512's prefetch
-    /// ([`Network::hidden_block`]).
+    /// compiler turns the f32 row loops into wide instructions (the integer
+    /// ones are written with them, [`IntegerLayer::add_times`]). The hidden
+    /// sums are made `N` units at a time (then `M`, 32, 8, 1) over every
+    /// input, so that they stay in registers; each adds its inputs in one
+    /// order, so every block size gives the same bits. `ISA`: the
+    /// instructions the copy may use.
     #[inline(always)]
-    fn forward_plain<L: FirstLayer, const N: usize, const M: usize, const WIDE: bool>(
+    fn forward_plain<L: FirstLayer, const N: usize, const M: usize, const ISA: u8>(
         &self,
         layer: &L,
         f: &Features,
         hidden: &mut [f32],
     ) -> [f32; OUTPUTS] {
-        let h = self.hidden;
-        let hidden = &mut hidden[..h];
+        // The layer's units: an integer layer's are whole groups.
+        let width = layer.biases().len();
+        let hidden = &mut hidden[..width];
         let active = Active::of(layer, f);
         let mut start = 0;
-        while start + N <= h {
-            hidden_block::<L, N, WIDE>(layer, h, &active, start, hidden);
+        while start + N <= width {
+            hidden_block::<L, N, ISA>(layer, &active, start, hidden);
             start += N;
         }
-        while start + M <= h {
-            hidden_block::<L, M, WIDE>(layer, h, &active, start, hidden);
+        while start + M <= width {
+            hidden_block::<L, M, ISA>(layer, &active, start, hidden);
             start += M;
         }
-        while start + 8 <= h {
-            hidden_block::<L, 8, WIDE>(layer, h, &active, start, hidden);
+        while start + GROUP <= width {
+            hidden_block::<L, GROUP, ISA>(layer, &active, start, hidden);
+            start += GROUP;
+        }
+        while start + 8 <= width {
+            hidden_block::<L, 8, ISA>(layer, &active, start, hidden);
             start += 8;
         }
-        while start < h {
-            hidden_block::<L, 1, false>(layer, h, &active, start, hidden);
+        while start < width {
+            hidden_block::<L, 1, PLAIN>(layer, &active, start, hidden);
             start += 1;
         }
+        let h = self.hidden;
+        let hidden = &mut hidden[..h];
         match self.activation {
             Activation::Relu => hidden.iter_mut().for_each(|a| *a = a.max(0.0)),
             Activation::Sigmoid => hidden.iter_mut().for_each(|a| *a = sigmoid(*a)),
@@ -481,6 +495,12 @@ impl Network {
 /// Hidden units summed together in the forward pass (eight AVX2 registers;
 /// AVX-512 takes four times as many).
 const BLOCK: usize = 64;
+/// The instructions a copy of the forward pass may use.
+const PLAIN: u8 = 0;
+const AVX2: u8 = 1;
+const AVX512: u8 = 2;
+/// An integer layer's units are stored in groups of 32 ([`IntegerLayer::w1`]).
+const GROUP: usize = 32;
 
 /// Asks for a row of weights to be brought into the cache ahead of its use
 /// (a row is 512 bytes or 1 KB for 256 hidden units, too far from the last
@@ -508,8 +528,16 @@ trait FirstLayer {
     type Sum: Copy + PartialEq + std::ops::AddAssign + std::ops::Mul<Output = Self::Sum>;
     const ONE: Self::Sum;
     fn weights(&self) -> &[Self::Weight];
+    /// One a unit (an integer layer's padded to whole groups).
     fn biases(&self) -> &[Self::Sum];
-    fn widen(w: Self::Weight) -> Self::Sum;
+    /// `sums += row`, for a block of units starting at a multiple of `N`.
+    fn add<const N: usize, const ISA: u8>(sums: &mut [Self::Sum; N], row: &[Self::Weight; N]);
+    /// `sums += row · x`.
+    fn add_times<const N: usize, const ISA: u8>(
+        sums: &mut [Self::Sum; N],
+        row: &[Self::Weight; N],
+        x: Self::Sum,
+    );
     /// What input `index` of value `value` multiplies its row by.
     fn multiplier(index: usize, value: f32) -> Self::Sum;
     /// The real sums of units `start..start + N` from theirs.
@@ -529,8 +557,16 @@ impl FirstLayer for Network {
         &self.b1
     }
     #[inline(always)]
-    fn widen(w: f32) -> f32 {
-        w
+    fn add<const N: usize, const ISA: u8>(sums: &mut [f32; N], row: &[f32; N]) {
+        for (s, w) in sums.iter_mut().zip(row) {
+            *s += w;
+        }
+    }
+    #[inline(always)]
+    fn add_times<const N: usize, const ISA: u8>(sums: &mut [f32; N], row: &[f32; N], x: f32) {
+        for (s, w) in sums.iter_mut().zip(row) {
+            *s += w * x;
+        }
     }
 
     #[inline(always)]
@@ -558,10 +594,15 @@ impl FirstLayer for Network {
 /// ([`SUM_BOUND`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct IntegerLayer {
-    /// `inputs × hidden`, input-major.
+    /// `inputs × width`, input-major, `width` the hidden units rounded up to
+    /// a multiple of 32 (the units past them 0). Within each group of 32
+    /// units the weights are interleaved, 0, 16, 1, 17, … 15, 31: a 16-bit
+    /// pair multiply-add then gives the group's first and second halves in
+    /// order ([`IntegerLayer::weight`]).
     pub w1: Vec<i16>,
+    /// `width` biases.
     pub b1: Vec<i32>,
-    /// Per hidden unit, 1 / `s_j`.
+    /// Per unit, 1 / `s_j` (0 past the hidden units).
     pub unscale: Vec<f32>,
 }
 
@@ -575,6 +616,7 @@ const _: () = assert!(SUM_BOUND < i32::MAX as i64);
 impl IntegerLayer {
     fn of(n: &Network) -> Self {
         let h = n.hidden;
+        let width = h.div_ceil(GROUP) * GROUP;
         let scale: Vec<f64> = (0..h)
             .map(|j| {
                 let mut largest = n.b1[j].abs() as f64 * i16::MAX as f64 / BIAS_LIMIT;
@@ -585,18 +627,33 @@ impl IntegerLayer {
                 i16::MAX as f64 / largest.max(1e-9)
             })
             .collect();
-        IntegerLayer {
-            w1: (0..n.inputs * h)
-                .map(|at| {
-                    let (i, j) = (at / h, at % h);
-                    (n.w1[at] as f64 * scale[j] / DENOMINATORS[i] as f64).round() as i16
-                })
-                .collect(),
-            b1: (0..h)
-                .map(|j| (n.b1[j] as f64 * scale[j]).round() as i32)
-                .collect(),
-            unscale: scale.iter().map(|s| (1.0 / s) as f32).collect(),
+        let mut layer = IntegerLayer {
+            w1: vec![0; n.inputs * width],
+            b1: vec![0; width],
+            unscale: vec![0.0; width],
+        };
+        for j in 0..h {
+            for i in 0..n.inputs {
+                let q = n.w1[i * h + j] as f64 * scale[j] / DENOMINATORS[i] as f64;
+                let at = layer.at(i, j);
+                layer.w1[at] = q.round() as i16;
+            }
+            layer.b1[j] = (n.b1[j] as f64 * scale[j]).round() as i32;
+            layer.unscale[j] = (1.0 / scale[j]) as f32;
         }
+        layer
+    }
+
+    /// Where the weight of input `i` to unit `j` is kept in `w1`.
+    fn at(&self, i: usize, j: usize) -> usize {
+        let (group, l) = (j / GROUP * GROUP, j % GROUP);
+        let half = GROUP / 2;
+        i * self.b1.len() + group + 2 * (l % half) + l / half
+    }
+
+    /// The weight of input `i` to unit `j`.
+    pub fn weight(&self, i: usize, j: usize) -> i16 {
+        self.w1[self.at(i, j)]
     }
 }
 
@@ -613,8 +670,55 @@ impl FirstLayer for IntegerLayer {
         &self.b1
     }
     #[inline(always)]
-    fn widen(w: i16) -> i32 {
-        w as i32
+    fn add<const N: usize, const ISA: u8>(sums: &mut [i32; N], row: &[i16; N]) {
+        Self::add_times::<N, ISA>(sums, row, 1)
+    }
+    /// In the groups' interleaved order ([`IntegerLayer::w1`]): with AVX-512
+    /// or AVX2, one multiply-add of 16-bit pairs by (x, 0) and one by (0, x)
+    /// give a group's 32-bit sums, without widening the weights first.
+    #[inline(always)]
+    fn add_times<const N: usize, const ISA: u8>(sums: &mut [i32; N], row: &[i16; N], x: i32) {
+        assert!(N % GROUP == 0, "an integer layer is summed in whole groups");
+        #[cfg(target_arch = "x86_64")]
+        if ISA != PLAIN {
+            use std::arch::x86_64::*;
+            // 16-bit pairs (x, 0) and (0, x): a group's first and second halves.
+            let (first, second) = (x & 0xFFFF, x << 16);
+            for g in (0..N).step_by(GROUP) {
+                // SAFETY: ISA names instructions the processor was found to
+                // have; the loads and stores are within the arrays.
+                unsafe {
+                    let w = row.as_ptr().add(g);
+                    let s = sums.as_mut_ptr().add(g);
+                    if ISA == AVX512 {
+                        let v = _mm512_loadu_si512(w as *const _);
+                        for (half, pair) in [(0, first), (16, second)] {
+                            let p = _mm512_madd_epi16(v, _mm512_set1_epi32(pair));
+                            let at = s.add(half);
+                            let sum = _mm512_add_epi32(_mm512_loadu_si512(at as *const _), p);
+                            _mm512_storeu_si512(at as *mut _, sum);
+                        }
+                    } else {
+                        for (load, units) in [(0, 0), (16, 8)] {
+                            let v = _mm256_loadu_si256(w.add(load) as *const __m256i);
+                            for (half, pair) in [(0, first), (16, second)] {
+                                let p = _mm256_madd_epi16(v, _mm256_set1_epi32(pair));
+                                let at = s.add(units + half) as *mut __m256i;
+                                let sum = _mm256_add_epi32(_mm256_loadu_si256(at), p);
+                                _mm256_storeu_si256(at, sum);
+                            }
+                        }
+                    }
+                }
+            }
+            return;
+        }
+        for g in (0..N).step_by(GROUP) {
+            for l in 0..GROUP / 2 {
+                sums[g + l] += row[g + 2 * l] as i32 * x;
+                sums[g + GROUP / 2 + l] += row[g + 2 * l + 1] as i32 * x;
+            }
+        }
     }
     /// The input's numerator: exact, as a value is a whole number over its
     /// denominator (rounded, as f32 division may leave it a hair below).
@@ -668,39 +772,33 @@ impl<S: Copy + PartialEq> Active<S> {
 
 /// The sums of hidden units `start..start + N` over every set input, into
 /// `hidden` as real numbers: the rows of inputs of 1 added as they are, then
-/// the others multiplied. `WIDE` (AVX-512's 256 units a block): the next
-/// row is asked for before this one is added (it costs AVX2 instructions).
+/// the others multiplied. Under AVX-512 (256 units a block) the next row is
+/// asked for before this one is added (it costs AVX2 instructions).
 #[inline(always)]
-fn hidden_block<L: FirstLayer, const N: usize, const WIDE: bool>(
+fn hidden_block<L: FirstLayer, const N: usize, const ISA: u8>(
     layer: &L,
-    h: usize,
     a: &Active<L::Sum>,
     start: usize,
     hidden: &mut [f32],
 ) {
-    let w1 = layer.weights();
+    let (w1, width) = (layer.weights(), layer.biases().len());
     let mut sums: [L::Sum; N] = layer.biases()[start..start + N].try_into().expect("a block");
     let row = |i: u16| -> &[L::Weight; N] {
-        let at = i as usize * h + start;
+        let at = i as usize * width + start;
         w1[at..at + N].try_into().expect("a block")
     };
     for k in 0..a.ones_len {
-        if WIDE {
+        if ISA == AVX512 {
             let next = if k + 1 < a.ones_len { a.ones[k + 1] } else { a.index[0] };
             prefetch(row(next));
         }
-        for (s, &w) in sums.iter_mut().zip(row(a.ones[k])) {
-            *s += L::widen(w);
-        }
+        L::add::<N, ISA>(&mut sums, row(a.ones[k]));
     }
     for k in 0..a.len {
-        if WIDE && k + 1 < a.len {
+        if ISA == AVX512 && k + 1 < a.len {
             prefetch(row(a.index[k + 1]));
         }
-        let x = a.times[k];
-        for (s, &w) in sums.iter_mut().zip(row(a.index[k])) {
-            *s += L::widen(w) * x;
-        }
+        L::add_times::<N, ISA>(&mut sums, row(a.index[k]), a.times[k]);
     }
     layer.real(start, &sums, &mut hidden[start..start + N]);
 }

@@ -174,7 +174,7 @@ fn integer_inference_equals_a_plain_integer_reference() {
                 .map(|j| {
                     let sum = layer.b1[j] as i64
                         + (0..network.inputs)
-                            .map(|i| layer.w1[i * h + j] as i64 * m[i])
+                            .map(|i| layer.weight(i, j) as i64 * m[i])
                             .sum::<i64>();
                     assert!(sum.abs() <= net::SUM_BOUND);
                     network
