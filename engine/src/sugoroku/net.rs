@@ -538,8 +538,8 @@ trait FirstLayer {
         row: &[Self::Weight; N],
         x: Self::Sum,
     );
-    /// What input `index` of value `value` multiplies its row by.
-    fn multiplier(index: usize, value: f32) -> Self::Sum;
+    /// What input `index` of numerator `n` multiplies its row by.
+    fn multiplier(index: usize, n: u16) -> Self::Sum;
     /// The real sums of units `start..start + N` from theirs.
     fn real<const N: usize>(&self, start: usize, sums: &[Self::Sum; N], out: &mut [f32]);
 }
@@ -569,9 +569,10 @@ impl FirstLayer for Network {
         }
     }
 
+    /// The input's value (see [`Features::value`]).
     #[inline(always)]
-    fn multiplier(_: usize, value: f32) -> f32 {
-        value
+    fn multiplier(index: usize, n: u16) -> f32 {
+        n as f32 / DENOMINATORS[index] as f32
     }
     #[inline(always)]
     fn real<const N: usize>(&self, _: usize, sums: &[f32; N], out: &mut [f32]) {
@@ -720,11 +721,11 @@ impl FirstLayer for IntegerLayer {
             }
         }
     }
-    /// The input's numerator: exact, as a value is a whole number over its
-    /// denominator (rounded, as f32 division may leave it a hair below).
+    /// The input's numerator, as it is (the rows were divided by the
+    /// denominators), at most [`MAX_NUMERATOR`].
     #[inline(always)]
-    fn multiplier(index: usize, value: f32) -> i32 {
-        ((value * DENOMINATORS[index] as f32 + 0.5) as i32).min(MAX_NUMERATOR)
+    fn multiplier(_: usize, n: u16) -> i32 {
+        (n as i32).min(MAX_NUMERATOR)
     }
     #[inline(always)]
     fn real<const N: usize>(&self, start: usize, sums: &[i32; N], out: &mut [f32]) {
@@ -757,7 +758,7 @@ impl<S: Copy + PartialEq> Active<S> {
         };
         for k in 0..f.len {
             let i = f.index[k];
-            let x = L::multiplier(i as usize, f.value[k]);
+            let x = L::multiplier(i as usize, f.numerator[k]);
             // Written to both lists, kept in one (no branch to mispredict).
             a.ones[a.ones_len] = i;
             a.index[a.len] = i;

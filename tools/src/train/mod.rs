@@ -118,7 +118,7 @@ pub fn learn(network: &mut Network, f: &Features, target: &Outcomes, alpha: f32)
         network.b1[j] += alpha * back[j];
     }
     for k in 0..f.len {
-        let (i, x) = (f.index[k] as usize, f.value[k]);
+        let (i, x) = (f.index[k] as usize, f.value(k));
         let row = &mut network.w1[i * h..(i + 1) * h];
         for j in 0..h {
             row[j] += alpha * back[j] * x;
