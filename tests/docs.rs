@@ -463,6 +463,42 @@ fn doc_files() -> Vec<PathBuf> {
     files
 }
 
+/// The anchors a Markdown file's headings get, as GitHub makes them: lower
+/// case, punctuation dropped, spaces to hyphens, a repeat numbered.
+fn anchors(file: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(file).expect("a doc");
+    let mut found: Vec<String> = Vec::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        }
+        let Some(heading) = line.strip_prefix('#').filter(|_| !fenced) else {
+            continue;
+        };
+        let slug: String = heading
+            .trim_start_matches('#')
+            .trim()
+            .to_lowercase()
+            .chars()
+            .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+            .map(|c| if c == ' ' { '-' } else { c })
+            .collect();
+        let numbered = (0..)
+            .map(|k| {
+                if k == 0 {
+                    slug.clone()
+                } else {
+                    format!("{slug}-{k}")
+                }
+            })
+            .find(|a| !found.contains(a))
+            .unwrap();
+        found.push(numbered);
+    }
+    found
+}
+
 #[test]
 fn the_docs_stand_alone_and_their_links_resolve() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -477,15 +513,29 @@ fn the_docs_stand_alone_and_their_links_resolve() {
                     n + 1
                 ));
             }
-            // Relative links: `](target)` or `](target#anchor)`.
+            // Relative links: `](target)`, `](target#anchor)` or `](#anchor)`.
             for piece in line.split("](").skip(1) {
                 let Some(end) = piece.find(')') else { continue };
-                let target = piece[..end].split('#').next().unwrap_or("");
-                if target.is_empty() || target.contains("://") {
+                let (target, anchor) = match piece[..end].split_once('#') {
+                    Some((target, anchor)) => (target, Some(anchor)),
+                    None => (&piece[..end], None),
+                };
+                if target.contains("://") {
                     continue;
                 }
-                if !file.parent().unwrap().join(target).exists() {
+                let linked = if target.is_empty() {
+                    file.clone()
+                } else {
+                    file.parent().unwrap().join(target)
+                };
+                if !linked.exists() {
                     problems.push(format!("{name}:{}: no such file: {target}", n + 1));
+                } else if let Some(anchor) = anchor {
+                    let is_markdown = linked.extension().is_some_and(|e| e == "md");
+                    if is_markdown && !anchors(&linked).contains(&anchor.to_string()) {
+                        let shown = if target.is_empty() { &name } else { target };
+                        problems.push(format!("{name}:{}: no heading #{anchor} in {shown}", n + 1));
+                    }
                 }
             }
         }

@@ -118,7 +118,7 @@ fn the_wasm_engine_and_the_page_pass_their_tests() {
     let shots = root.join("target/web");
     for entry in std::fs::read_dir(&shots).into_iter().flatten().flatten() {
         if entry.file_name().to_string_lossy().starts_with("review-")
-            && !entry.path().extension().is_some_and(|e| e == "png")
+            && entry.path().extension().is_none_or(|e| e != "png")
         {
             std::fs::remove_file(entry.path()).expect("remove an old review");
         }
@@ -160,7 +160,7 @@ fn the_page_reviews_as_the_command_line_does(dir: &Path) {
     let mut compared = Vec::new();
     for entry in std::fs::read_dir(dir).expect("target/web").flatten() {
         let path = entry.path();
-        if !path.extension().is_some_and(|e| e == "page") {
+        if path.extension().is_none_or(|e| e != "page") {
             continue;
         }
         let text = std::fs::read_to_string(&path).expect("the page's review");

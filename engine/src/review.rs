@@ -342,7 +342,7 @@ fn judge(
             continue;
         }
         let (seat, ply) = (session.seat_name(state.to_move), state.ply + 1);
-        let (best, best_score) = search(session, &limits);
+        let (best, best_score) = search(session, limits);
         // The position after a move, to tell moves apart that lead to the same.
         let mut key_after = |mv: &str| {
             let mut line = before.clone();

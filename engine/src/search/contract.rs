@@ -215,10 +215,11 @@ fn movetime<G: Game, S: Searcher<G>>(case: &Case<G>, config: &SearchConfig) {
     assert!(legal(&case.long, result.best) && result.depth >= 1);
 }
 
+/// What a search told: its reports, its answer and its table's fill.
+type Told<M> = (Vec<SearchInfo<M>>, SearchResult<M>, u32);
+
 /// Every iteration is reported, with a line and the nodes so far.
-fn reports<G: Game, S: Searcher<G>>(
-    case: &Case<G>,
-) -> (Vec<SearchInfo<G::Move>>, SearchResult<G::Move>, u32) {
+fn reports<G: Game, S: Searcher<G>>(case: &Case<G>) -> Told<G::Move> {
     let mut searcher = S::new(&config(case, 1));
     let mut reports = Vec::new();
     let result = searcher.search(

@@ -458,12 +458,10 @@ fn fit(
         Header::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
         samples.extend(read_records(&bytes).map_err(|e| format!("{}: {e}", path.display()))?);
     }
-    let (held, train): (Vec<(usize, Sample)>, Vec<(usize, Sample)>) = samples
-        .into_iter()
-        .enumerate()
-        .partition(|(i, _)| held_out(*i));
-    let held: Vec<Sample> = held.into_iter().map(|(_, s)| s).collect();
-    let train: Vec<Sample> = train.into_iter().map(|(_, s)| s).collect();
+    let (mut held, mut train) = (Vec::new(), Vec::new());
+    for (i, sample) in samples.into_iter().enumerate() {
+        if held_out(i) { &mut held } else { &mut train }.push(sample);
+    }
     let report = |networks: &Networks, epoch: u64, started: Instant| {
         let (train_ce, train_se) = loss(networks, &train[..train.len().min(50_000)]);
         let (held_ce, held_se) = loss(networks, &held);

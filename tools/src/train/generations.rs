@@ -145,11 +145,7 @@ fn rules_from_code(code: u8) -> Result<SugorokuRules, String> {
     } else {
         Finish::AllHome
     };
-    Ok(SugorokuRules {
-        finish,
-        closeout,
-        ..SugorokuRules::default()
-    })
+    Ok(SugorokuRules { finish, closeout })
 }
 
 pub fn encode(sample: &Sample) -> [u8; RECORD_BYTES] {
@@ -328,7 +324,9 @@ pub fn fit_epoch(networks: &mut Networks, samples: &[Sample], alpha: f32, seed: 
 
 /// Whether sample `index` is held out of fitting to measure it (one in twenty).
 pub fn held_out(index: usize) -> bool {
-    yomi_engine::core::zobrist::splitmix64(index as u64).1 % 20 == 0
+    yomi_engine::core::zobrist::splitmix64(index as u64)
+        .1
+        .is_multiple_of(20)
 }
 
 #[cfg(test)]

@@ -68,11 +68,7 @@ pub fn training_rules(rng: &mut impl Rng) -> SugorokuRules {
     } else {
         all[rng.gen_range(1..all.len())]
     };
-    SugorokuRules {
-        finish,
-        closeout,
-        ..SugorokuRules::default()
-    }
+    SugorokuRules { finish, closeout }
 }
 
 impl Settings {
