@@ -621,8 +621,8 @@ impl IntegerLayer {
         let scale: Vec<f64> = (0..h)
             .map(|j| {
                 let mut largest = n.b1[j].abs() as f64 * i16::MAX as f64 / BIAS_LIMIT;
-                for i in 0..n.inputs {
-                    largest = largest.max(n.w1[i * h + j].abs() as f64 / DENOMINATORS[i] as f64);
+                for (i, &d) in DENOMINATORS.iter().enumerate().take(n.inputs) {
+                    largest = largest.max(n.w1[i * h + j].abs() as f64 / d as f64);
                 }
                 // A unit of no weight at all: any scale will do.
                 i16::MAX as f64 / largest.max(1e-9)
@@ -633,14 +633,13 @@ impl IntegerLayer {
             b1: vec![0; width],
             unscale: vec![0.0; width],
         };
-        for j in 0..h {
-            for i in 0..n.inputs {
-                let q = n.w1[i * h + j] as f64 * scale[j] / DENOMINATORS[i] as f64;
+        for (j, &s) in scale.iter().enumerate() {
+            for (i, &d) in DENOMINATORS.iter().enumerate().take(n.inputs) {
                 let at = layer.at(i, j);
-                layer.w1[at] = q.round() as i16;
+                layer.w1[at] = (n.w1[i * h + j] as f64 * s / d as f64).round() as i16;
             }
-            layer.b1[j] = (n.b1[j] as f64 * scale[j]).round() as i32;
-            layer.unscale[j] = (1.0 / scale[j]) as f32;
+            layer.b1[j] = (n.b1[j] as f64 * s).round() as i32;
+            layer.unscale[j] = (1.0 / s) as f32;
         }
         layer
     }
@@ -679,7 +678,7 @@ impl FirstLayer for IntegerLayer {
     /// give a group's 32-bit sums, without widening the weights first.
     #[inline(always)]
     fn add_times<const N: usize, const ISA: u8>(sums: &mut [i32; N], row: &[i16; N], x: i32) {
-        assert!(N % GROUP == 0, "an integer layer is summed in whole groups");
+        assert!(N.is_multiple_of(GROUP), "an integer layer is summed in whole groups");
         #[cfg(target_arch = "x86_64")]
         if ISA != PLAIN {
             use std::arch::x86_64::*;
