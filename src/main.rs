@@ -11,6 +11,7 @@ use yomi_engine::registry::new_session;
 use yomi_engine::review::{self, PlyReview, ReviewScale, Verdict};
 use yomi_engine::search::{Limits, Score};
 use yomi_engine::session::GameSession;
+use yomi_engine::Seat;
 use yomi_protocol::output::{bench_line, bench_total_line, divide_line, review_end_line};
 use yomi_protocol::record::{is_rule, Record};
 
@@ -365,8 +366,8 @@ fn table(reviews: &[PlyReview], scale: &ReviewScale, session: &dyn GameSession) 
             })
         ));
     }
-    for seat in 0..session.seats() {
-        let name = session.seat_name(seat as u8);
+    for seat in Seat::all(session.seats()) {
+        let name = session.seat_name(seat);
         let counts: Vec<String> = [Verdict::Inaccuracy, Verdict::Mistake, Verdict::Blunder]
             .iter()
             .map(|&v| {

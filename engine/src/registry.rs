@@ -184,6 +184,7 @@ mod toy;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::Seat;
 
     #[test]
     fn every_entry_makes_a_session_of_its_own_game() {
@@ -278,7 +279,7 @@ mod tests {
         };
         // Under allhome (the default) a stone is done once on points 1–6.
         let to_home = |s: &Session<Sugoroku>| -> Vec<i64> {
-            (0..2)
+            Seat::all(2)
                 .map(|seat| {
                     (7..=25u8)
                         .map(|p| (p as i64 - 6) * s.position().count(seat, p) as i64)
@@ -305,7 +306,7 @@ mod tests {
                     }
                 };
                 let before = session(history);
-                let mover = before.state().to_move as usize;
+                let mover = before.state().to_move.index();
                 let listed = entry.move_gains(options, None, history).unwrap();
                 assert_eq!(listed.len(), before.legal_moves().len());
                 for (mv, gain) in listed {

@@ -4,6 +4,7 @@
 //! in Yonin each seat's share too. Written once over [`GameSession`], so that
 //! the protocol's `review` and the command line share it.
 
+use crate::core::PerSeat;
 use crate::search::{Limits, Score, SearchControl, SearchInfo};
 use crate::session::{GameSession, PositionError};
 
@@ -187,7 +188,7 @@ pub struct PlyReview {
     pub loss: i32,
     pub verdict: Verdict,
     /// Yonin: every seat's expected place points after the move, thousandths.
-    pub shares: Option<[i32; 4]>,
+    pub shares: Option<PerSeat<i32>>,
 }
 
 /// One move of the game to review, found in the record.

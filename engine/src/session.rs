@@ -11,7 +11,7 @@ use crate::core::sfen::MAX_MOVE_NUMBER;
 use crate::core::Notation;
 use crate::core::Outcome;
 use crate::core::{
-    Game, HouseRules, MoveError, MoveList, OptionError, OptionSpec, ParseError, Seat,
+    Game, HouseRules, MoveError, MoveList, OptionError, OptionSpec, ParseError, PerSeat, Seat,
 };
 use crate::perft;
 use crate::profile::Profile;
@@ -102,7 +102,7 @@ pub trait Playable: Game + Notation {
     }
     /// Each seat's expected place points in thousandths, for a review (games
     /// with places: Yonin); none by default.
-    fn place_shares(&self) -> Option<[i32; 4]> {
+    fn place_shares(&self) -> Option<PerSeat<i32>> {
         None
     }
     /// `go mate`: a mate for the side to move within the `movetime` or
@@ -381,7 +381,7 @@ pub trait GameSession: Send {
     /// How a review of this game values moves (its profile's `review`).
     fn review_scale(&self) -> ReviewScale;
     /// [`Playable::place_shares`] of the current position.
-    fn place_shares(&self) -> Option<[i32; 4]>;
+    fn place_shares(&self) -> Option<PerSeat<i32>>;
     /// The game's house rules (the options a record carries).
     fn rule_specs(&self) -> &'static [OptionSpec];
     /// The game set by the last position, one entry per move, as people read
@@ -1037,7 +1037,7 @@ impl<G: Playable> GameSession for Session<G> {
     }
 
     fn seat_name(&self, seat: Seat) -> &'static str {
-        G::PROFILE.seat_names[seat as usize]
+        G::PROFILE.seat_names[seat.index()]
     }
 
     fn legal_moves(&self) -> Vec<String> {
@@ -1203,7 +1203,7 @@ impl<G: Playable> GameSession for Session<G> {
         G::PROFILE.review
     }
 
-    fn place_shares(&self) -> Option<[i32; 4]> {
+    fn place_shares(&self) -> Option<PerSeat<i32>> {
         self.pos.place_shares()
     }
 
@@ -1220,7 +1220,7 @@ impl<G: Playable> GameSession for Session<G> {
         for text in &self.moves {
             let (ply, seat) = (
                 pos.ply() + 1,
-                G::PROFILE.seat_names[pos.side_to_move() as usize],
+                G::PROFILE.seat_names[pos.side_to_move().index()],
             );
             // Games with dice keep their entries as given (the roll with its turn).
             let text = match pos.parse_move(text) {

@@ -5,6 +5,7 @@
 //! checked when the command is applied.
 
 use std::fmt;
+use yomi_engine::core::{PerSeat, Seat};
 
 /// Deepest `go depth`, `go perft` and `bench` depth accepted.
 pub const MAX_DEPTH: u32 = 255;
@@ -89,9 +90,9 @@ pub enum GameOverResult {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GoClock {
     /// Time left per seat: `btime`/`time0`, `wtime`/`time1`, `time2`, `time3`.
-    pub time: [Option<u64>; 4],
+    pub time: PerSeat<Option<u64>>,
     /// Increment per seat: `binc`/`inc0`, `winc`/`inc1`, `inc2`, `inc3`.
-    pub inc: [Option<u64>; 4],
+    pub inc: PerSeat<Option<u64>>,
     pub byoyomi: Option<u64>,
 }
 
@@ -343,19 +344,19 @@ fn parse_nodes(what: &str, text: &str) -> Result<u64, CommandError> {
 }
 
 /// `btime`, `time2`, `winc`, … as (is an increment, seat).
-fn seat_clock_field(word: &str) -> Option<(bool, usize)> {
+fn seat_clock_field(word: &str) -> Option<(bool, Seat)> {
     match word {
-        "btime" => Some((false, 0)),
-        "wtime" => Some((false, 1)),
-        "binc" => Some((true, 0)),
-        "winc" => Some((true, 1)),
+        "btime" => Some((false, Seat::FIRST)),
+        "wtime" => Some((false, Seat::SECOND)),
+        "binc" => Some((true, Seat::FIRST)),
+        "winc" => Some((true, Seat::SECOND)),
         _ => {
             let (is_increment, seat) = match word.strip_prefix("time") {
                 Some(seat) => (false, seat),
                 None => (true, word.strip_prefix("inc")?),
             };
             match seat {
-                "0" | "1" | "2" | "3" => Some((is_increment, seat.parse().ok()?)),
+                "0" | "1" | "2" | "3" => Some((is_increment, Seat::new(seat.parse().ok()?))),
                 _ => None,
             }
         }
@@ -491,9 +492,11 @@ impl fmt::Display for GoClock {
     /// The fields with a leading space each: two-player clocks as USI has
     /// them, four as time0 … time3.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let four = self.time[2..]
+        let four = self
+            .time
             .iter()
-            .chain(&self.inc[2..])
+            .skip(2)
+            .chain(self.inc.iter().skip(2))
             .any(Option::is_some);
         let (time_names, inc_names) = if four {
             (
@@ -707,7 +710,7 @@ mod tests {
             (
                 "go btime 60000 wtime 50000 byoyomi 1000",
                 go(|g| {
-                    g.clock.time[..2].copy_from_slice(&[Some(60_000), Some(50_000)]);
+                    g.clock.time = PerSeat::new([Some(60_000), Some(50_000), None, None]);
                     g.clock.byoyomi = Some(1_000);
                 }),
                 "go btime 60000 wtime 50000 byoyomi 1000",
@@ -716,23 +719,24 @@ mod tests {
                 "go ponder btime -5 wtime 0 binc 100 winc 200",
                 go(|g| {
                     g.ponder = true;
-                    g.clock.time[..2].copy_from_slice(&[Some(0), Some(0)]);
-                    g.clock.inc[..2].copy_from_slice(&[Some(100), Some(200)]);
+                    g.clock.time = PerSeat::new([Some(0), Some(0), None, None]);
+                    g.clock.inc = PerSeat::new([Some(100), Some(200), None, None]);
                 }),
                 "go ponder btime 0 wtime 0 binc 100 winc 200",
             ),
             (
                 "go time0 1000 time1 2000 time2 3000 time3 4000 inc2 50 byoyomi 0",
                 go(|g| {
-                    g.clock.time = [Some(1_000), Some(2_000), Some(3_000), Some(4_000)];
-                    g.clock.inc[2] = Some(50);
+                    g.clock.time =
+                        PerSeat::new([Some(1_000), Some(2_000), Some(3_000), Some(4_000)]);
+                    g.clock.inc[Seat::new(2)] = Some(50);
                     g.clock.byoyomi = Some(0);
                 }),
                 "go time0 1000 time1 2000 time2 3000 time3 4000 inc2 50 byoyomi 0",
             ),
             (
                 "go time0 500 time1 600",
-                go(|g| g.clock.time[..2].copy_from_slice(&[Some(500), Some(600)])),
+                go(|g| g.clock.time = PerSeat::new([Some(500), Some(600), None, None])),
                 "go btime 500 wtime 600",
             ),
             ("go perft 3", Command::Perft { depth: 3 }, "go perft 3"),
@@ -746,7 +750,7 @@ mod tests {
             (
                 "ponderhit btime 1000 wtime 1000 byoyomi 500",
                 Command::PonderHit(GoClock {
-                    time: [Some(1_000), Some(1_000), None, None],
+                    time: PerSeat::new([Some(1_000), Some(1_000), None, None]),
                     byoyomi: Some(500),
                     ..GoClock::default()
                 }),
@@ -755,8 +759,8 @@ mod tests {
             (
                 "ponderhit time0 1 time1 2 time2 3 time3 4 inc3 5",
                 Command::PonderHit(GoClock {
-                    time: [Some(1), Some(2), Some(3), Some(4)],
-                    inc: [None, None, None, Some(5)],
+                    time: PerSeat::new([Some(1), Some(2), Some(3), Some(4)]),
+                    inc: PerSeat::new([None, None, None, Some(5)]),
                     byoyomi: None,
                 }),
                 "ponderhit time0 1 time1 2 time2 3 time3 4 inc3 5",
@@ -772,7 +776,7 @@ mod tests {
             (
                 "go btime 10 searchmoves 24/18,13/11",
                 go(|g| {
-                    g.clock.time[0] = Some(10);
+                    g.clock.time[Seat::FIRST] = Some(10);
                     g.searchmoves = vec!["24/18,13/11".into()];
                 }),
                 "go btime 10 searchmoves 24/18,13/11",

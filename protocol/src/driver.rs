@@ -951,6 +951,7 @@ fn panic_message(payload: &(dyn Any + Send)) -> String {
 mod tests {
     use super::*;
     use std::io::Write;
+    use yomi_engine::core::{PerSeat, Seat};
 
     /// An in-memory output whose lines the test can take.
     #[derive(Clone, Default)]
@@ -1074,8 +1075,8 @@ mod tests {
     fn go_maps_to_limits_with_seat_0_as_b() {
         let go = Go {
             clock: GoClock {
-                time: [Some(1_000), Some(2_000), None, None],
-                inc: [Some(10), Some(20), None, None],
+                time: PerSeat::new([Some(1_000), Some(2_000), None, None]),
+                inc: PerSeat::new([Some(10), Some(20), None, None]),
                 byoyomi: Some(300),
             },
             depth: Some(4),
@@ -1083,11 +1084,17 @@ mod tests {
         };
         let limits = limits(&go);
         let clock = limits.clock.unwrap();
-        assert_eq!(clock.time_left[0], Some(Duration::from_millis(1_000)));
-        assert_eq!(clock.time_left[1], Some(Duration::from_millis(2_000)));
-        assert_eq!(clock.time_left[2], None);
         assert_eq!(
-            clock.increment[..2],
+            clock.time_left[Seat::FIRST],
+            Some(Duration::from_millis(1_000))
+        );
+        assert_eq!(
+            clock.time_left[Seat::SECOND],
+            Some(Duration::from_millis(2_000))
+        );
+        assert_eq!(clock.time_left[Seat::new(2)], None);
+        assert_eq!(
+            [clock.increment[Seat::FIRST], clock.increment[Seat::SECOND]],
             [Duration::from_millis(10), Duration::from_millis(20)]
         );
         assert_eq!(clock.byoyomi, Duration::from_millis(300));
@@ -1103,8 +1110,8 @@ mod tests {
         let four = limits_of("go time0 1 time1 2 time2 3 time3 4 inc3 5")
             .clock
             .unwrap();
-        assert_eq!(four.time_left[3], Some(Duration::from_millis(4)));
-        assert_eq!(four.increment[3], Duration::from_millis(5));
+        assert_eq!(four.time_left[Seat::new(3)], Some(Duration::from_millis(4)));
+        assert_eq!(four.increment[Seat::new(3)], Duration::from_millis(5));
         // Pondering searches with the real clock; the control holds the answer.
         let ponder = limits_of("go ponder byoyomi 100");
         assert!(!ponder.infinite && ponder.clock.is_some());

@@ -311,7 +311,7 @@ mod tests {
         })
         .contains("score cp 42 points +0.042 "));
         let vector = SearchInfo {
-            scores: Some([120, -40, -35, -45]),
+            scores: Some([120, -40, -35, -45].into()),
             ..info
         };
         assert!(info_line(&vector).ends_with("time 100 scores 120 -40 -35 -45 pv 9i9h 1a1b"));

@@ -168,8 +168,8 @@ fn first_blocker(d: usize, blockers: Bitboard) -> Option<Square> {
 /// The squares a piece moving as `kind` for `color` on `sq` attacks.
 #[inline]
 pub fn attacks(color: Seat, kind: Kind, sq: Square, occupied: Bitboard) -> Bitboard {
-    let mut targets = STEPS[color as usize][kind.index()][sq.index()];
-    let mut dirs = SLIDES[color as usize][kind.index()];
+    let mut targets = STEPS[color.index()][kind.index()][sq.index()];
+    let mut dirs = SLIDES[color.index()][kind.index()];
     while dirs != 0 {
         let d = dirs.trailing_zeros() as usize;
         dirs &= dirs - 1;
@@ -185,14 +185,14 @@ pub fn attacks(color: Seat, kind: Kind, sq: Square, occupied: Bitboard) -> Bitbo
 /// Whether a piece moving as `kind` for `color` on `from` steps (not slides) to `to`.
 #[inline]
 pub fn steps_to(color: Seat, kind: Kind, from: Square, to: Square) -> bool {
-    STEPS[color as usize][kind.index()][from.index()].has(to)
+    STEPS[color.index()][kind.index()][from.index()].has(to)
 }
 
 /// The squares from which a step of `color` can reach `sq`: a king's step or a
 /// knight's jump away.
 #[inline]
 pub fn step_sources(color: Seat, sq: Square) -> Bitboard {
-    let other = (color ^ 1) as usize;
+    let other = color.other().index();
     STEPS[other][Kind::King.index()][sq.index()] | STEPS[other][Kind::Knight.index()][sq.index()]
 }
 
@@ -206,13 +206,13 @@ pub fn next_on_ray(d: usize, from: Square, occupied: Bitboard) -> Option<Square>
 /// start, that is in direction `7 − d`.
 #[inline]
 pub fn slides_back_along(color: Seat, kind: Kind, d: usize) -> bool {
-    SLIDES[color as usize][kind.index()] >> (7 - d) & 1 != 0
+    SLIDES[color.index()][kind.index()] >> (7 - d) & 1 != 0
 }
 
 /// The squares where a piece moving as `kind` for `color` has no destination.
 #[inline]
 pub fn no_destination(color: Seat, kind: Kind) -> Bitboard {
-    NO_DESTINATION[color as usize][kind.index()]
+    NO_DESTINATION[color.index()][kind.index()]
 }
 
 /// The squares sharing a rank, file or diagonal with `sq`.
@@ -231,7 +231,7 @@ pub fn knight_apart(sq: Square) -> Bitboard {
 #[inline]
 pub const fn zone(color: Seat) -> Bitboard {
     const TOP: u128 = (1 << 27) - 1;
-    if color == 0 {
+    if color.index() == 0 {
         Bitboard(TOP)
     } else {
         Bitboard(TOP << 54)
@@ -242,7 +242,7 @@ pub const fn zone(color: Seat) -> Bitboard {
 #[inline]
 pub const fn last_two_ranks(color: Seat) -> Bitboard {
     const TOP: u128 = (1 << 18) - 1;
-    if color == 0 {
+    if color.index() == 0 {
         Bitboard(TOP)
     } else {
         Bitboard(TOP << 63)
@@ -252,7 +252,7 @@ pub const fn last_two_ranks(color: Seat) -> Bitboard {
 /// Every square of `squares` moved one rank forward for `color`.
 #[inline]
 pub const fn ahead(squares: Bitboard, color: Seat) -> Bitboard {
-    if color == 0 {
+    if color.index() == 0 {
         Bitboard(squares.0 >> 9)
     } else {
         Bitboard(squares.0 << 9 & Bitboard::FULL.0)
@@ -262,7 +262,7 @@ pub const fn ahead(squares: Bitboard, color: Seat) -> Bitboard {
 /// Every square of `squares` moved one rank back for `color`.
 #[inline]
 pub const fn behind(squares: Bitboard, color: Seat) -> Bitboard {
-    ahead(squares, color ^ 1)
+    ahead(squares, color.other())
 }
 
 /// One bit per rank in column 0: a file's squares when shifted by the column.

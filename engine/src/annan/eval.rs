@@ -97,7 +97,7 @@ impl Annan {
         let all = state.all();
         let mut total = 0;
         let mut attacked = Bitboard::EMPTY;
-        for sq in state.occupied[color as usize] {
+        for sq in state.occupied[color.index()] {
             let piece = state.at(sq);
             let own = eval.material(piece.kind());
             let moves_as = state.movement(sq);
@@ -108,15 +108,15 @@ impl Annan {
             }
             let reach = attacks(color, moves_as, sq, all);
             attacked |= reach;
-            total += (reach & !state.occupied[color as usize]).count() as Value * eval.mobility;
+            total += (reach & !state.occupied[color.index()]).count() as Value * eval.mobility;
         }
         for kind in HAND_KINDS {
-            let n = state.hands[color as usize][kind.index()] as Value;
+            let n = state.hands[color.index()][kind.index()] as Value;
             total += n * eval.material(kind) * (100 + eval.hand_bonus_percent) / 100;
         }
-        if let Some(king) = state.kings[color as usize] {
+        if let Some(king) = state.kings[color.index()] {
             let around = attacks(color, Kind::King, king, all);
-            total += (around & state.occupied[color as usize]).count() as Value * eval.king_shelter;
+            total += (around & state.occupied[color.index()]).count() as Value * eval.king_shelter;
         }
         (total, attacked)
     }
@@ -133,14 +133,14 @@ impl TwoPlayerGame for Annan {
     fn evaluate(&self, eval: &AnnanEval) -> Value {
         let us = self.side_to_move();
         let (ours, our_reach) = self.side_terms(us, eval);
-        let (theirs, their_reach) = self.side_terms(us ^ 1, eval);
+        let (theirs, their_reach) = self.side_terms(us.other(), eval);
         let danger = |color: crate::core::Seat, reach: Bitboard| {
-            self.state().kings[color as usize].map_or(0, |king| {
+            self.state().kings[color.index()].map_or(0, |king| {
                 (attacks(color, Kind::King, king, Bitboard::EMPTY) & reach).count() as Value
                     * eval.king_danger
             })
         };
-        ours - theirs - danger(us, their_reach) + danger(us ^ 1, our_reach)
+        ours - theirs - danger(us, their_reach) + danger(us.other(), our_reach)
     }
 
     fn in_check(&self) -> bool {

@@ -446,7 +446,7 @@ impl<'a> MateSolver<'a> {
             if attacker {
                 let mut after = *self.pos.state();
                 after.apply(mv, us);
-                if !after.in_check(us ^ 1) {
+                if !after.in_check(us.other()) {
                     continue;
                 }
             }

@@ -4,7 +4,7 @@ use crate::core::Notation;
 
 use super::mate::{MateReport, MateSolver};
 use super::{Annan, AnnanMove, AnnanRules};
-use crate::core::{Game, MoveList};
+use crate::core::{Game, MoveList, Seat};
 use crate::search::{Limits, SearchControl};
 use crate::session::{MateAnswer, Playable};
 use rand::{Rng, SeedableRng};
@@ -171,8 +171,11 @@ fn the_only_mating_try_is_a_drop_pawn_mate() {
     let pos = at(sfen);
     assert!(pos.parse_move("P*1c").is_err());
     let mut after = *pos.state();
-    after.apply(super::notation::parse_move("P*1c").unwrap(), 0);
-    assert!(after.in_check(1) && !super::movegen::has_legal_move(&after, 1, pos.rules()));
+    after.apply(super::notation::parse_move("P*1c").unwrap(), Seat::FIRST);
+    assert!(
+        after.in_check(Seat::SECOND)
+            && !super::movegen::has_legal_move(&after, Seat::SECOND, pos.rules())
+    );
     assert_eq!(solve(&pos, 100_000).answer, MateAnswer::NoMate);
     assert_eq!(shortest_mate(&pos, 7), None);
 }

@@ -151,15 +151,15 @@ struct Generator<'a> {
 impl<'a> Generator<'a> {
     #[inline]
     fn new(state: &'a State, us: Seat, rules: &'a AnnanRules) -> Self {
-        let them = us ^ 1;
-        let theirs = state.occupied[them as usize];
-        let king = state.kings[us as usize];
+        let them = us.other();
+        let theirs = state.occupied[them.index()];
+        let king = state.kings[us.index()];
         let in_check = king.is_some_and(|king| state.attacked(king, them));
         let pinned = match king {
             Some(king) if !in_check => pinned(state, us, king),
             _ => Bitboard::EMPTY,
         };
-        let backed = ahead(state.occupied[us as usize], us);
+        let backed = ahead(state.occupied[us.index()], us);
         let dead_by_support = match rules.dead_piece {
             DeadPiece::Forbid => Bitboard::EMPTY,
             DeadPiece::Support => (backed & last_two_ranks(us))
@@ -178,7 +178,7 @@ impl<'a> Generator<'a> {
             in_check,
             pinned,
             lenders: theirs & behind(theirs, them),
-            pawn_files: files_of(state.pawns[us as usize]),
+            pawn_files: files_of(state.pawns[us.index()]),
             backed,
             dead_by_support,
             relevant: Bitboard::FULL,
@@ -227,7 +227,7 @@ impl<'a> Generator<'a> {
 
     fn board_moves(&self, visit: &mut impl FnMut(Group) -> bool) -> bool {
         let us = self.us;
-        let ours = self.state.occupied[us as usize];
+        let ours = self.state.occupied[us.index()];
         for from in ours {
             let mut targets = attacks(us, self.state.movement(from), from, self.occupied) & !ours;
             if !self.relevant.has(from) {
@@ -274,7 +274,7 @@ impl<'a> Generator<'a> {
     }
 
     fn drops(&self, visit: &mut impl FnMut(Group) -> bool) -> bool {
-        let hand = &self.state.hands[self.us as usize];
+        let hand = &self.state.hands[self.us.index()];
         let Some(any_kind) = HAND_KINDS.into_iter().find(|kind| hand[kind.index()] > 0) else {
             return false;
         };
@@ -309,14 +309,14 @@ impl<'a> Generator<'a> {
 
     #[inline]
     fn theirs(&self) -> Bitboard {
-        self.state.occupied[(self.us ^ 1) as usize]
+        self.state.occupied[self.us.other().index()]
     }
 
     /// `squares` without the pawn drops that mate, read literally: the opponent
     /// in check with no legal move.
     fn without_pawn_mates(&self, squares: Bitboard) -> Bitboard {
-        let (us, them) = (self.us, self.us ^ 1);
-        let Some(king) = self.state.kings[them as usize] else {
+        let (us, them) = (self.us, self.us.other());
+        let Some(king) = self.state.kings[them.index()] else {
             return squares;
         };
         // The pawn checks by its own step, by what it borrows from an own piece
@@ -339,14 +339,14 @@ impl<'a> Generator<'a> {
 /// it that slides back along the line, by its movement now or by its own kind
 /// (which it regains if its back piece is captured).
 fn pinned(state: &State, us: Seat, king: Square) -> Bitboard {
-    let them = us ^ 1;
+    let them = us.other();
     let occupied = state.all();
     let mut pinned = Bitboard::EMPTY;
     for d in 0..8 {
         let Some(first) = next_on_ray(d, king, occupied) else {
             continue;
         };
-        if !state.occupied[us as usize].has(first) {
+        if !state.occupied[us.index()].has(first) {
             continue;
         }
         let Some(second) = next_on_ray(d, first, occupied) else {
@@ -373,7 +373,7 @@ mod tests {
     /// The legal moves by the rules' words: every displacement and drop tried on
     /// a copy, nothing skipped.
     fn reference(state: &State, us: Seat, rules: &AnnanRules) -> Vec<AnnanMove> {
-        let them = us ^ 1;
+        let them = us.other();
         // Only a piece that could never move by its own kind is concerned; under
         // `support` it may still stand where the movement it then borrows moves.
         let dead = |after: &State, own: Kind, to: Square| {
@@ -392,7 +392,7 @@ mod tests {
         for from in Square::all().filter(|&sq| state.at(sq).is(us)) {
             let own = state.at(from).kind();
             let targets = attacks(us, state.movement(from), from, state.all());
-            for to in targets & !state.occupied[us as usize] {
+            for to in targets & !state.occupied[us.index()] {
                 let mv = AnnanMove::board(from, to, false);
                 let mut after = *state;
                 after.apply(mv, us);
@@ -410,7 +410,7 @@ mod tests {
         }
         for kind in HAND_KINDS
             .into_iter()
-            .filter(|k| state.hands[us as usize][k.index()] > 0)
+            .filter(|k| state.hands[us.index()][k.index()] > 0)
         {
             for to in !state.all() {
                 let mv = AnnanMove::drop(kind, to);

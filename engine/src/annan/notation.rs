@@ -35,13 +35,13 @@ pub fn parse_sfen(text: &str, rules: &AnnanRules) -> Result<Annan, ParseError> {
         let color = if c.is_ascii_uppercase() { BLACK } else { WHITE };
         state.put(sq, Piece::new(color, kind));
         if kind == Kind::King {
-            if state.kings[color as usize].is_some() {
+            if state.kings[color.index()].is_some() {
                 return Err(err(format!(
                     "two {} kings",
                     if color == BLACK { "black" } else { "white" }
                 )));
             }
-            state.kings[color as usize] = Some(sq);
+            state.kings[color.index()] = Some(sq);
         }
         totals[kind.unpromoted().index()] += 1;
     }
@@ -63,7 +63,7 @@ pub fn parse_sfen(text: &str, rules: &AnnanRules) -> Result<Annan, ParseError> {
                 .ok_or_else(|| err(format!("hands: unknown piece '{c}'")))?;
             let n = if count == 0 { 1 } else { count as u8 };
             let color = if c.is_ascii_uppercase() { BLACK } else { WHITE };
-            state.hands[color as usize][kind.index()] += n;
+            state.hands[color.index()][kind.index()] += n;
             totals[kind.index()] += n;
             count = 0;
         }
@@ -84,7 +84,7 @@ pub fn parse_sfen(text: &str, rules: &AnnanRules) -> Result<Annan, ParseError> {
             )));
         }
     }
-    if state.in_check(fields.side ^ 1) {
+    if state.in_check(fields.side.other()) {
         return Err(err("the side not to move is in check".to_string()));
     }
     Ok(Annan::from_parts(state, fields.side, fields.ply, rules))
@@ -115,7 +115,7 @@ pub fn sfen(state: &State, side: Seat, ply: u32) -> String {
     let mut hands = String::new();
     for color in [BLACK, WHITE] {
         for &kind in HAND_KINDS.iter().rev() {
-            let n = state.hands[color as usize][kind.index()];
+            let n = state.hands[color.index()][kind.index()];
             if n > 1 {
                 hands.push_str(&n.to_string());
             }
@@ -174,7 +174,7 @@ pub fn why_illegal(pos: &Annan, mv: AnnanMove) -> String {
         (Some(from), _) if !state.at(from).is(us) => {
             format!("no piece of the side to move on {from}")
         }
-        (None, Some(kind)) if state.hands[us as usize][kind.index()] == 0 => {
+        (None, Some(kind)) if state.hands[us.index()][kind.index()] == 0 => {
             format!("no {} in hand", kind.letter())
         }
         _ if pos.in_check() => "not legal here (the side to move is in check)".to_string(),

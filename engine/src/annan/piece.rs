@@ -178,7 +178,7 @@ impl Piece {
 
     #[inline]
     pub const fn new(color: Seat, kind: Kind) -> Piece {
-        Piece(1 + kind as u8 + 16 * color)
+        Piece(1 + kind as u8 + 16 * color.index() as u8)
     }
     #[inline]
     pub const fn is_none(self) -> bool {
@@ -186,7 +186,7 @@ impl Piece {
     }
     #[inline]
     pub const fn color(self) -> Seat {
-        (self.0 - 1) / 16
+        Seat::new(((self.0 - 1) / 16) as usize)
     }
     #[inline]
     pub fn kind(self) -> Kind {

@@ -33,7 +33,7 @@ fn piece_key(piece: Piece, sq: Square) -> u64 {
 
 #[inline]
 fn hand_key(color: Seat, kind: Kind, count: u8) -> u64 {
-    HAND_KEYS[(color as usize * 7 + kind.index()) * 19 + count as usize]
+    HAND_KEYS[(color.index() * 7 + kind.index()) * 19 + count as usize]
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -92,9 +92,9 @@ impl Annan {
         let mut side = self.side;
         let mut all_checks = [true, true];
         for undo in self.history[first..].iter().rev() {
-            let mover = side ^ 1;
+            let mover = side.other();
             if !state.in_check(side) {
-                all_checks[mover as usize] = false;
+                all_checks[mover.index()] = false;
             }
             state.revert(undo.mv, mover, undo.captured);
             side = mover;
@@ -108,7 +108,7 @@ impl Annan {
 
     fn no_move_outcome(&self) -> Outcome {
         Outcome::win(
-            self.side ^ 1,
+            self.side.other(),
             if self.in_check() {
                 "checkmate"
             } else {
@@ -131,7 +131,7 @@ impl Annan {
     /// solver calls a mate in one; `None` if there is none.
     pub fn mate_in_one(&self) -> Option<AnnanMove> {
         let us = self.side;
-        let king = self.state.kings[(us ^ 1) as usize]?;
+        let king = self.state.kings[us.other().index()]?;
         // Only a move from or to these squares can give check: those a piece
         // attacks the king from, up to the first piece of each line (a piece
         // leaving one discovers a line), and those behind an own piece there
@@ -141,12 +141,13 @@ impl Annan {
             | attacks(us, Kind::Horse, king, occupied)
             | attacks(BLACK, Kind::Knight, king, occupied)
             | attacks(WHITE, Kind::Knight, king, occupied);
-        let relevant = near | behind(near & self.state.occupied[us as usize], us);
+        let relevant = near | behind(near & self.state.occupied[us.index()], us);
         let mut found = None;
         for_each_legal_touching(&self.state, us, &self.rules, relevant, &mut |mv| {
             let mut after = self.state;
             after.apply(mv, us);
-            let mates = after.in_check(us ^ 1) && !has_legal_move(&after, us ^ 1, &self.rules);
+            let mates =
+                after.in_check(us.other()) && !has_legal_move(&after, us.other(), &self.rules);
             if mates {
                 found = Some(mv);
             }
@@ -167,7 +168,7 @@ impl Annan {
         }
         for color in [BLACK, WHITE] {
             for kind in super::piece::HAND_KINDS {
-                key ^= hand_key(color, kind, self.state.hands[color as usize][kind.index()]);
+                key ^= hand_key(color, kind, self.state.hands[color.index()][kind.index()]);
             }
         }
         key
@@ -214,24 +215,24 @@ impl Game for Annan {
             None => mv.dropped(),
         };
         if let Some(kind) = touched_hand {
-            key ^= hand_key(us, kind, self.state.hands[us as usize][kind.index()]);
+            key ^= hand_key(us, kind, self.state.hands[us.index()][kind.index()]);
         }
         let captured = self.state.apply(mv, us);
         key ^= piece_key(self.state.at(to), to);
         if let Some(kind) = touched_hand {
-            key ^= hand_key(us, kind, self.state.hands[us as usize][kind.index()]);
+            key ^= hand_key(us, kind, self.state.hands[us.index()][kind.index()]);
         }
         self.history.push(Undo { mv, captured });
         self.keys.push(self.key);
         self.key = key;
-        self.side ^= 1;
+        self.side = self.side.other();
         debug_assert_eq!(self.key, self.compute_key());
     }
 
     fn unmake(&mut self, mv: AnnanMove) {
         let undo = self.history.pop().expect("unmake without a move");
         debug_assert_eq!(undo.mv, mv);
-        self.side ^= 1;
+        self.side = self.side.other();
         self.state.revert(mv, self.side, undo.captured);
         self.key = self.keys.pop();
         debug_assert_eq!(self.key, self.compute_key());

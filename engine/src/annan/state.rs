@@ -11,8 +11,8 @@ use crate::core::board9::{Bitboard, Square};
 use crate::core::shogi_move::{DropKind, ShogiMove};
 use crate::core::Seat;
 
-pub const BLACK: Seat = 0;
-pub const WHITE: Seat = 1;
+pub const BLACK: Seat = Seat::FIRST;
+pub const WHITE: Seat = Seat::SECOND;
 
 /// A move: a board move (from, to, promotion) or a drop (kind, to).
 pub type AnnanMove = ShogiMove<Kind>;
@@ -68,7 +68,7 @@ impl State {
     /// Flips `sq` in the bitboards of `piece`.
     #[inline]
     fn toggle(&mut self, sq: Square, piece: Piece) {
-        let color = piece.color() as usize;
+        let color = piece.color().index();
         self.occupied[color] ^= sq.bit();
         if piece.kind() == Kind::Pawn {
             self.pawns[color] ^= sq.bit();
@@ -92,14 +92,14 @@ impl State {
         let piece = self.at(sq);
         let color = piece.color();
         match State::behind(sq, color) {
-            Some(back) if self.occupied[color as usize].has(back) => self.at(back).kind(),
+            Some(back) if self.occupied[color.index()].has(back) => self.at(back).kind(),
             _ => piece.kind(),
         }
     }
 
     /// Whether any piece of `by` attacks `target`.
     pub fn attacked(&self, target: Square, by: Seat) -> bool {
-        let theirs = self.occupied[by as usize];
+        let theirs = self.occupied[by.index()];
         for from in step_sources(by, target) & theirs {
             if steps_to(by, self.movement(from), from, target) {
                 return true;
@@ -115,7 +115,7 @@ impl State {
 
     #[inline]
     pub fn in_check(&self, color: Seat) -> bool {
-        self.kings[color as usize].is_some_and(|king| self.attacked(king, color ^ 1))
+        self.kings[color.index()].is_some_and(|king| self.attacked(king, color.other()))
     }
 
     /// Plays `mv` for `us`; returns the captured piece.
@@ -124,14 +124,14 @@ impl State {
         let to = mv.to();
         let Some(from) = mv.from() else {
             let kind = mv.dropped().expect("a move is a board move or a drop");
-            self.hands[us as usize][kind.index()] -= 1;
+            self.hands[us.index()][kind.index()] -= 1;
             self.put(to, Piece::new(us, kind));
             return Piece::NONE;
         };
         let piece = self.cells[from.index()];
         let captured = self.cells[to.index()];
         if !captured.is_none() {
-            self.hands[us as usize][captured.kind().unpromoted().index()] += 1;
+            self.hands[us.index()][captured.kind().unpromoted().index()] += 1;
             self.toggle(to, captured);
         }
         let kind = piece.kind();
@@ -143,7 +143,7 @@ impl State {
         };
         self.shift(us, kind, from, to, mv.promotes());
         if kind == Kind::King {
-            self.kings[us as usize] = Some(to);
+            self.kings[us.index()] = Some(to);
         }
         captured
     }
@@ -153,9 +153,9 @@ impl State {
     #[inline]
     fn shift(&mut self, us: Seat, kind: Kind, a: Square, b: Square, promoted: bool) {
         let (a, b) = (a.bit(), b.bit());
-        self.occupied[us as usize] ^= a | b;
+        self.occupied[us.index()] ^= a | b;
         if kind == Kind::Pawn {
-            self.pawns[us as usize] ^= if promoted { a } else { a | b };
+            self.pawns[us.index()] ^= if promoted { a } else { a | b };
         }
     }
 
@@ -167,7 +167,7 @@ impl State {
         let Some(from) = mv.from() else {
             self.cells[to.index()] = Piece::NONE;
             self.toggle(to, moved);
-            self.hands[us as usize][moved.kind().index()] += 1;
+            self.hands[us.index()][moved.kind().index()] += 1;
             return;
         };
         let kind = if mv.promotes() {
@@ -179,11 +179,11 @@ impl State {
         self.cells[to.index()] = captured;
         self.shift(us, kind, from, to, mv.promotes());
         if !captured.is_none() {
-            self.hands[us as usize][captured.kind().unpromoted().index()] -= 1;
+            self.hands[us.index()][captured.kind().unpromoted().index()] -= 1;
             self.toggle(to, captured);
         }
         if kind == Kind::King {
-            self.kings[us as usize] = Some(from);
+            self.kings[us.index()] = Some(from);
         }
     }
 }

@@ -4,7 +4,7 @@ use crate::core::Notation;
 use crate::session::Playable;
 
 use super::*;
-use crate::core::Game;
+use crate::core::{Game, Seat};
 use crate::perft::perft;
 
 #[test]
@@ -159,7 +159,7 @@ fn white_borrows_in_its_own_direction() {
 fn arriving_behind_a_piece_can_give_check() {
     // The rook steps behind the pawn on 1e, which now moves like a rook up to 1a.
     let mut pos = at("8k/9/9/9/8P/7R1/9/9/K8 b - 1");
-    assert!(!pos.state().in_check(1));
+    assert!(!pos.state().in_check(Seat::SECOND));
     play(&mut pos, "2f1f");
     assert!(
         pos.in_check(),
@@ -477,11 +477,14 @@ fn drop_pawn_mate_is_illegal_whoever_gives_the_check() {
 fn checkmate_and_no_legal_move_lose() {
     // Gold on 2b moves like the silver behind it and checks 1a; every escape is covered.
     let pos = Annan::from_sfen("8k/7G1/7S1/9/9/9/9/9/K8 w - 1", &AnnanRules::default()).unwrap();
-    assert_eq!(pos.outcome(), Some(Outcome::win(0, "checkmate")));
+    assert_eq!(pos.outcome(), Some(Outcome::win(Seat::FIRST, "checkmate")));
     // Not in check, but no legal move.
     let pos = Annan::from_sfen("8k/6S2/8G/9/9/9/9/9/K8 w - 1", &AnnanRules::default()).unwrap();
     assert!(!pos.in_check());
-    assert_eq!(pos.outcome(), Some(Outcome::win(0, "no-legal-move")));
+    assert_eq!(
+        pos.outcome(),
+        Some(Outcome::win(Seat::FIRST, "no-legal-move"))
+    );
 }
 
 #[test]
@@ -506,7 +509,7 @@ fn perpetual_check_loses_for_the_checking_side() {
     assert_eq!(
         outcome.result,
         GameResult::Win {
-            winner: 1,
+            winner: Seat::SECOND,
             points: 1
         }
     );
@@ -621,7 +624,7 @@ mod search {
         assert_eq!(score, Score::Mate(1));
         let mut pos = at("8k/9/7S1/9/9/9/9/9/K8 b G 1");
         play(&mut pos, &mv);
-        assert_eq!(pos.outcome(), Some(Outcome::win(0, "checkmate")));
+        assert_eq!(pos.outcome(), Some(Outcome::win(Seat::FIRST, "checkmate")));
     }
 
     #[test]

@@ -213,11 +213,11 @@ pub fn check_node<G: Notation>(pos: &G, rules: &G::Rules) {
         Some(outcome) => {
             assert!(!outcome.reason.is_empty());
             if let GameResult::Win { winner, points } = outcome.result {
-                assert!((winner as usize) < G::SEATS && points >= 1);
+                assert!(winner.index() < G::SEATS && points >= 1);
             }
         }
     }
-    assert!((pos.side_to_move() as usize) < G::SEATS);
+    assert!(pos.side_to_move().index() < G::SEATS);
 }
 
 /// Feeds `count` garbled versions of the notation of positions along a random

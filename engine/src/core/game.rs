@@ -3,9 +3,7 @@
 
 use super::movelist::MoveList;
 use super::options::HouseRules;
-
-/// A seat at the table: 0 is the first player (black / sente / South).
-pub type Seat = u8;
+use super::seat::{PerSeat, Seat};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameResult {
@@ -16,7 +14,7 @@ pub enum GameResult {
     },
     Draw,
     /// Places per seat, 1 = first, competition ranking (yonin).
-    Places([u8; 4]),
+    Places(PerSeat<u8>),
 }
 
 /// How a game ended and why, in words the protocol can print (`five-captures`,
@@ -49,7 +47,7 @@ impl Outcome {
             GameResult::Win { points, .. } => -(points as i32),
             GameResult::Draw => 0,
             GameResult::Places(places) => {
-                let mine = places[seat as usize];
+                let mine = places[seat];
                 let better = places.iter().filter(|&&p| p < mine).count() as i32;
                 let worse = places.iter().filter(|&&p| p > mine).count() as i32;
                 (worse - better).signum()
@@ -114,7 +112,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn forfeit(&self, seat: Seat) -> GameResult {
         debug_assert_eq!(Self::SEATS, 2, "games of more seats override forfeit");
         GameResult::Win {
-            winner: 1 - seat,
+            winner: seat.other(),
             points: 1,
         }
     }

@@ -7,7 +7,7 @@ use crate::core::Notation;
 
 use super::board9::Square;
 use super::error::{truncate, ParseError};
-use super::game::Seat;
+use super::seat::Seat;
 
 /// A position's text split into its fields and the board into tokens.
 pub struct Fields<'a> {
@@ -84,8 +84,8 @@ pub fn split(text: &str) -> Result<Fields<'_>, ParseError> {
         }
     }
     let side = match fields[1] {
-        "b" => 0,
-        "w" => 1,
+        "b" => Seat::FIRST,
+        "w" => Seat::SECOND,
         other => {
             return Err(err(format!(
                 "side to move '{}', expected b or w",
@@ -107,7 +107,7 @@ pub fn split(text: &str) -> Result<Fields<'_>, ParseError> {
 
 /// `b` or `w`.
 pub fn side_letter(side: Seat) -> char {
-    if side == 0 {
+    if side == Seat::FIRST {
         'b'
     } else {
         'w'
@@ -197,7 +197,10 @@ mod tests {
                 ("5i".to_string(), "K")
             ]
         );
-        assert_eq!((fields.side, fields.hands, fields.ply), (1, "2P", 8));
+        assert_eq!(
+            (fields.side, fields.hands, fields.ply),
+            (Seat::SECOND, "2P", 8)
+        );
         for (text, why) in [
             ("9/9/9/9/9/9/9/9 b - 1", "8 rows"),
             ("9/9/9/9/9/9/9/9/8 b - 1", "covers 8"),
@@ -216,7 +219,7 @@ mod tests {
     fn writing_runs_empty_squares_together() {
         let text = write(
             |sq| (sq.row() == 8 && sq.col() < 2).then(|| "P".to_string()),
-            0,
+            Seat::FIRST,
             "-",
             0,
         );

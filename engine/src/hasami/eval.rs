@@ -90,7 +90,7 @@ impl TwoPlayerGame for Hasami {
     const SEARCH: AlphaBetaParams = AlphaBetaParams::UNTUNED;
 
     fn evaluate(&self, eval: &HasamiEval) -> Value {
-        let (us, them) = (self.side_to_move(), self.side_to_move() ^ 1);
+        let (us, them) = (self.side_to_move(), self.side_to_move().other());
         let material =
             (self.stones(us).count() as Value - self.stones(them).count() as Value) * STONE;
         let race = match self.rules().win {

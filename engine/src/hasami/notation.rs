@@ -23,7 +23,7 @@ pub fn parse_sfen(text: &str, rules: &HasamiRules) -> Result<Hasami, ParseError>
                 )))
             }
         };
-        stones[side as usize] |= sq.bit();
+        stones[side.index()] |= sq.bit();
     }
     if fields.hands != "-" {
         return Err(err(format!(

@@ -12,8 +12,8 @@ use crate::core::Notation;
 use crate::core::{Game, KeyHistory, MoveError, MoveList, Outcome, ParseError, Seat};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-pub const BLACK: Seat = 0;
-pub const WHITE: Seat = 1;
+pub const BLACK: Seat = Seat::FIRST;
+pub const WHITE: Seat = Seat::SECOND;
 /// Stones each side starts with; captured counts are derived from it.
 pub const STONES: u32 = 9;
 
@@ -22,7 +22,7 @@ const SIDE_KEY: u64 = 0xD1B5_4A32_D192_ED03;
 
 #[inline]
 fn stone_key(side: Seat, sq: Square) -> u64 {
-    STONE_KEYS[side as usize * 81 + sq.index()]
+    STONE_KEYS[side.index() * 81 + sq.index()]
 }
 
 /// The capture targets of the position last asked about, tagged with its key:
@@ -77,14 +77,14 @@ impl Hasami {
     }
 
     pub(super) fn put(&mut self, side: Seat, sq: Square) {
-        self.stones[side as usize] |= sq.bit();
-        self.stones_t[side as usize] ^= transposed_bit(sq);
+        self.stones[side.index()] |= sq.bit();
+        self.stones_t[side.index()] ^= transposed_bit(sq);
         self.key ^= stone_key(side, sq);
     }
 
     fn remove(&mut self, side: Seat, sq: Square) {
-        self.stones[side as usize] ^= sq.bit();
-        self.stones_t[side as usize] ^= transposed_bit(sq);
+        self.stones[side.index()] ^= sq.bit();
+        self.stones_t[side.index()] ^= transposed_bit(sq);
         self.key ^= stone_key(side, sq);
     }
 
@@ -114,7 +114,7 @@ impl Hasami {
 
     #[inline]
     pub fn stones(&self, side: Seat) -> Bitboard {
-        self.stones[side as usize]
+        self.stones[side.index()]
     }
 
     #[inline]
@@ -125,7 +125,7 @@ impl Hasami {
     /// Opponent stones `side` has captured (derived from the board).
     #[inline]
     pub fn captured_by(&self, side: Seat) -> u32 {
-        STONES - self.stones[(side ^ 1) as usize].count()
+        STONES - self.stones[side.other().index()].count()
     }
 
     /// Squares a stone of the side to move on `sq` may slide to.
@@ -145,7 +145,7 @@ impl Hasami {
     /// `mobility(side) - mobility(side ^ 1)`, computed line by line.
     #[inline]
     pub fn mobility_balance(&self, side: Seat) -> i32 {
-        let (us, them) = (side as usize, side as usize ^ 1);
+        let (us, them) = (side.index(), side.index() ^ 1);
         mobility_balance(
             self.stones[us],
             self.stones[them],
@@ -165,14 +165,14 @@ impl Hasami {
     /// What the opponent of the side to move threatens, were it its turn: the
     /// squares its capturing moves land on, and the stones they would take.
     pub fn threats(&self) -> (Bitboard, Bitboard) {
-        let (us, them) = (self.stones(self.side), self.stones(self.side ^ 1));
+        let (us, them) = (self.stones(self.side), self.stones(self.side.other()));
         let landings = capture_targets(them, us);
         if landings.is_empty() {
             return (landings, landings);
         }
         // The stone closing a run cannot be the one arriving (it stands beyond
         // the run), so any stone that reaches a landing square captures there.
-        let landings = landings & self.reach(self.side ^ 1);
+        let landings = landings & self.reach(self.side.other());
         let taken = landings.fold(Bitboard::EMPTY, |taken, to| taken | captures(to, them, us));
         (landings, taken)
     }
@@ -180,7 +180,7 @@ impl Hasami {
     /// The empty squares where a stone of the side to move would capture on arrival.
     #[inline]
     pub fn capture_targets(&self) -> Bitboard {
-        capture_targets(self.stones(self.side), self.stones(self.side ^ 1))
+        capture_targets(self.stones(self.side), self.stones(self.side.other()))
     }
 
     /// [`Hasami::capture_targets`], computed once per position however often asked.
@@ -207,7 +207,11 @@ impl Hasami {
     /// The opponent stones `mv` would capture.
     #[inline]
     pub fn captures_of(&self, mv: HasamiMove) -> Bitboard {
-        captures(mv.to, self.stones(self.side), self.stones(self.side ^ 1))
+        captures(
+            mv.to,
+            self.stones(self.side),
+            self.stones(self.side.other()),
+        )
     }
 
     /// Both sides' stones in column-major order.
@@ -217,7 +221,7 @@ impl Hasami {
     }
 
     fn meets_win_condition(&self, side: Seat) -> bool {
-        let opponent_left = self.stones(side ^ 1).count();
+        let opponent_left = self.stones(side.other()).count();
         match self.rules.win {
             WinCondition::Five => self.captured_by(side) >= 5,
             WinCondition::Lead3 => self.stones(side).count() >= opponent_left + 3,
@@ -228,7 +232,7 @@ impl Hasami {
     /// The winner by captures: the player who moved last, or (in a set-up
     /// position only) the player to move.
     pub fn capture_winner(&self) -> Option<Seat> {
-        [self.side ^ 1, self.side]
+        [self.side.other(), self.side]
             .into_iter()
             .find(|&side| self.meets_win_condition(side))
     }
@@ -287,7 +291,7 @@ impl Game for Hasami {
     }
 
     fn make(&mut self, mv: HasamiMove) {
-        let (us, them) = (self.side, self.side ^ 1);
+        let (us, them) = (self.side, self.side.other());
         let captured = self.captures_of(mv);
         self.captures.push(captured);
         self.keys.push(self.key);
@@ -306,7 +310,7 @@ impl Game for Hasami {
 
     fn unmake(&mut self, mv: HasamiMove) {
         let captured = self.captures.pop().expect("unmake without a move");
-        let (us, them) = (self.side ^ 1, self.side);
+        let (us, them) = (self.side.other(), self.side);
         for sq in captured {
             self.put(them, sq);
         }
@@ -324,7 +328,7 @@ impl Game for Hasami {
 
     fn outcome(&self) -> Option<Outcome> {
         self.decided().or_else(|| {
-            (self.count_moves() == 0).then(|| Outcome::win(self.side ^ 1, "no-legal-move"))
+            (self.count_moves() == 0).then(|| Outcome::win(self.side.other(), "no-legal-move"))
         })
     }
 
@@ -382,7 +386,11 @@ impl Notation for Hasami {
         if !kanji {
             return format!("{}-{}", mv.from, mv.to);
         }
-        let piece = if self.side_to_move() == 0 { "P" } else { "+P" };
+        let piece = if self.side_to_move() == Seat::FIRST {
+            "P"
+        } else {
+            "+P"
+        };
         crate::core::readable::ReadableMove {
             piece,
             from: Some(mv.from),
@@ -400,14 +408,14 @@ impl Hasami {
     pub(super) fn make_pass(&mut self) {
         self.captures.push(Bitboard::EMPTY);
         self.keys.push(self.key);
-        self.side ^= 1;
+        self.side = self.side.other();
         self.key ^= SIDE_KEY;
     }
 
     pub(super) fn unmake_pass(&mut self) {
         let captured = self.captures.pop().expect("unmake_pass without a pass");
         debug_assert!(captured.is_empty());
-        self.side ^= 1;
+        self.side = self.side.other();
         self.key = self.keys.pop();
     }
 }

@@ -748,7 +748,7 @@ fn captures_agree_with_the_naive_walk_and_unmake_restores() {
             // The cache follows the position through make and unmake.
             assert_eq!(work.cached_capture_targets(), work.capture_targets());
             let captured =
-                work.stones(pos.side_to_move() ^ 1) != pos.stones(pos.side_to_move() ^ 1);
+                work.stones(pos.side_to_move().other()) != pos.stones(pos.side_to_move().other());
             assert_eq!(pos.is_tactical(mv), captured);
             assert_eq!(tactical.contains(&mv), captured);
             work.unmake(mv);
@@ -806,7 +806,7 @@ fn conformance_under_every_win_condition() {
 fn mobility_balance_and_capture_targets_agree_with_per_stone_counts() {
     for pos in random_positions(300, 23) {
         for side in [BLACK, WHITE] {
-            let expected = pos.mobility(side) as i32 - pos.mobility(side ^ 1) as i32;
+            let expected = pos.mobility(side) as i32 - pos.mobility(side.other()) as i32;
             assert_eq!(pos.mobility_balance(side), expected, "{}", pos.sfen());
         }
         // Every empty square where arriving captures, and no other.

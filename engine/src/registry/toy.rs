@@ -27,7 +27,8 @@ struct Nim {
 
 impl Nim {
     pub fn compute_key(&self) -> u64 {
-        (u64::from(self.stones) << 1 | u64::from(self.to_move)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        (u64::from(self.stones) << 1 | self.to_move.index() as u64)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
     }
 }
 
@@ -52,13 +53,13 @@ impl Game for Nim {
 
     fn make(&mut self, mv: Take) {
         self.stones -= mv.0;
-        self.to_move ^= 1;
+        self.to_move = self.to_move.other();
         self.ply += 1;
     }
 
     fn unmake(&mut self, mv: Take) {
         self.stones += mv.0;
-        self.to_move ^= 1;
+        self.to_move = self.to_move.other();
         self.ply -= 1;
     }
 
@@ -67,7 +68,7 @@ impl Game for Nim {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        (self.stones == 0).then(|| Outcome::win(self.to_move ^ 1, "last-stone"))
+        (self.stones == 0).then(|| Outcome::win(self.to_move.other(), "last-stone"))
     }
 }
 
@@ -96,10 +97,12 @@ impl Notation for Nim {
             .ok()
             .filter(|&n: &u8| n <= 99)
             .ok_or_else(|| refuse("stones: 0 to 99"))?;
-        let to_move = ["b", "w"]
-            .iter()
-            .position(|&s| s == side)
-            .ok_or_else(|| refuse("side: b or w"))? as Seat;
+        let to_move = Seat::new(
+            ["b", "w"]
+                .iter()
+                .position(|&s| s == side)
+                .ok_or_else(|| refuse("side: b or w"))?,
+        );
         let ply = ply
             .parse()
             .ok()
@@ -112,7 +115,7 @@ impl Notation for Nim {
         })
     }
     fn sfen(&self) -> String {
-        let side = ["b", "w"][self.to_move as usize];
+        let side = ["b", "w"][self.to_move.index()];
         format!("{} {side} {}", self.stones, self.ply)
     }
     fn diagram(&self) -> String {

@@ -160,7 +160,7 @@ mod tests {
     /// Nodes counted until the counter says stop, under `limits`.
     fn counted_until_stop(limits: &Limits) -> u64 {
         let control = SearchControl::new(false);
-        let budget = Budget::new(limits, &control, 0, 0, &TimeParams::default());
+        let budget = Budget::new(limits, &control, Seat::FIRST, 0, &TimeParams::default());
         let mut counter = NodeCounter::new(&budget, true);
         let mut nodes = 0;
         while !counter.count(&budget) {

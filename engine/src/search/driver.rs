@@ -24,6 +24,7 @@ use super::{
     Game, Limits, MoveList, RootChoice, Score, SearchControl, SearchInfo, SearchResult, Value,
     DRAW, INFINITE, MATE, MATE_BOUND,
 };
+use crate::core::PerSeat;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -44,7 +45,7 @@ pub struct RootMove<M> {
     pub score: Value,
     pub previous_score: Value,
     /// Max-n: the vector of shares `score` is one component of.
-    pub shares: [Value; 4],
+    pub shares: PerSeat<Value>,
     pub pv: Vec<M>,
 }
 
@@ -226,7 +227,7 @@ pub fn rate_root_moves<M: Copy + Eq + Default>(
             index: index as u16,
             score: -INFINITE,
             previous_score: -INFINITE,
-            shares: [0; 4],
+            shares: PerSeat::splat(0),
             pv: Vec::new(),
         })
         .collect()
@@ -249,7 +250,7 @@ pub trait Iterate<'a> {
         score
     }
     /// The whole score vector of a line, where the searcher has one.
-    fn reported_scores(&self, line: &RootMove<Self::Move>) -> Option<[Value; 4]> {
+    fn reported_scores(&self, line: &RootMove<Self::Move>) -> Option<PerSeat<Value>> {
         let _ = line;
         None
     }

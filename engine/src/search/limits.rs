@@ -1,13 +1,13 @@
 //! What `go` asks for.
 
-use crate::core::{MoveError, Notation};
+use crate::core::{MoveError, Notation, PerSeat};
 use std::time::Duration;
 
 /// Clock state from `go btime … wtime … binc … winc … byoyomi …`, per seat.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Clock {
-    pub time_left: [Option<Duration>; 4],
-    pub increment: [Duration; 4],
+    pub time_left: PerSeat<Option<Duration>>,
+    pub increment: PerSeat<Duration>,
     /// Per-move allowance after the main time is gone (also the site's per-turn limit).
     pub byoyomi: Duration,
 }

@@ -21,7 +21,7 @@ pub use limits::{Clock, Limits, RootChoice};
 pub use time::{DelayEstimate, Margin, TimeManager, TimeParams};
 
 use crate::clock::Instant;
-use crate::core::{Game, MoveList, Seat};
+use crate::core::{Game, MoveList, PerSeat, Seat};
 use crate::strength::Weakness;
 use crate::tune::Tuned;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -124,7 +124,7 @@ pub trait MultiPlayerGame: Game {
     /// Static evaluation by `eval`, one value per seat, each from that seat's
     /// point of view, in the game's units (centipawns); eliminated seats get
     /// what they keep.
-    fn evaluate_all(&self, eval: &Self::Eval) -> [Value; 4];
+    fn evaluate_all(&self, eval: &Self::Eval) -> PerSeat<Value>;
     /// Whether `seat` is still playing.
     fn is_alive(&self, seat: Seat) -> bool;
     /// Whether `mv` changes material (ordered early, searched in quiescence).
@@ -432,7 +432,7 @@ pub struct SearchInfo<M> {
     pub pv: Vec<M>,
     /// The whole score vector, one value per seat, where the searcher has one
     /// (max-n); `None` for two-player searchers.
-    pub scores: Option<[Value; 4]>,
+    pub scores: Option<PerSeat<Value>>,
     /// The result probabilities after the first move, where the game's
     /// evaluation gives them (Sugoroku); `None` from the searchers.
     pub odds: Option<Odds>,

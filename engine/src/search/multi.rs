@@ -97,7 +97,7 @@ use super::smp::{busy_key, Deferred};
 use super::tt::{value_from_tt, Bound, TtEntry};
 use super::*;
 use crate::core::movelist::MAX_MOVES;
-use crate::core::{GameResult, Seat};
+use crate::core::{GameResult, PerSeat, Seat};
 use crate::tune::{visit_list, Spec, Tunable, Tuned};
 
 /// The algorithms offered, in the order the protocol lists them.
@@ -171,12 +171,12 @@ const ALGORITHM_MIX: [u64; 4] = [
     0xA3C5_1E87_F290_6B1C,
     0x3F84_D5B5_B547_0917,
 ];
-const ROOT_MIX: [u64; 4] = [
+const ROOT_MIX: PerSeat<u64> = PerSeat::new([
     0x0000_0000_0000_0000,
     0x9E37_79B9_7F4A_7C15,
     0xC2B2_AE3D_27D4_EB4F,
     0x1656_67B1_9E37_79F9,
-];
+]);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Algorithm {
@@ -229,7 +229,7 @@ impl<G: MultiPlayerGame> SearchesGame<G> for MultiKind<G::Eval> {
         let setting = Setting::new(run.params, &mut self.lmr, run.params.search.lmr);
         let (shared, pos) = (run.shared, run.pos);
         let algorithm = Algorithm::from_name(run.config.algorithm);
-        let key_mix = ALGORITHM_MIX[algorithm as usize] ^ ROOT_MIX[pos.side_to_move() as usize & 3];
+        let key_mix = ALGORITHM_MIX[algorithm as usize] ^ ROOT_MIX[pos.side_to_move()];
         let weak = run.weakening();
         let new_worker = |id| Worker::new(id, shared, pos, setting, weak, algorithm, key_mix);
         run.drive(new_worker, report)
@@ -260,7 +260,7 @@ impl<M: Copy + Default> Frame<M> {
             sequence: [M::default(); MAX_SEQUENCE],
             deferred: Deferred::new(),
             tails: 0,
-            seat_of: [0; 4],
+            seat_of: [Seat::FIRST; 4],
         }
     }
 
@@ -443,7 +443,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
                 break;
             }
             if value > alpha || k < self.thread.lines() {
-                self.record_root(k, value, [0; 4]);
+                self.record_root(k, value, PerSeat::splat(0));
                 alpha = self.thread.line_bound();
             }
         }
@@ -462,7 +462,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
             if self.thread.stop {
                 break;
             }
-            self.record_root(k, shares[self.root as usize], shares);
+            self.record_root(k, shares[self.root], shares);
         }
     }
 
@@ -494,7 +494,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
         }
     }
 
-    fn record_root(&mut self, k: usize, score: Value, shares: [Value; 4]) {
+    fn record_root(&mut self, k: usize, score: Value, shares: PerSeat<Value>) {
         self.thread.record_line(k, score, self.pv.below_root());
         self.thread.root_moves[k].shares = shares;
     }
@@ -528,7 +528,7 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
             .then_some(DRAW)
     }
 
-    fn terminal_shares(&self, ply: usize) -> Option<[Value; 4]> {
+    fn terminal_shares(&self, ply: usize) -> Option<PerSeat<Value>> {
         if let Some(outcome) = self.pos.decided() {
             return Some(place_shares(outcome.result, self.seats, ply));
         }
@@ -539,22 +539,23 @@ impl<'a, G: MultiPlayerGame> Worker<'a, G> {
 
     #[inline]
     fn static_value(&self) -> Value {
-        self.evaluate_all()[self.root as usize]
+        self.evaluate_all()[self.root]
     }
 
     /// Max-n: the shares of the static values.
-    fn static_shares(&self) -> [Value; 4] {
+    fn static_shares(&self) -> PerSeat<Value> {
         let values = self.evaluate_all();
         static_shares(values, self.seats, self.setting.params.share_clamp)
     }
 
     /// The static values, as the player searched for judges them.
     #[inline]
-    fn evaluate_all(&self) -> [Value; 4] {
+    fn evaluate_all(&self) -> PerSeat<Value> {
         let mut values = self.pos.evaluate_all(self.setting.eval);
         if self.weak.is_some() {
-            for (seat, value) in values.iter_mut().enumerate().take(G::SEATS) {
-                *value = node::judged(self.weak.as_ref(), &self.pos, Some(seat), *value);
+            for seat in Seat::all(G::SEATS) {
+                values[seat] =
+                    node::judged(self.weak.as_ref(), &self.pos, Some(seat), values[seat]);
             }
         }
         values
@@ -847,9 +848,9 @@ impl<'a, G: MultiPlayerGame> Iterate<'a> for Worker<'a, G> {
         }
     }
 
-    fn reported_scores(&self, line: &RootMove<G::Move>) -> Option<[Value; 4]> {
+    fn reported_scores(&self, line: &RootMove<G::Move>) -> Option<PerSeat<Value>> {
         (self.algorithm == Algorithm::MaxN).then(|| {
-            let mut scores = [0; 4];
+            let mut scores = PerSeat::splat(0);
             for (score, &share) in scores.iter_mut().zip(&line.shares).take(self.seats) {
                 *score = share_to_value(share, self.seats);
             }

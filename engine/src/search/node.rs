@@ -4,7 +4,7 @@
 //! misjudges ([`Weakening`]).
 
 use super::{RootChoice, Value};
-use crate::core::{Game, MoveList};
+use crate::core::{Game, MoveList, Seat};
 use crate::strength::Weakness;
 
 /// A player below full strength, as a search applies it: the moves it
@@ -89,7 +89,7 @@ pub fn generate_moves<G: Game>(
 pub fn judged<G: Game>(
     weak: Option<&Weakening<'_, G::Move>>,
     pos: &G,
-    seat: Option<usize>,
+    seat: Option<Seat>,
     value: Value,
 ) -> Value {
     match weak {

@@ -158,7 +158,7 @@ impl History {
 
     #[inline]
     fn slot<M: Hash>(&self, seat: Seat, mv: M) -> usize {
-        ((seat as usize) << self.bits) + (fxhash::hash64(&mv) >> (64 - self.bits)) as usize
+        (seat.index() << self.bits) + (fxhash::hash64(&mv) >> (64 - self.bits)) as usize
     }
 
     #[inline]

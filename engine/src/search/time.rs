@@ -271,9 +271,8 @@ fn plan(
     margin: Margin,
     params: &TimeParams,
 ) -> (Duration, Duration, Duration) {
-    let seat = side as usize;
-    let left = clock.time_left[seat].unwrap_or(Duration::ZERO);
-    let increment = clock.increment[seat];
+    let left = clock.time_left[side].unwrap_or(Duration::ZERO);
+    let increment = clock.increment[side];
     let byoyomi = clock.byoyomi;
     let allowed = left + increment + byoyomi;
     let moves_to_come = if byoyomi > Duration::ZERO {
@@ -293,6 +292,7 @@ fn plan(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::PerSeat;
 
     fn planned(limits: &Limits, side: Seat, margin: Margin) -> TimeManager {
         TimeManager::new(limits, side, margin, &TimeParams::default())
@@ -307,8 +307,8 @@ mod tests {
     fn clock(left: Option<u64>, byoyomi: u64) -> Limits {
         Limits {
             clock: Some(Clock {
-                time_left: [left.map(ms); 4],
-                increment: [Duration::ZERO; 4],
+                time_left: PerSeat::splat(left.map(ms)),
+                increment: PerSeat::splat(Duration::ZERO),
                 byoyomi: ms(byoyomi),
             }),
             ..Limits::default()
@@ -326,29 +326,37 @@ mod tests {
                 ..clock(Some(0), 0)
             },
         ] {
-            let tm = planned(&limits, 0, Margin::fixed(MARGIN));
+            let tm = planned(&limits, Seat::FIRST, Margin::fixed(MARGIN));
             assert_eq!(tm.hard_limit(), Some(ms(29_700)), "{limits:?}");
             assert!(tm.soft_limit() <= tm.hard_limit());
         }
-        let tm = planned(&clock(Some(0), 60_000), 1, Margin::fixed(MARGIN));
+        let tm = planned(&clock(Some(0), 60_000), Seat::SECOND, Margin::fixed(MARGIN));
         assert_eq!(tm.hard_limit(), Some(ms(59_700)));
     }
 
     #[test]
     fn main_time_plus_byoyomi_uses_part_of_the_main_time() {
-        let tm = planned(&clock(Some(600_000), 10_000), 0, Margin::fixed(MARGIN));
+        let tm = planned(
+            &clock(Some(600_000), 10_000),
+            Seat::FIRST,
+            Margin::fixed(MARGIN),
+        );
         let (soft, hard) = (tm.soft_limit().unwrap(), tm.hard_limit().unwrap());
         assert!(soft > ms(10_000) && soft < ms(60_000), "{soft:?}");
         assert!(hard >= soft && hard <= ms(610_000 - MARGIN), "{hard:?}");
         // Nearly out of main time: byoyomi still bounds the move.
-        let tm = planned(&clock(Some(100), 10_000), 0, Margin::fixed(MARGIN));
+        let tm = planned(
+            &clock(Some(100), 10_000),
+            Seat::FIRST,
+            Margin::fixed(MARGIN),
+        );
         assert!(tm.hard_limit().unwrap() <= ms(10_100 - MARGIN));
     }
 
     #[test]
     fn sudden_death_never_exceeds_the_clock() {
         for left in [0, 50, 300, 1_000, 60_000] {
-            let tm = planned(&clock(Some(left), 0), 0, Margin::fixed(MARGIN));
+            let tm = planned(&clock(Some(left), 0), Seat::FIRST, Margin::fixed(MARGIN));
             let margin = ms(MARGIN).min(ms(left) / MARGIN_SHARE);
             assert!(tm.hard_limit().unwrap() <= ms(left) - margin);
             assert!(tm.soft_limit() <= tm.hard_limit());
@@ -357,9 +365,9 @@ mod tests {
 
     #[test]
     fn a_short_limit_keeps_three_quarters_of_itself() {
-        let tm = planned(&Limits::movetime(ms(40)), 0, Margin::fixed(300));
+        let tm = planned(&Limits::movetime(ms(40)), Seat::FIRST, Margin::fixed(300));
         assert_eq!(tm.hard_limit(), Some(ms(30)));
-        let tm = planned(&clock(Some(0), 1_000), 0, Margin::fixed(300));
+        let tm = planned(&clock(Some(0), 1_000), Seat::FIRST, Margin::fixed(300));
         assert_eq!(tm.hard_limit(), Some(ms(750)));
     }
 
@@ -370,26 +378,26 @@ mod tests {
             ..Margin::fixed(MARGIN)
         };
         // 100 ms a move: 25 ms margin, 75 ms searched, and (25 - 3) / 2 after.
-        let tm = planned(&Limits::movetime(ms(100)), 0, margin(1));
+        let tm = planned(&Limits::movetime(ms(100)), Seat::FIRST, margin(1));
         assert_eq!(tm.hard_limit(), Some(ms(75)));
         assert_eq!(tm.spare, ms(11));
         // A long margin against a short search: a fifth of the search at most.
-        let tm = planned(&clock(Some(60_000), 0), 0, Margin::fixed(2_000));
+        let tm = planned(&clock(Some(60_000), 0), Seat::FIRST, Margin::fixed(2_000));
         assert_eq!(tm.hard_limit(), Some(ms(60_000 / 40 * 3 - 2_000)));
         assert_eq!(tm.spare, ms(2_500 / 5));
         // 2 s: (300 - 3 * 10) / 2 of the 300 ms margin.
-        let tm = planned(&Limits::movetime(ms(2_000)), 0, margin(10));
+        let tm = planned(&Limits::movetime(ms(2_000)), Seat::FIRST, margin(10));
         assert_eq!(tm.hard_limit(), Some(ms(1_700)));
         assert_eq!(tm.spare, ms(135));
         // A slow machine's delays take the whole margin: nothing is spare.
-        let tm = planned(&Limits::movetime(ms(2_000)), 0, margin(100));
+        let tm = planned(&Limits::movetime(ms(2_000)), Seat::FIRST, margin(100));
         assert_eq!(tm.spare, Duration::ZERO);
         // Under a clock, the same from the allowance.
-        let tm = planned(&clock(Some(0), 1_000), 0, margin(0));
+        let tm = planned(&clock(Some(0), 1_000), Seat::FIRST, margin(0));
         assert_eq!(tm.hard_limit(), Some(ms(750)));
         assert_eq!(tm.spare, ms(125));
         // No margin configured, none spent.
-        let tm = planned(&Limits::movetime(ms(2_000)), 0, Margin::fixed(0));
+        let tm = planned(&Limits::movetime(ms(2_000)), Seat::FIRST, Margin::fixed(0));
         assert_eq!(tm.spare, Duration::ZERO);
     }
 
@@ -405,9 +413,9 @@ mod tests {
         // Three times a long one, but the search keeps half its time.
         assert_eq!(margin(200).of(ms(10_000)), ms(600));
         assert_eq!(margin(200).of(ms(1_000)), ms(500));
-        let tm = planned(&Limits::movetime(ms(200)), 0, margin(40));
+        let tm = planned(&Limits::movetime(ms(200)), Seat::FIRST, margin(40));
         assert_eq!(tm.hard_limit(), Some(ms(100)));
-        let tm = planned(&clock(Some(0), 1_000), 0, margin(150));
+        let tm = planned(&clock(Some(0), 1_000), Seat::FIRST, margin(150));
         assert_eq!(tm.hard_limit(), Some(ms(550)));
     }
 
@@ -428,7 +436,7 @@ mod tests {
 
     #[test]
     fn nothing_expires_while_waiting() {
-        let tm = planned(&Limits::movetime(ms(0)), 0, Margin::fixed(0));
+        let tm = planned(&Limits::movetime(ms(0)), Seat::FIRST, Margin::fixed(0));
         let control = SearchControl::new(true);
         assert!(!tm.hard_expired(&control) && !tm.soft_expired(&control));
         control.ponderhit(None);
@@ -437,20 +445,33 @@ mod tests {
             infinite: true,
             ..Limits::default()
         };
-        assert!(!planned(&infinite, 0, Margin::fixed(0)).hard_expired(&SearchControl::new(false)));
+        assert!(!planned(&infinite, Seat::FIRST, Margin::fixed(0))
+            .hard_expired(&SearchControl::new(false)));
     }
 
     #[test]
     fn main_time_is_spread_over_the_game_and_one_move_takes_a_bounded_share() {
         // The two clocks that once spent 11-13 s and 2.7 s on the first move.
-        let tm = planned(&clock(Some(60_000), 1_000), 0, Margin::fixed(MARGIN));
+        let tm = planned(
+            &clock(Some(60_000), 1_000),
+            Seat::FIRST,
+            Margin::fixed(MARGIN),
+        );
         assert_eq!(tm.soft_limit(), Some(ms(60_000 / 25 * 60 / 100 + 1_000)));
         assert_eq!(tm.hard_limit(), Some(ms(60_000 / 10 + 1_000 - MARGIN)));
-        let tm = planned(&clock(Some(5_000), 2_000), 0, Margin::fixed(MARGIN));
+        let tm = planned(
+            &clock(Some(5_000), 2_000),
+            Seat::FIRST,
+            Margin::fixed(MARGIN),
+        );
         assert_eq!(tm.hard_limit(), Some(ms(5_000 / 10 + 2_000 - MARGIN)));
         for left in [1_000, 30_000, 600_000, 3_600_000] {
             for byoyomi in [0, 1_000, 10_000] {
-                let tm = planned(&clock(Some(left), byoyomi), 0, Margin::fixed(MARGIN));
+                let tm = planned(
+                    &clock(Some(left), byoyomi),
+                    Seat::FIRST,
+                    Margin::fixed(MARGIN),
+                );
                 let hard = tm.hard_limit().unwrap();
                 assert!(
                     hard <= ms(left / MAX_MAIN_SHARE as u64 + byoyomi),
@@ -467,12 +488,12 @@ mod tests {
     #[test]
     fn a_clock_sent_with_ponderhit_replaces_the_one_go_gave() {
         // `go ponder` without a clock: nothing would ever expire.
-        let tm = planned(&Limits::default(), 0, Margin::fixed(0));
+        let tm = planned(&Limits::default(), Seat::FIRST, Margin::fixed(0));
         let control = SearchControl::new(true);
         assert!(!tm.hard_expired(&control));
         let ponderhit = Clock {
-            time_left: [Some(Duration::ZERO); 4],
-            increment: [Duration::ZERO; 4],
+            time_left: PerSeat::splat(Some(Duration::ZERO)),
+            increment: PerSeat::splat(Duration::ZERO),
             byoyomi: ms(0),
         };
         control.ponderhit(Some(ponderhit));

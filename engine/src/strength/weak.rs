@@ -9,6 +9,7 @@
 //! search sees one consistent game (the table stays sound) and a position
 //! looks the same however it is reached.
 
+use crate::core::Seat;
 use crate::search::Value;
 
 /// How a weak player misjudges.
@@ -44,12 +45,12 @@ impl Weakness {
     /// ±[`Weakness::noise`]: for `seat`'s value where an evaluation has one
     /// per seat, for the side to move's (`None`) where it has one.
     #[inline]
-    pub fn misjudgement(&self, key: u64, seat: Option<usize>) -> Value {
+    pub fn misjudgement(&self, key: u64, seat: Option<Seat>) -> Value {
         let noise = self.noise;
         if noise <= 0 {
             return 0;
         }
-        let salt = seat.map_or(0, |seat| seat as u64 + 1);
+        let salt = seat.map_or(0, |seat| seat.index() as u64 + 1);
         let h = mix(key ^ self.seed.rotate_left(17) ^ salt);
         (h % (2 * noise as u64 + 1)) as Value - noise
     }
@@ -67,7 +68,7 @@ mod tests {
             seed: 9,
         };
         let seen: std::collections::BTreeSet<Value> = (0..2_000u64)
-            .map(|key| weakness.misjudgement(key.wrapping_mul(0x9E37_79B9), Some(2)))
+            .map(|key| weakness.misjudgement(key.wrapping_mul(0x9E37_79B9), Some(Seat::new(2))))
             .collect();
         assert_eq!(seen, (-5..=5).collect(), "every value within ±5");
         let none = Weakness::default();

@@ -140,7 +140,7 @@ fn greedy_score(pos: &Sugoroku, mv: SugorokuMove) -> i64 {
     if let Some(outcome) = after.decided() {
         return 1_000_000 * outcome.value_for(me) as i64;
     }
-    after.pips(1 - me) as i64 - after.pips(me) as i64
+    after.pips(me.other()) as i64 - after.pips(me) as i64
 }
 
 /// One roll drawn from a dice stream, as the dice land (either order is one roll).
@@ -204,8 +204,8 @@ pub fn duel_from(a: Player, b: Player, starts: &[Sugoroku], seed: u64) -> DuelRe
     for (pair, start) in (0..pairs as u64).zip(starts) {
         let dice = crate::core::zobrist::splitmix64(seed ^ pair.wrapping_mul(0x9E37)).1;
         let mut total = 0;
-        for first in [0, 1] {
-            let choices = dice ^ (first as u64 + 1);
+        for first in [Seat::FIRST, Seat::SECOND] {
+            let choices = dice ^ (first.index() as u64 + 1);
             let points = play(&mut seats, first, start, dice, choices);
             wins += (points > 0) as u32;
             match points {

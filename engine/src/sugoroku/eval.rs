@@ -307,11 +307,11 @@ impl Board {
             occupied: [0; 2],
             made: [0; 2],
             blots: [0; 2],
-            on_bar: [pos.count(0, BAR), pos.count(1, BAR)],
+            on_bar: [pos.count(Seat::FIRST, BAR), pos.count(Seat::SECOND, BAR)],
         };
         for side in 0..2 {
             for point in 1..=24u8 {
-                let n = pos.count(side as Seat, point);
+                let n = pos.count(Seat::new(side), point);
                 let bit = 1u32 << point;
                 if n > 0 {
                     board.occupied[side] |= bit;
@@ -330,23 +330,23 @@ impl Board {
     /// (`side`'s point r is their point 25 − r).
     #[inline]
     fn theirs_seen_by(&self, side: Seat) -> u32 {
-        (self.occupied[(side ^ 1) as usize].reverse_bits() >> 6) & POINTS_MASK
+        (self.occupied[side.other().index()].reverse_bits() >> 6) & POINTS_MASK
     }
 
     /// Points of `side`'s home (1..=6) holding two or more stones.
     #[inline]
     fn home_points(&self, side: Seat) -> u32 {
-        (self.made[side as usize] >> 1 & 0x3F).count_ones()
+        (self.made[side.index()] >> 1 & 0x3F).count_ones()
     }
 }
 
 /// Contact terms for `side` in turns gained (positive is good for `side`).
 fn contact(board: &Board, side: Seat, w: &Weights) -> f32 {
-    let them = side ^ 1;
+    let them = side.other();
     // The opponent's stones in `side`'s numbering: bit r set when a stone stands on
     // `side`'s point r (bit 0 for the opponent's bar), moving up toward 24.
-    let theirs = board.theirs_seen_by(side) | (board.on_bar[them as usize] > 0) as u32;
-    let made = board.made[side as usize];
+    let theirs = board.theirs_seen_by(side) | (board.on_bar[them.index()] > 0) as u32;
+    let made = board.made[side.index()];
     let mut score = 0.0;
     let home_points = board.home_points(side);
     score += w.home_point * home_points as f32;
@@ -366,7 +366,7 @@ fn contact(board: &Board, side: Seat, w: &Weights) -> f32 {
     // Blots: the rolls that hit at least one, weighted by what the worst loses.
     let mut shots = 0u32;
     let mut worst_loss = 0u32;
-    let mut blots = board.blots[side as usize];
+    let mut blots = board.blots[side.index()];
     while blots != 0 {
         let point = blots.trailing_zeros();
         blots &= blots - 1;
@@ -388,14 +388,14 @@ fn contact(board: &Board, side: Seat, w: &Weights) -> f32 {
     score -= hit_chance * worst_loss as f32 / PIPS_PER_TURN * w.hit_loss_share;
     // Stones on the bar against the opponent's home.
     let their_home = board.home_points(them) as f32;
-    let on_bar = board.on_bar[side as usize] as f32;
+    let on_bar = board.on_bar[side.index()] as f32;
     score -= on_bar * (w.bar_base + w.bar_per_home_point * their_home);
     score
 }
 
 /// The chance that `side` ends with a closed home against a stone on the bar.
 fn closeout_chance(board: &Board, side: Seat, w: &Weights) -> f32 {
-    if board.on_bar[(side ^ 1) as usize] == 0 {
+    if board.on_bar[side.other().index()] == 0 {
         return 0.0;
     }
     w.closeout_chance[board.home_points(side) as usize]
@@ -408,7 +408,7 @@ fn in_contact(board: &Board) -> bool {
     }
     // b's rearmost stone against w's rearmost, both in b's numbering.
     let b_stones = board.occupied[0];
-    let w_stones = board.theirs_seen_by(0);
+    let w_stones = board.theirs_seen_by(Seat::FIRST);
     b_stones != 0 && w_stones != 0 && w_stones.trailing_zeros() < 31 - b_stones.leading_zeros()
 }
 
@@ -421,7 +421,7 @@ pub(super) fn evaluate_with(pos: &Sugoroku, w: &Weights) -> Value {
     if let Some(outcome) = pos.outcome() {
         return outcome.value_for(me) * 1000;
     }
-    let them = me ^ 1;
+    let them = me.other();
     let board = Board::read(pos);
     let mut mine = race_turns(pos, me, w);
     let theirs = race_turns(pos, them, w);

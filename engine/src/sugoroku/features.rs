@@ -281,7 +281,7 @@ pub fn features(pos: &Sugoroku, inputs: usize) -> Features {
         numerator: [0; MAX_ACTIVE],
         len: 0,
     };
-    let us = pos.side_to_move() as usize;
+    let us = pos.side_to_move().index();
     let board = pos.board();
     let sides = [&board[us], &board[us ^ 1]];
     for (k, stones) in sides.into_iter().enumerate() {
@@ -580,7 +580,7 @@ fn handmade(s: &Sides, t: &Tally) -> [u32; HANDMADE_PER_SIDE] {
 mod tests {
     use super::super::position::mirror;
     use super::*;
-    use crate::core::{HouseRules, MoveList, Notation};
+    use crate::core::{HouseRules, MoveList, Notation, Seat};
     use crate::search::ChanceGame;
     use crate::session::Playable;
     use crate::sugoroku::{Roll, SugorokuMove, SugorokuRules};
@@ -591,16 +591,16 @@ mod tests {
     fn features_reference(pos: &Sugoroku, inputs: usize) -> Reference {
         let mut f = Reference(Vec::new());
         let us = pos.side_to_move();
-        for (k, side) in [us, us ^ 1].into_iter().enumerate() {
+        for (k, side) in [us, us.other()].into_iter().enumerate() {
             for point in 1..=24u8 {
                 let base = (k * 24 + point as usize - 1) * UNITS;
                 f.unary(base, UNITS, pos.count(side, point));
             }
         }
-        for (k, side) in [us, us ^ 1].into_iter().enumerate() {
+        for (k, side) in [us, us.other()].into_iter().enumerate() {
             f.unary(POINT_INPUTS + k * 3, 3, pos.count(side, BAR));
         }
-        for (k, side) in [us, us ^ 1].into_iter().enumerate() {
+        for (k, side) in [us, us.other()].into_iter().enumerate() {
             let scalars = POINT_INPUTS + BAR_INPUTS + k * 3;
             f.set(scalars, pos.home_count(side) as f32 / STONES as f32);
             f.set(scalars + 1, pos.count(side, OFF) as f32 / STONES as f32);
@@ -616,7 +616,7 @@ mod tests {
         );
         f.set(flags + 3, (rules.closeout == Closeout::Off) as u32 as f32);
         if inputs >= FULL_INPUTS {
-            for (k, side) in [us, us ^ 1].into_iter().enumerate() {
+            for (k, side) in [us, us.other()].into_iter().enumerate() {
                 let (sides, mine, blocked) = sides_reference(pos, side);
                 let values = handmade_reference(&sides, &mine, blocked);
                 for (i, v) in values.into_iter().enumerate() {
@@ -651,7 +651,7 @@ mod tests {
 
     /// The old `Sides::of`: one side's counts and point sets, read point by
     /// point (the points closed to the side apart, in its own numbering).
-    fn sides_reference(pos: &Sugoroku, side: u8) -> (Sides, [u8; 26], u32) {
+    fn sides_reference(pos: &Sugoroku, side: Seat) -> (Sides, [u8; 26], u32) {
         let mut mine = [0; 26];
         let mut blocked = 0;
         let mut s = Sides {
@@ -659,13 +659,13 @@ mod tests {
             made: 0,
             their_made: 0,
             theirs: 0,
-            their_bar: pos.count(side ^ 1, BAR),
+            their_bar: pos.count(side.other(), BAR),
         };
         for p in 0..=BAR {
             mine[p as usize] = pos.count(side, p);
         }
         for p in 1..=24u8 {
-            let (n, m) = (mine[p as usize], pos.count(side ^ 1, mirror(p)));
+            let (n, m) = (mine[p as usize], pos.count(side.other(), mirror(p)));
             s.blots |= ((n == 1) as u32) << p;
             s.made |= ((n >= 2) as u32) << p;
             blocked |= ((m >= 2) as u32) << p;
@@ -776,7 +776,7 @@ mod tests {
     fn features_equal_the_reference_exactly() {
         let positions = random_positions(600, 11);
         let count = |test: fn(&Sugoroku) -> bool| positions.iter().filter(|p| test(p)).count();
-        let on_bar = count(|p| p.count(0, BAR) > 0 || p.count(1, BAR) > 0);
+        let on_bar = count(|p| p.count(Seat::FIRST, BAR) > 0 || p.count(Seat::SECOND, BAR) > 0);
         let races = count(|p| !contact(p));
         assert!(
             positions.len() > 20_000 && on_bar > 2_000 && races > 2_000,
@@ -800,7 +800,7 @@ mod tests {
     fn some_turn_hits(pos: &Sugoroku, roll: Roll) -> bool {
         let mut pos = *pos;
         pos.apply_chance(roll);
-        let them = pos.side_to_move() ^ 1;
+        let them = pos.side_to_move().other();
         let before = pos.count(them, BAR);
         let mut moves: MoveList<SugorokuMove> = MoveList::new();
         pos.generate_moves(&mut moves);
@@ -826,7 +826,7 @@ mod tests {
         for _ in 0..150 {
             let mut pos = Sugoroku::start(&SugorokuRules::default());
             while pos.outcome().is_none() {
-                let (sides, mine, blocked) = sides_reference(&pos, pos.side_to_move() ^ 1);
+                let (sides, mine, blocked) = sides_reference(&pos, pos.side_to_move().other());
                 let mut differs = false;
                 for &(roll, _) in ROLLS.iter() {
                     let (counted, truth) =

@@ -13,7 +13,7 @@ use crate::core::{Game, MoveError, MoveList, ParseError, Seat};
 use crate::search::ChanceGame;
 
 fn side_letter(side: Seat) -> char {
-    if side == 0 {
+    if side == Seat::FIRST {
         'b'
     } else {
         'w'
@@ -31,8 +31,8 @@ pub fn parse_position(text: &str, rules: &SugorokuRules) -> Result<Sugoroku, Par
         )));
     }
     let side = match fields[3] {
-        "b" => 0,
-        "w" => 1,
+        "b" => Seat::FIRST,
+        "w" => Seat::SECOND,
         other => return Err(err(format!("side '{}', expected b or w", truncate(other)))),
     };
     let turn = match fields.get(5) {
@@ -54,7 +54,10 @@ pub fn parse_position(text: &str, rules: &SugorokuRules) -> Result<Sugoroku, Par
         if *token == "0" {
             continue;
         }
-        let parts = [(token.strip_suffix('b'), 0), (token.strip_suffix('w'), 1)];
+        let parts = [
+            (token.strip_suffix('b'), Seat::FIRST),
+            (token.strip_suffix('w'), Seat::SECOND),
+        ];
         let (count, owner) = match parts
             .into_iter()
             .find_map(|(count, owner)| Some((count?, owner)))
@@ -77,9 +80,13 @@ pub fn parse_position(text: &str, rules: &SugorokuRules) -> Result<Sugoroku, Par
             }
         };
         // White's stones are kept in white's own numbering.
-        let own_point = if owner == 0 { point } else { mirror(point) };
+        let own_point = if owner == Seat::FIRST {
+            point
+        } else {
+            mirror(point)
+        };
         pos.set_count(owner, own_point, count);
-        totals[owner as usize] += count as u32;
+        totals[owner.index()] += count as u32;
     }
     for (field, name, point) in [(fields[1], "bar", BAR), (fields[2], "off", OFF)] {
         let counts: Vec<&str> = field.split('/').collect();
@@ -93,21 +100,23 @@ pub fn parse_position(text: &str, rules: &SugorokuRules) -> Result<Sugoroku, Par
                 truncate(field)
             )));
         };
-        for (owner, count) in [(0, b), (1, w)] {
+        for (owner, count) in [(Seat::FIRST, b), (Seat::SECOND, w)] {
             pos.set_count(owner, point, count);
-            totals[owner as usize] += count as u32;
+            totals[owner.index()] += count as u32;
         }
     }
-    for owner in [0, 1] {
-        if totals[owner] != STONES as u32 {
+    for owner in Seat::all(2) {
+        if totals[owner.index()] != STONES as u32 {
             return Err(err(format!(
                 "{} has {} stones in all, expected 15",
-                side_letter(owner as Seat),
-                totals[owner]
+                side_letter(owner),
+                totals[owner.index()]
             )));
         }
     }
-    if rules.finish == Finish::AllHome && (pos.count(0, OFF) > 0 || pos.count(1, OFF) > 0) {
+    if rules.finish == Finish::AllHome
+        && (pos.count(Seat::FIRST, OFF) > 0 || pos.count(Seat::SECOND, OFF) > 0)
+    {
         return Err(err(
             "off: no stone is borne off under the all-home finish".to_string()
         ));
@@ -137,7 +146,10 @@ pub fn parse_position(text: &str, rules: &SugorokuRules) -> Result<Sugoroku, Par
 pub fn write_position(pos: &Sugoroku) -> String {
     let points: Vec<String> = (1..=24u8)
         .map(|point| {
-            let (b, w) = (pos.count(0, point), pos.count(1, mirror(point)));
+            let (b, w) = (
+                pos.count(Seat::FIRST, point),
+                pos.count(Seat::SECOND, mirror(point)),
+            );
             match (b, w) {
                 (0, 0) => "0".to_string(),
                 (b, 0) => format!("{b}b"),
@@ -148,10 +160,10 @@ pub fn write_position(pos: &Sugoroku) -> String {
     format!(
         "{} {}/{} {}/{} {} {} {}",
         points.join("/"),
-        pos.count(0, BAR),
-        pos.count(1, BAR),
-        pos.count(0, OFF),
-        pos.count(1, OFF),
+        pos.count(Seat::FIRST, BAR),
+        pos.count(Seat::SECOND, BAR),
+        pos.count(Seat::FIRST, OFF),
+        pos.count(Seat::SECOND, OFF),
         side_letter(pos.side_to_move()),
         pos.dice(),
         pos.ply() + 1
@@ -485,7 +497,10 @@ pub fn play_text(pos: &mut Sugoroku, text: &str) -> Result<(), MoveError> {
 /// position's facts.
 pub fn diagram(pos: &Sugoroku) -> String {
     let cell = |point: u8| -> String {
-        match (pos.count(0, point), pos.count(1, mirror(point))) {
+        match (
+            pos.count(Seat::FIRST, point),
+            pos.count(Seat::SECOND, mirror(point)),
+        ) {
             (0, 0) => ".".to_string(),
             (b, 0) => format!("{b}b"),
             (_, w) => format!("{w}w"),
@@ -510,10 +525,10 @@ pub fn diagram(pos: &Sugoroku) -> String {
     out.push('\n');
     out.push_str(&format!(
         "bar b {} w {}  off b {} w {}\nsfen {}\nkey {:016x}\nside {}\n{}",
-        pos.count(0, BAR),
-        pos.count(1, BAR),
-        pos.count(0, OFF),
-        pos.count(1, OFF),
+        pos.count(Seat::FIRST, BAR),
+        pos.count(Seat::SECOND, BAR),
+        pos.count(Seat::FIRST, OFF),
+        pos.count(Seat::SECOND, OFF),
         pos.sfen(),
         pos.key(),
         side_letter(pos.side_to_move()),

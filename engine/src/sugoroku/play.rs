@@ -28,7 +28,7 @@ impl Playable for Sugoroku {
                     .sum(),
             }
         };
-        let (us, them) = (self.side_to_move(), self.side_to_move() ^ 1);
+        let (us, them) = (self.side_to_move(), self.side_to_move().other());
         let mut after = *self;
         after.make(mv);
         (to_go(self, us) - to_go(&after, us)) + (to_go(&after, them) - to_go(self, them))

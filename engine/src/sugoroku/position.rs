@@ -33,7 +33,7 @@ const SIDE_KEY: u64 = 0x6A09_E667_F3BC_C908;
 
 #[inline]
 fn stone_key(side: Seat, point: u8, count: u8) -> u64 {
-    STONE_KEYS[(side as usize * 26 + point as usize) * 16 + count as usize]
+    STONE_KEYS[(side.index() * 26 + point as usize) * 16 + count as usize]
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -77,7 +77,10 @@ impl Sugoroku {
 
     /// Works out whether a built position is already over; `Err` if both sides won.
     pub(super) fn settle(&mut self) -> Result<(), &'static str> {
-        let won = [self.winner_check(0), self.winner_check(1)];
+        let won = [
+            self.winner_check(Seat::FIRST),
+            self.winner_check(Seat::SECOND),
+        ];
         self.outcome = match won {
             [Some(_), Some(_)] => return Err("both sides have already won"),
             [Some(o), None] | [None, Some(o)] => Some(o),
@@ -88,15 +91,15 @@ impl Sugoroku {
 
     #[inline]
     fn change(&mut self, side: Seat, point: u8, count: u8) {
-        let old = self.stones[side as usize][point as usize];
+        let old = self.stones[side.index()][point as usize];
         self.key ^= stone_key(side, point, old) ^ stone_key(side, point, count);
-        self.stones[side as usize][point as usize] = count;
+        self.stones[side.index()][point as usize] = count;
     }
 
     /// Stones of `side` on `point` of that side's own numbering (0 off, 25 bar).
     #[inline]
     pub fn count(&self, side: Seat, point: u8) -> u8 {
-        self.stones[side as usize][point as usize]
+        self.stones[side.index()][point as usize]
     }
 
     #[inline]
@@ -107,27 +110,27 @@ impl Sugoroku {
     /// Stones of `side` on its home points 1–6.
     #[inline]
     pub fn home_count(&self, side: Seat) -> u8 {
-        self.stones[side as usize][1..=HOME as usize].iter().sum()
+        self.stones[side.index()][1..=HOME as usize].iter().sum()
     }
 
     /// The pip count: each stone's distance to off (the bar is 25).
     pub fn pips(&self, side: Seat) -> u32 {
         (1..=25u32)
-            .map(|p| p * self.stones[side as usize][p as usize] as u32)
+            .map(|p| p * self.stones[side.index()][p as usize] as u32)
             .sum()
     }
 
     /// Stones of `side` outside its home (points 7–24 and the bar).
     #[inline]
     fn outside_home(&self, side: Seat) -> u8 {
-        self.stones[side as usize][HOME as usize + 1..].iter().sum()
+        self.stones[side.index()][HOME as usize + 1..].iter().sum()
     }
 
     /// The closed home of `side`: an opponent stone on the bar and each of
     /// `side`'s points 1–6 holding two or more.
     pub fn home_closed(&self, side: Seat) -> bool {
-        self.stones[side as usize ^ 1][BAR as usize] > 0
-            && self.stones[side as usize][1..=HOME as usize]
+        self.stones[side.index() ^ 1][BAR as usize] > 0
+            && self.stones[side.index()][1..=HOME as usize]
                 .iter()
                 .all(|&n| n >= 2)
     }
@@ -137,7 +140,7 @@ impl Sugoroku {
         if self.rules.closeout != Closeout::Multiplier || !self.home_closed(side) {
             return 1;
         }
-        let home = &self.stones[side as usize][1..=HOME as usize];
+        let home = &self.stones[side.index()][1..=HOME as usize];
         if home == [2, 2, 2, 3, 3, 3] || home == [2, 3, 2, 3, 2, 3] {
             3
         } else {
@@ -172,13 +175,13 @@ impl Sugoroku {
     /// Where a stone of the side to move on `from` goes with `die`, if it may.
     #[inline]
     pub(super) fn target(&self, from: u8, die: u8) -> Option<u8> {
-        let us = &self.stones[self.side as usize];
+        let us = &self.stones[self.side.index()];
         if us[from as usize] == 0 || (us[BAR as usize] > 0 && from != BAR) {
             return None;
         }
         if from > die {
             let to = from - die;
-            let blockers = self.stones[self.side as usize ^ 1][mirror(to) as usize];
+            let blockers = self.stones[self.side.index() ^ 1][mirror(to) as usize];
             return (blockers < 2).then_some(to);
         }
         // Bearing off: only under the bear-off finish with every stone home, by the
@@ -193,7 +196,7 @@ impl Sugoroku {
     /// Moves one stone of the side to move; returns whether it hit.
     #[inline]
     pub(super) fn apply_step(&mut self, step: Step) -> bool {
-        let (us, them) = (self.side, self.side ^ 1);
+        let (us, them) = (self.side, self.side.other());
         self.change(us, step.from, self.count(us, step.from) - 1);
         self.change(us, step.to, self.count(us, step.to) + 1);
         if step.to != OFF && self.count(them, mirror(step.to)) == 1 {
@@ -207,7 +210,7 @@ impl Sugoroku {
     /// Takes back [`Sugoroku::apply_step`].
     #[inline]
     pub(super) fn revert_step(&mut self, step: Step, hit: bool) {
-        let (us, them) = (self.side, self.side ^ 1);
+        let (us, them) = (self.side, self.side.other());
         if hit {
             self.change(them, BAR, self.count(them, BAR) - 1);
             self.change(them, mirror(step.to), 1);
@@ -219,7 +222,7 @@ impl Sugoroku {
     /// Whether the side to move has won now (checked after every stone move).
     #[inline]
     pub(super) fn mover_won(&self) -> bool {
-        let side = self.side as usize;
+        let side = self.side.index();
         match self.rules.finish {
             Finish::AllHome if self.home_count(self.side) == STONES => return true,
             Finish::BearOff if self.stones[side][OFF as usize] == STONES => return true,
@@ -242,14 +245,14 @@ impl Sugoroku {
         side: Seat,
         rules: &SugorokuRules,
     ) -> Result<Self, String> {
-        let mut pos = Sugoroku::empty(side & 1, 0, rules);
-        for owner in [0, 1] {
-            let total: u32 = board[owner as usize].iter().map(|&n| n as u32).sum();
+        let mut pos = Sugoroku::empty(side, 0, rules);
+        for owner in Seat::all(2) {
+            let total: u32 = board[owner.index()].iter().map(|&n| n as u32).sum();
             if total != STONES as u32 {
                 return Err(format!("side {owner} has {total} stones, not 15"));
             }
             for point in 0..=BAR {
-                pos.set_count(owner, point, board[owner as usize][point as usize]);
+                pos.set_count(owner, point, board[owner.index()][point as usize]);
             }
         }
         if (1..=24).any(|p| board[0][p as usize] > 0 && board[1][mirror(p) as usize] > 0) {
@@ -276,7 +279,7 @@ impl Sugoroku {
     fn hand_over(&mut self) {
         self.outcome = self.winner_check(self.side);
         self.set_dice(Dice::NONE);
-        self.side ^= 1;
+        self.side = self.side.other();
         self.key ^= SIDE_KEY;
         self.ply += 1;
     }
@@ -288,10 +291,10 @@ impl Sugoroku {
     }
     pub fn compute_key(&self) -> u64 {
         let mut key = DICE_KEYS[self.dice.index()];
-        if self.side == 1 {
+        if self.side == Seat::SECOND {
             key ^= SIDE_KEY;
         }
-        for side in [0, 1] {
+        for side in Seat::all(2) {
             for point in 0..26u8 {
                 key ^= stone_key(side, point, self.count(side, point));
             }
@@ -332,7 +335,7 @@ impl Game for Sugoroku {
     fn unmake(&mut self, mv: SugorokuMove) {
         self.ply -= 1;
         self.key ^= SIDE_KEY;
-        self.side ^= 1;
+        self.side = self.side.other();
         self.outcome = None;
         self.set_dice(mv.dice());
         for (i, &step) in mv.steps().iter().enumerate().rev() {
@@ -387,7 +390,7 @@ impl Notation for Sugoroku {
         super::notation::diagram(self)
     }
     fn status_details(&self) -> String {
-        let both = |f: &dyn Fn(Seat) -> u32| format!("{},{}", f(0), f(1));
+        let both = |f: &dyn Fn(Seat) -> u32| format!("{},{}", f(Seat::FIRST), f(Seat::SECOND));
         format!(
             "dice {} pips {} bar {} off {} home {}",
             self.dice,
@@ -451,12 +454,12 @@ impl Sugoroku {
     /// Whether a stone is on the bar or some stone still has an opposing one
     /// ahead of it: once not, stones only moving forward never meet again.
     pub(super) fn can_hit_again(&self) -> bool {
-        if self.count(0, BAR) > 0 || self.count(1, BAR) > 0 {
+        if self.count(Seat::FIRST, BAR) > 0 || self.count(Seat::SECOND, BAR) > 0 {
             return true;
         }
         // b's rearmost stone against w's rearmost, both in b's numbering.
-        let b_back = (1..=24u8).rev().find(|&p| self.count(0, p) > 0);
-        let w_back = (1..=24u8).find(|&p| self.count(1, mirror(p)) > 0);
+        let b_back = (1..=24u8).rev().find(|&p| self.count(Seat::FIRST, p) > 0);
+        let w_back = (1..=24u8).find(|&p| self.count(Seat::SECOND, mirror(p)) > 0);
         matches!((b_back, w_back), (Some(b), Some(w)) if w < b)
     }
 }

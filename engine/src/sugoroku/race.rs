@@ -367,7 +367,7 @@ pub fn exact(pos: &Sugoroku) -> Option<Outcomes> {
         return None;
     }
     let finish = pos.rules().finish;
-    let us = pos.side_to_move() as usize;
+    let us = pos.side_to_move().index();
     let me = state(&pos.board()[us], finish)?;
     let them = state(&pos.board()[us ^ 1], finish)?;
     Some(Outcomes {

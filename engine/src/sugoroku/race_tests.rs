@@ -32,7 +32,7 @@ fn race(finish: Finish, mover: &[(usize, u8)], other: &[(usize, u8)]) -> Sugorok
         }
         board[side][rest] += 15 - board[side].iter().sum::<u8>();
     }
-    let pos = Sugoroku::from_board(&board, 0, &rules(finish)).expect("a valid race");
+    let pos = Sugoroku::from_board(&board, Seat::FIRST, &rules(finish)).expect("a valid race");
     assert!(!contact(&pos) && pos.outcome().is_none());
     pos
 }
@@ -58,8 +58,8 @@ fn random_race(rng: &mut Xoshiro256PlusPlus, finish: Finish) -> Sugoroku {
                 }
             }
         }
-        let to_move: Seat = rng.gen_range(0..2);
-        if to_move == 1 {
+        let to_move = Seat::new(rng.gen_range(0..2u8) as usize);
+        if to_move == Seat::SECOND {
             board.swap(0, 1);
         }
         let Ok(pos) = Sugoroku::from_board(&board, to_move, &rules(finish)) else {
@@ -88,7 +88,7 @@ fn one_sided_plays_are_the_engines_turns() {
     for finish in [Finish::AllHome, Finish::BearOff] {
         for _ in 0..400 {
             let pos = random_race(&mut rng, finish);
-            let mover = pos.side_to_move() as usize;
+            let mover = pos.side_to_move().index();
             for &(roll, _) in ROLLS.iter() {
                 let mut rolled = pos;
                 rolled.apply_chance(roll);

@@ -104,7 +104,7 @@ struct Naive {
 fn naive_of(pos: &Sugoroku) -> Naive {
     let us = pos.side_to_move();
     let mut stones = [[0; 26]; 2];
-    for (i, side) in [us, us ^ 1].into_iter().enumerate() {
+    for (i, side) in [us, us.other()].into_iter().enumerate() {
         for point in 0..26 {
             stones[i][point as usize] = pos.count(side, point) as i32;
         }
@@ -217,7 +217,7 @@ fn fast_turns(pos: &Sugoroku) -> BTreeSet<(Naive, bool)> {
             let mut after = *pos;
             after.make(mv);
             let mut stones = [[0; 26]; 2];
-            for (i, side) in [mover, mover ^ 1].into_iter().enumerate() {
+            for (i, side) in [mover, mover.other()].into_iter().enumerate() {
                 for point in 0..26 {
                     stones[i][point as usize] = after.count(side, point) as i32;
                 }
@@ -400,7 +400,7 @@ fn a_blocked_entry_passes_and_two_on_the_bar_both_enter() {
     let pos = setup(&[(25, 1), (13, 9), (8, 5)], &white, 'b', "31", &rules);
     assert_eq!(turns(&pos), ["pass"]);
     let after = played(&pos, "pass");
-    assert_eq!(after.side_to_move(), 1);
+    assert_eq!(after.side_to_move(), Seat::SECOND);
     assert!(after.at_chance());
     // Two on the bar: both dice enter, nothing else moves.
     let pos = setup(&[(25, 2), (13, 8), (8, 5)], &white, 'b', "42", &rules);
@@ -435,9 +435,9 @@ fn closed_points_block_and_lone_stones_are_hit() {
     assert!(mv.is_hit());
     let mut after = pos;
     after.make(mv);
-    assert_eq!(after.count(1, BAR), 1);
-    assert_eq!(after.count(1, 6), 0);
-    assert_eq!(after.count(0, 19), 1);
+    assert_eq!(after.count(Seat::SECOND, BAR), 1);
+    assert_eq!(after.count(Seat::SECOND, 6), 0);
+    assert_eq!(after.count(Seat::FIRST, 19), 1);
     after.unmake(mv);
     assert_eq!((after.sfen(), after.key()), (pos.sfen(), pos.key()));
 }
@@ -460,7 +460,7 @@ fn a_double_is_two_moves() {
         let first = pos.format_move(moves[0]);
         let half = played(&pos, first.split(',').next().unwrap());
         assert_eq!(half.dice().to_string(), (die).to_string());
-        assert_eq!(half.side_to_move(), 0);
+        assert_eq!(half.side_to_move(), Seat::FIRST);
     }
 }
 
@@ -509,7 +509,7 @@ fn all_home_wins_part_way_through_the_turn() {
     assert!(mv.wins());
     let mut after = pos;
     after.make(mv);
-    assert_eq!(win(&after), Some((0, 1, "all-home")));
+    assert_eq!(win(&after), Some((Seat::FIRST, 1, "all-home")));
     assert!(!after.at_chance());
     assert_eq!(turns(&after), Vec::<String>::new());
     after.unmake(mv);
@@ -541,13 +541,23 @@ fn win_values_under_the_multiplier() {
         let black = with(home, &[(8, 1)]);
         let pos = setup(&black, &white, 'b', "2", &rules);
         let after = played(&pos, "8/6");
-        assert_eq!(win(&after), Some((0, points, "all-home")), "{home:?}");
+        assert_eq!(
+            win(&after),
+            Some((Seat::FIRST, points, "all-home")),
+            "{home:?}"
+        );
         // Without a white stone on the bar it is a single win.
         let pos = setup(&black, &[(13, 15)], 'b', "2", &rules);
-        assert_eq!(win(&played(&pos, "8/6")), Some((0, 1, "all-home")));
+        assert_eq!(
+            win(&played(&pos, "8/6")),
+            Some((Seat::FIRST, 1, "all-home"))
+        );
         // With the closed home switched off, always 1.
         let pos = setup(&black, &white, 'b', "2", &house("allhome", "off"));
-        assert_eq!(win(&played(&pos, "8/6")), Some((0, 1, "all-home")));
+        assert_eq!(
+            win(&played(&pos, "8/6")),
+            Some((Seat::FIRST, 1, "all-home"))
+        );
     }
 }
 
@@ -574,11 +584,11 @@ fn bear_off_by_the_exact_number_from_the_highest_or_inside() {
     // Both dice bear off: 6/off,5/off.
     let pos = setup(&[(6, 1), (5, 1), (0, 13)], &white, 'b', "65", &rules);
     let after = played(&pos, "6/off,5/off");
-    assert_eq!(win(&after), Some((0, 1, "borne-off")));
+    assert_eq!(win(&after), Some((Seat::FIRST, 1, "borne-off")));
     // The last stone off wins, worth 1 even with a closed home impossible.
     let pos = setup(&[(2, 1), (0, 14)], &[(25, 1), (13, 14)], 'b', "21", &rules);
     let after = played(&pos, "2/off");
-    assert_eq!(win(&after), Some((0, 1, "borne-off")));
+    assert_eq!(win(&after), Some((Seat::FIRST, 1, "borne-off")));
     // All home is no win under bear-off.
     let pos = setup(&[(8, 1), (3, 14)], &white, 'b', "6", &rules);
     assert_eq!(win(&played(&pos, "8/2")), None);
@@ -602,7 +612,10 @@ fn the_instant_closed_home_wins_after_a_single_stone_move() {
     let pos = setup(&black, &white, 'b', "21", &instant);
     let mv = pos.parse_move("8/6").unwrap();
     assert!(mv.wins());
-    assert_eq!(win(&played(&pos, "8/6")), Some((0, 1, "closed-home")));
+    assert_eq!(
+        win(&played(&pos, "8/6")),
+        Some((Seat::FIRST, 1, "closed-home"))
+    );
     // The same under the multiplier only closes the home: the 1 is still played.
     let pos = setup(&black, &white, 'b', "21", &SugorokuRules::default());
     assert!(pos.parse_move("8/6").is_err());
@@ -611,11 +624,14 @@ fn the_instant_closed_home_wins_after_a_single_stone_move() {
     let black = [(1, 2), (2, 2), (3, 2), (4, 2), (5, 2), (6, 2), (13, 3)];
     let white = [(15, 1), (14, 14)];
     let pos = setup(&black, &white, 'b', "3", &instant);
-    assert_eq!(win(&played(&pos, "13/10*")), Some((0, 1, "closed-home")));
+    assert_eq!(
+        win(&played(&pos, "13/10*")),
+        Some((Seat::FIRST, 1, "closed-home"))
+    );
     // A set-up position in that state is already over.
     let after_text = played(&pos, "13/10").sfen();
     let reread = Sugoroku::from_sfen(&after_text, &instant).unwrap();
-    assert_eq!(win(&reread), Some((0, 1, "closed-home")));
+    assert_eq!(win(&reread), Some((Seat::FIRST, 1, "closed-home")));
 }
 
 #[test]
@@ -745,7 +761,7 @@ fn record_entries_with_dice_and_partial_turns() {
     pos.play_text("52").unwrap();
     assert_eq!(pos.dice().to_string(), "52");
     pos.play_text("13/8,13/11").unwrap();
-    assert_eq!((pos.side_to_move(), pos.ply()), (1, 1));
+    assert_eq!((pos.side_to_move(), pos.ply()), (Seat::SECOND, 1));
     assert!(pos.at_chance());
     // Dice and turn together, low die first.
     let mut other = start;
@@ -757,7 +773,7 @@ fn record_entries_with_dice_and_partial_turns() {
         partial.play_text("52:13/8").unwrap();
         assert_eq!(
             (partial.dice().to_string(), partial.side_to_move()),
-            ("2".to_string(), 0)
+            ("2".to_string(), Seat::FIRST)
         );
         assert_eq!(partial.ply(), 0);
         partial.play_text(second).unwrap();
@@ -795,7 +811,7 @@ fn record_entries_with_dice_and_partial_turns() {
     let mut pos = blocked;
     pos.play_text("11:6/5,6/5").unwrap();
     pos.play_text("31:pass").unwrap();
-    assert_eq!((pos.side_to_move(), pos.ply()), (1, 2));
+    assert_eq!((pos.side_to_move(), pos.ply()), (Seat::SECOND, 2));
 }
 
 #[test]
@@ -1024,7 +1040,7 @@ fn a_one_ply_player_on_the_evaluation_beats_a_random_one() {
         let games = 60;
         let mut greedy_points = 0i32;
         for game in 0..games {
-            let greedy_seat = (game % 2) as Seat;
+            let greedy_seat = Seat::new(game as usize % 2);
             let mut pos = Sugoroku::start(&rules);
             while pos.outcome().is_none() {
                 if pos.at_chance() {

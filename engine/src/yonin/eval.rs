@@ -7,7 +7,7 @@ use super::piece::{Kind, CROSS, KING_STEPS, NEAR};
 use super::position::Yonin;
 use super::state::{State, YoninMove};
 use crate::core::board9::Bitboard;
-use crate::core::{Game, Seat};
+use crate::core::{Game, PerSeat, Seat};
 use crate::search::Value;
 use crate::tune::{Params, Tunable};
 
@@ -159,8 +159,8 @@ impl PieceValues {
     }
 
     fn material(&self, state: &State, seat: Seat) -> Value {
-        let counts = &state.counts[seat as usize];
-        let hand = &state.hands[seat as usize];
+        let counts = &state.counts[seat];
+        let hand = &state.hands[seat];
         let board: Value = (0..8).map(|k| self.board[k] * counts[k] as Value).sum();
         let in_hand: Value = (0..4).map(|h| self.hand[h] * hand[h] as Value).sum();
         board + in_hand
@@ -178,7 +178,7 @@ pub(super) fn hanging_losses(
     attacked: Bitboard,
     values: &PieceValues,
 ) -> [Value; 2] {
-    let own = state.by_owner[seat as usize];
+    let own = state.by_owner[seat];
     let enemies = state.others(seat);
     let mut losses = [0 as Value; 2];
     for sq in own & attacked & !state.by_kind[Kind::King.index()] {
@@ -215,22 +215,22 @@ pub(super) fn hanging_losses(
 /// and its rooks and dragons on the ranks and files through that king's
 /// neighbourhood, can reach one; its own king's neighbourhood, where most of
 /// its pieces stand, is never asked about.
-pub(super) fn attack_maps(state: &State, whole: bool) -> [Bitboard; 4] {
+pub(super) fn attack_maps(state: &State, whole: bool) -> PerSeat<Bitboard> {
     let sliders = state.sliders();
-    let reach_king = |seat: usize| match state.is_alive(seat as Seat) {
+    let reach_king = |seat: Seat| match state.is_alive(seat) {
         true => {
             let king = state.kings[seat].index();
             NEAR[king] | CROSS[king] & sliders
         }
         false => Bitboard::EMPTY,
     };
-    let reach: [Bitboard; 4] = std::array::from_fn(reach_king);
-    std::array::from_fn(|seat| {
+    let reach = PerSeat::from_fn(reach_king);
+    PerSeat::from_fn(|seat| {
         let mut map = Bitboard::EMPTY;
-        if state.is_alive(seat as Seat) {
+        if state.is_alive(seat) {
             let others = match whole {
                 true => Bitboard::FULL,
-                false => union_of_others(&reach, seat as Seat),
+                false => union_of_others(&reach, seat),
             };
             for sq in state.by_owner[seat] & others {
                 map |= state.attacks_of(state.at(sq), sq);
@@ -242,10 +242,8 @@ pub(super) fn attack_maps(state: &State, whole: bool) -> [Bitboard; 4] {
 
 /// The union of the other seats' sets in `per_seat` (what they attack, or
 /// where they could reach a king).
-pub(super) fn union_of_others(per_seat: &[Bitboard; 4], seat: Seat) -> Bitboard {
-    (1..4).fold(Bitboard::EMPTY, |bb, i| {
-        bb | per_seat[(seat as usize + i) & 3]
-    })
+pub(super) fn union_of_others(per_seat: &PerSeat<Bitboard>, seat: Seat) -> Bitboard {
+    (1..4).fold(Bitboard::EMPTY, |bb, i| bb | per_seat[seat.after(i, 4)])
 }
 
 /// King safety of a live seat: squares around its king attacked by each
@@ -255,15 +253,15 @@ pub(super) fn union_of_others(per_seat: &[Bitboard; 4], seat: Seat) -> Bitboard 
 fn king_safety(
     state: &State,
     seat: Seat,
-    maps: &[Bitboard; 4],
+    maps: &PerSeat<Bitboard>,
     attacked: Bitboard,
     eval: &YoninEval,
 ) -> (Value, Option<Seat>) {
-    let king = state.kings[seat as usize];
-    let own = state.by_owner[seat as usize];
+    let king = state.kings[seat];
+    let own = state.by_owner[seat];
     let zone = KING_STEPS[king.index()];
     let pressure: Value = (1..4)
-        .map(|i| (zone & maps[(seat as usize + i) & 3]).count() as Value)
+        .map(|i| (zone & maps[seat.after(i, 4)]).count() as Value)
         .sum();
     let blockers = own | state.by_kind[Kind::King.index()];
     let flights = (zone & !attacked & !blockers).count() as Value;
@@ -283,7 +281,7 @@ fn king_safety(
     (value, heir)
 }
 
-pub fn evaluate_all(pos: &Yonin, eval: &YoninEval) -> [Value; 4] {
+pub fn evaluate_all(pos: &Yonin, eval: &YoninEval) -> PerSeat<Value> {
     let state = pos.state();
     let out = pos.eliminations();
     let totals = pos.totals();
@@ -293,43 +291,43 @@ pub fn evaluate_all(pos: &Yonin, eval: &YoninEval) -> [Value; 4] {
     let maps = attack_maps(state, weighs_hanging || mobility != 0);
     let values = PieceValues::of(eval);
     let mover = pos.side_to_move();
-    let mut raw = [0 as Value; 4];
-    for seat in 0..4u8 {
+    let mut raw = PerSeat::splat(0 as Value);
+    for seat in Seat::all(4) {
         if !state.is_alive(seat) {
             continue;
         }
         let material = values.material(state, seat);
         let attacked = union_of_others(&maps, seat);
         let (safety, heir) = king_safety(state, seat, &maps, attacked, eval);
-        raw[seat as usize] += material
+        raw[seat] += material
             + safety
             + eval.per_mate * out.mates_by(seat) as Value
-            + eval.per_piece * totals[seat as usize] as Value
-            + mobility * maps[seat as usize].count() as Value;
+            + eval.per_piece * totals[seat] as Value
+            + mobility * maps[seat].count() as Value;
         if weighs_hanging {
-            let guarded = maps[seat as usize];
+            let guarded = maps[seat];
             let [largest, second] = hanging_losses(state, seat, guarded, attacked, &values);
-            raw[seat as usize] -= match seat == mover {
+            raw[seat] -= match seat == mover {
                 true => hanging * second,
                 false => hanging * largest + hanging_second * second,
             } / 100;
         }
         if let Some(heir) = heir {
             // A share of the expected inheritance and of the mate itself.
-            raw[heir as usize] += (material + eval.per_mate) / 4;
+            raw[heir] += (material + eval.per_mate) / 4;
         }
     }
     let alive = state.alive.count_ones() as Value;
-    let sum: Value = (0..4)
-        .filter(|&s| state.is_alive(s as Seat))
+    let sum: Value = Seat::all(4)
+        .filter(|&s| state.is_alive(s))
         .map(|s| raw[s])
         .sum();
-    let mut values = [0 as Value; 4];
-    for seat in 0..4u8 {
-        values[seat as usize] = if state.is_alive(seat) {
+    let mut values = PerSeat::splat(0 as Value);
+    for seat in Seat::all(4) {
+        values[seat] = if state.is_alive(seat) {
             // Against the average live opponent.
-            let others = sum - raw[seat as usize];
-            raw[seat as usize] - others / (alive - 1).max(1)
+            let others = sum - raw[seat];
+            raw[seat] - others / (alive - 1).max(1)
         } else {
             let order = out.as_slice().iter().position(|e| e.0 == seat).unwrap_or(0) as Value;
             ELIMINATED + 1000 * order

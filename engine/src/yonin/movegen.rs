@@ -27,7 +27,7 @@ pub struct AfterMove {
 /// [`AfterMove`] of the position after `mover` moved.
 pub fn after_move(state: &State, mover: Seat) -> AfterMove {
     looking_at_kings(state, mover, |s| {
-        state.attackers(state.kings[s as usize], state.others(s))
+        state.attackers(state.kings[s], state.others(s))
     })
 }
 
@@ -40,8 +40,8 @@ pub fn after_played(state: &State, mover: Seat, mv: YoninMove, checked: u8) -> A
     let to = mv.to();
     let reach = state.attacks_of(state.at(to), to);
     looking_at_kings(state, mover, |s| {
-        let king = state.kings[s as usize];
-        if checked >> s & 1 != 0 {
+        let king = state.kings[s];
+        if checked & s.bit() != 0 {
             return state.attackers(king, state.others(s));
         }
         let moved = match reach.has(king) {
@@ -61,14 +61,14 @@ pub fn after_played(state: &State, mover: Seat, mv: YoninMove, checked: u8) -> A
 /// [`AfterMove`] from `checkers`, the pieces checking each live seat but `mover`.
 #[inline]
 fn looking_at_kings(state: &State, mover: Seat, checkers: impl Fn(Seat) -> Bitboard) -> AfterMove {
-    let mine = state.by_owner[mover as usize];
+    let mine = state.by_owner[mover];
     let mut after = AfterMove {
         due: mover,
         gave_check: false,
         checked: 0,
     };
     for i in (1..4).rev() {
-        let s = (mover + i) & 3;
+        let s = mover.after(i, 4);
         if !state.is_alive(s) {
             continue;
         }
@@ -76,15 +76,15 @@ fn looking_at_kings(state: &State, mover: Seat, checkers: impl Fn(Seat) -> Bitbo
         after.due = s;
         let checkers = checkers(s);
         if !checkers.is_empty() {
-            after.checked |= 1 << s;
+            after.checked |= s.bit();
             after.gave_check |= !(checkers & mine).is_empty();
         }
     }
     if after.checked != 0 {
         // The nearest seat in check clockwise.
         after.due = (1..4)
-            .map(|i| (mover + i) & 3)
-            .find(|&s| after.checked >> s & 1 != 0)
+            .map(|i| mover.after(i, 4))
+            .find(|&s| after.checked & s.bit() != 0)
             .expect("a seat in check");
     }
     after
@@ -107,7 +107,7 @@ struct KingGuard {
 impl KingGuard {
     /// The guard of `us`, whose opponents still playing own `others`.
     fn new(state: &State, us: Seat, others: Bitboard) -> KingGuard {
-        let king = state.kings[us as usize];
+        let king = state.kings[us];
         let checkers = state.attackers(king, others);
         let answers = match checkers.into_iter().next() {
             None => Bitboard::FULL,
@@ -120,7 +120,7 @@ impl KingGuard {
             pins: [(king, Bitboard::EMPTY); 4],
             pin_count: 0,
         };
-        let own = state.by_owner[us as usize];
+        let own = state.by_owner[us];
         for pinner in rook_attacks(king, Bitboard::EMPTY) & state.sliders() & others {
             let line = between(king, pinner);
             let blockers = line & state.occupied;
@@ -146,7 +146,7 @@ impl KingGuard {
 /// Drop-pawn mate (rules 8, 18): the pawn attacks the king of the seat that
 /// answers next, and that seat has no legal move.
 fn pawn_drop_mates(state: &State, to: Square, us: Seat) -> bool {
-    let front = PAWN_STEPS[us as usize][to.index()];
+    let front = PAWN_STEPS[us.index()][to.index()];
     let kings = state.by_kind[Kind::King.index()] & !state.flipped & front;
     let Some(king_sq) = kings.into_iter().next() else {
         return false;
@@ -203,8 +203,8 @@ fn board_moves_guarded<const TACTICAL: bool>(
     guard: &KingGuard,
     f: &mut impl FnMut(YoninMove) -> bool,
 ) -> bool {
-    let king = state.kings[us as usize];
-    let own = state.by_owner[us as usize];
+    let king = state.kings[us];
+    let own = state.by_owner[us];
     // No move ends on a king, live or flipped, or on an own piece.
     let targets = !(own | state.by_kind[Kind::King.index()]);
     let captures = targets & state.occupied;
@@ -262,7 +262,7 @@ fn drops_guarded(
     f: &mut impl FnMut(YoninMove) -> bool,
 ) -> bool {
     let empty = !state.occupied & guard.answers;
-    let hand = state.hands[us as usize];
+    let hand = state.hands[us];
     for kind in Kind::HAND {
         if hand[kind.hand_index()] == 0 {
             continue;
@@ -293,7 +293,7 @@ fn board_moves<const TACTICAL: bool>(
     f: &mut impl FnMut(YoninMove) -> bool,
 ) -> bool {
     let kind = piece.kind();
-    let facing = piece.facing() as usize;
+    let facing = piece.facing();
     let may_promote = kind.can_promote() && (ZONE[facing].has(from) || ZONE[facing].has(to));
     let must_promote = kind == Kind::Pawn && LAST_ROW[facing].has(to);
     if may_promote && f(YoninMove::board(from, to, true)) {
@@ -308,7 +308,7 @@ fn board_moves<const TACTICAL: bool>(
 /// zone, into the zone from outside, nowhere for a kind that does not promote.
 #[inline]
 fn promotion_squares(piece: Piece, from: Square) -> Bitboard {
-    let zone = ZONE[piece.facing() as usize];
+    let zone = ZONE[piece.facing()];
     match piece.kind().can_promote() {
         false => Bitboard::EMPTY,
         true if zone.has(from) => Bitboard::FULL,
@@ -320,17 +320,15 @@ fn promotion_squares(piece: Piece, from: Square) -> Bitboard {
 /// not on a line holding its own unpromoted pawn of its own facing, not in
 /// front of a flipped king.
 fn pawn_drop_squares(state: &State, us: Seat) -> Bitboard {
-    let mut squares = !LAST_ROW[us as usize];
-    let own_pawns = state.by_kind[Kind::Pawn.index()]
-        & state.by_owner[us as usize]
-        & state.by_facing[us as usize];
+    let mut squares = !LAST_ROW[us];
+    let own_pawns = state.by_kind[Kind::Pawn.index()] & state.by_owner[us] & state.by_facing[us];
     for pawn in own_pawns {
         squares &= !pawn_line(us, pawn);
     }
     for king in state.flipped {
         // The square in front of the king for a pawn facing `us`: the one the
         // king would be in front of, i.e. one step back from the king.
-        squares &= !PAWN_STEPS[(us as usize + 2) & 3][king.index()];
+        squares &= !PAWN_STEPS[(us.index() + 2) & 3][king.index()];
     }
     squares
 }
@@ -342,8 +340,8 @@ fn pawn_drop_squares(state: &State, us: Seat) -> Bitboard {
 /// with a square to go to; in check, a square for the king.
 pub fn has_legal_move(state: &State, us: Seat, in_check: bool) -> bool {
     debug_assert_eq!(in_check, state.king_attacked(us));
-    let king = state.kings[us as usize];
-    let own = state.by_owner[us as usize];
+    let king = state.kings[us];
+    let own = state.by_owner[us];
     let targets = !(own | state.by_kind[Kind::King.index()]);
     if in_check {
         // Most checks leave the king a square to go to, found before the
@@ -352,7 +350,7 @@ pub fn has_legal_move(state: &State, us: Seat, in_check: bool) -> bool {
             return true;
         }
     } else {
-        let hand = state.hands[us as usize];
+        let hand = state.hands[us];
         let pieces_in_hand = Kind::HAND
             .iter()
             .any(|&k| k != Kind::Pawn && hand[k.hand_index()] > 0);

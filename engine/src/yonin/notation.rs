@@ -12,7 +12,7 @@ use super::state::{State, YoninMove};
 use crate::core::board9::Square;
 use crate::core::error::truncate;
 use crate::core::sfen::read_move_number;
-use crate::core::{Game, MoveError, ParseError, Seat};
+use crate::core::{Game, MoveError, ParseError, PerSeat, Seat};
 
 pub const START_SFEN: &str = "2S2G2K2G2S22/3P2R2P23/S13P23S3/G1P15P3G3/K1R1P13P3R3K3/G1P15P3G3/S13P03S3/3P0R0P03/2S0G0K0G0S02 -/-/-/- 0 - - 1";
 
@@ -27,7 +27,7 @@ const SUPPLY: [(Kind, u32); 5] = [
 
 fn seat_digit(c: Option<char>) -> Option<Seat> {
     match c? {
-        c @ '0'..='3' => Some(c as u8 - b'0'),
+        c @ '0'..='3' => Some(Seat::new((c as u8 - b'0') as usize)),
         _ => None,
     }
 }
@@ -187,7 +187,7 @@ fn parse(text: &str, rules: &YoninRules) -> Result<Yonin, String> {
     let mut state = State::EMPTY;
     for (seat, hand) in hands.iter().enumerate() {
         for (h, &n) in parse_hand(hand)?.iter().enumerate() {
-            state.set_hand(seat as Seat, h, n);
+            state.set_hand(Seat::new(seat), h, n);
         }
     }
 
@@ -254,7 +254,7 @@ fn parse(text: &str, rules: &YoninRules) -> Result<Yonin, String> {
     let move_number = read_move_number("move number", fields[5])?;
 
     // The board: kings, owners and the supply.
-    let mut kings = [0u8; 4];
+    let mut kings = PerSeat::splat(0u8);
     for &(sq, piece, flipped) in &cells {
         let owner = piece.owner();
         if flipped != is_out(owner) && piece.kind() == Kind::King {
@@ -265,11 +265,11 @@ fn parse(text: &str, rules: &YoninRules) -> Result<Yonin, String> {
             });
         }
         if piece.kind() == Kind::King {
-            kings[owner as usize] += 1;
+            kings[owner] += 1;
         } else if is_out(owner) {
             return Err(format!("{sq}: a piece of seat {owner}, which is out"));
         }
-        if piece.kind() == Kind::Pawn && LAST_ROW[piece.facing() as usize].has(sq) {
+        if piece.kind() == Kind::Pawn && LAST_ROW[piece.facing()].has(sq) {
             return Err(format!(
                 "{sq}: an unpromoted pawn on the last row of its facing"
             ));
@@ -279,7 +279,7 @@ fn parse(text: &str, rules: &YoninRules) -> Result<Yonin, String> {
             state.flip_king(owner);
         }
     }
-    if let Some(seat) = (0..4).find(|&s| kings[s] != 1) {
+    if let Some(seat) = Seat::all(4).find(|&s| kings[s] != 1) {
         return Err(format!("seat {seat} has {} kings, expected 1", kings[seat]));
     }
     for (kind, supply) in SUPPLY {
@@ -290,7 +290,7 @@ fn parse(text: &str, rules: &YoninRules) -> Result<Yonin, String> {
         let in_hand: u32 = if kind == Kind::King {
             0
         } else {
-            (0..4)
+            Seat::all(4)
                 .map(|s| state.hands[s][kind.hand_index()] as u32)
                 .sum()
         };
@@ -303,7 +303,7 @@ fn parse(text: &str, rules: &YoninRules) -> Result<Yonin, String> {
         }
     }
     for &(seat, _) in out.as_slice() {
-        if state.hands[seat as usize] != [0; 4] {
+        if state.hands[seat] != [0; 4] {
             return Err(format!("seat {seat} is out but holds pieces in hand"));
         }
     }
@@ -324,10 +324,10 @@ fn piece_token(piece: Piece, flipped: bool) -> String {
         token.push('+');
     }
     token.push(piece.kind().letter());
-    token.push((b'0' + piece.owner()) as char);
+    token.push((b'0' + piece.owner().index() as u8) as char);
     if piece.facing() != piece.owner() {
         token.push('@');
-        token.push((b'0' + piece.facing()) as char);
+        token.push((b'0' + piece.facing().index() as u8) as char);
     }
     token
 }
@@ -425,7 +425,7 @@ pub fn parse_move(text: &str) -> Result<YoninMove, MoveError> {
     Ok(YoninMove::board(from, to, promote))
 }
 
-const SEAT_NAMES: [&str; 4] = ["South", "West", "North", "East"];
+const SEAT_NAMES: PerSeat<&str> = PerSeat::new(["South", "West", "North", "East"]);
 
 pub fn diagram(pos: &Yonin) -> String {
     let state = pos.state();
@@ -449,7 +449,7 @@ pub fn diagram(pos: &Yonin) -> String {
         out.push_str(&format!(" {}\n", (b'a' + row) as char));
     }
     out.push_str("pieces: letter, owner seat, @facing when it differs; k<seat> = flipped king\n");
-    for seat in 0..4u8 {
+    for seat in Seat::all(4) {
         let status = if state.is_alive(seat) {
             "playing".to_string()
         } else {
@@ -458,13 +458,13 @@ pub fn diagram(pos: &Yonin) -> String {
                 .as_slice()
                 .iter()
                 .find(|e| e.0 == seat)
-                .map_or(0, |e| e.1);
+                .map_or(Seat::FIRST, |e| e.1);
             format!("out, mated by {by}")
         };
         out.push_str(&format!(
             "seat {seat} ({}): hand {}, {status}\n",
-            SEAT_NAMES[seat as usize],
-            hand_text(&state.hands[seat as usize])
+            SEAT_NAMES[seat],
+            hand_text(&state.hands[seat])
         ));
     }
     out.push_str(&format!(

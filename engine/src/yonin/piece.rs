@@ -1,7 +1,7 @@
 //! Pieces with an owner and a facing, and the attack tables per facing.
 
 use crate::core::board9::{Bitboard, Square};
-use crate::core::Seat;
+use crate::core::{PerSeat, Seat};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
@@ -103,7 +103,7 @@ impl Piece {
 
     #[inline]
     pub const fn new(kind: Kind, owner: Seat, facing: Seat) -> Piece {
-        Piece(0x80 | (kind as u8) << 4 | owner << 2 | facing)
+        Piece(0x80 | (kind as u8) << 4 | (owner.index() as u8) << 2 | facing.index() as u8)
     }
     #[inline]
     pub const fn is_none(self) -> bool {
@@ -115,11 +115,11 @@ impl Piece {
     }
     #[inline]
     pub const fn owner(self) -> Seat {
-        self.0 >> 2 & 3
+        Seat::new((self.0 >> 2 & 3) as usize)
     }
     #[inline]
     pub const fn facing(self) -> Seat {
-        self.0 & 3
+        Seat::new((self.0 & 3) as usize)
     }
     #[inline]
     pub const fn code(self) -> usize {
@@ -244,19 +244,19 @@ const fn region(f: usize, from_far: u8, rows: u8) -> Bitboard {
 }
 
 /// The three farthest rows in each facing's direction.
-pub static ZONE: [Bitboard; 4] = [
+pub static ZONE: PerSeat<Bitboard> = PerSeat::new([
     region(0, 0, 3),
     region(1, 0, 3),
     region(2, 0, 3),
     region(3, 0, 3),
-];
+]);
 /// The farthest row in each facing's direction.
-pub static LAST_ROW: [Bitboard; 4] = [
+pub static LAST_ROW: PerSeat<Bitboard> = PerSeat::new([
     region(0, 0, 1),
     region(1, 0, 1),
     region(2, 0, 1),
     region(3, 0, 1),
-];
+]);
 
 /// Rays per direction (toward rank a, rank i, file 9, file 1), excluding the
 /// origin. The first two and the last two differ in index order.
@@ -327,7 +327,7 @@ pub fn between(a: Square, b: Square) -> Bitboard {
 /// The squares `piece` on `sq` attacks.
 #[inline(always)]
 pub fn piece_attacks(piece: Piece, sq: Square, occupied: Bitboard) -> Bitboard {
-    let f = piece.facing() as usize;
+    let f = piece.facing().index();
     let i = sq.index();
     match piece.kind() {
         Kind::King => KING_STEPS[i],
@@ -353,7 +353,7 @@ const COLUMN_0: u128 = {
 /// the rank for seats 1 and 3.
 #[inline]
 pub fn pawn_line(facing: Seat, sq: Square) -> Bitboard {
-    if facing & 1 == 0 {
+    if facing.index() & 1 == 0 {
         Bitboard(COLUMN_0 << sq.col())
     } else {
         Bitboard(0x1FFu128 << (sq.row() as u32 * 9))

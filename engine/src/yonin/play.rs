@@ -2,7 +2,7 @@
 
 use super::eval::YoninEval;
 use super::Yonin;
-use crate::core::{OptionSpec, Seat};
+use crate::core::{OptionSpec, PerSeat, Seat};
 use crate::profile::{Levels, Profile};
 use crate::review::ReviewScale;
 use crate::search::multi::{self, MultiSearch};
@@ -22,16 +22,16 @@ impl Playable for Yonin {
     /// max-n shares of the static evaluation (crate::search::multi, "Values")
     /// split the place points still to be had (2, less a mated seat's 0) in
     /// proportion, none above 1: an estimate, the search values one seat only.
-    fn place_shares(&self) -> Option<[i32; 4]> {
+    fn place_shares(&self) -> Option<PerSeat<i32>> {
         use crate::core::{Game, GameResult};
         use crate::search::MultiPlayerGame;
         if let Some(outcome) = self.outcome() {
             let GameResult::Places(places) = outcome.result else {
                 return None;
             };
-            let mut shares = [0; 4];
-            for (seat, share) in shares.iter_mut().enumerate() {
-                let mine = places[seat] as i32;
+            let mut shares = PerSeat::splat(0);
+            for (share, &place) in shares.iter_mut().zip(&places) {
+                let mine = place as i32;
                 let tied = places.iter().filter(|&&p| p as i32 == mine).count() as i32;
                 // Places mine … mine + tied − 1, worth (4 − place) / 3 each.
                 let sum: i32 = (mine..mine + tied).map(|p| (4 - p) * 1000 / 3).sum();
@@ -43,9 +43,9 @@ impl Playable for Yonin {
         let eval = super::eval::YoninEval::default();
         let clamp = multi::MultiParams::default().share_clamp;
         let shares = multi::static_shares(self.evaluate_all(&eval), 4, clamp);
-        let alive: Vec<usize> = (0..4).filter(|&s| self.is_alive(s as Seat)).collect();
+        let alive: Vec<Seat> = Seat::all(4).filter(|&s| self.is_alive(s)).collect();
         let total: i64 = alive.iter().map(|&s| shares[s] as i64).sum();
-        let mut points = [0; 4];
+        let mut points = PerSeat::splat(0);
         for &seat in &alive {
             points[seat] = (2000 * shares[seat] as i64 / total.max(1)).min(1000) as i32;
         }

@@ -11,9 +11,9 @@ use super::state::{State, YoninMove};
 use crate::core::game::GameResult;
 use crate::core::zobrist::key_table;
 use crate::core::Notation;
-use crate::core::{Game, KeyHistory, MoveError, MoveList, Outcome, ParseError, Seat};
+use crate::core::{Game, KeyHistory, MoveError, MoveList, Outcome, ParseError, PerSeat, Seat};
 
-static SIDE_KEYS: [u64; 4] = key_table(0x594F_4E49_4E03);
+static SIDE_KEYS: PerSeat<u64> = PerSeat::new(key_table(0x594F_4E49_4E03));
 
 /// Eliminations in order: (seat, credited seat).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -137,7 +137,7 @@ impl Yonin {
             rules: rules.clone(),
         };
         pos.key = pos.compute_key();
-        if !pos.is_over() && !has_legal_move(&pos.state, due, pos.checked >> due & 1 != 0) {
+        if !pos.is_over() && !has_legal_move(&pos.state, due, pos.checked & due.bit() != 0) {
             pos.eliminate_due_and_resolve();
         }
         pos
@@ -163,13 +163,13 @@ impl Yonin {
     }
 
     /// Rule 17 totals of all four seats.
-    pub fn totals(&self) -> [u32; 4] {
-        std::array::from_fn(|s| self.state.total(s as Seat, self.out.mates_by(s as Seat)))
+    pub fn totals(&self) -> PerSeat<u32> {
+        PerSeat::from_fn(|s| self.state.total(s, self.out.mates_by(s)))
     }
 
     #[inline]
     fn set_due(&mut self, seat: Seat) {
-        self.key ^= SIDE_KEYS[self.due as usize] ^ SIDE_KEYS[seat as usize];
+        self.key ^= SIDE_KEYS[self.due] ^ SIDE_KEYS[seat];
         self.due = seat;
     }
 
@@ -188,7 +188,7 @@ impl Yonin {
             let mated = self.due;
             let heir = self.credit(mated);
             self.state.eliminate(mated, heir);
-            self.key = self.state.key ^ SIDE_KEYS[self.due as usize];
+            self.key = self.state.key ^ SIDE_KEYS[self.due];
             self.out.push(mated, heir);
             self.keys.mark_irreversible();
             // Inherited pieces may give or lift checks.
@@ -205,15 +205,15 @@ impl Yonin {
     fn credit(&self, seat: Seat) -> Seat {
         let checkers = self
             .state
-            .attackers(self.state.kings[seat as usize], self.state.others(seat));
+            .attackers(self.state.kings[seat], self.state.others(seat));
         let counter_clockwise = |pick: &dyn Fn(Seat) -> bool| {
             (1..4)
-                .map(|i| (seat + 4 - i) & 3)
+                .map(|i| seat.after(4 - i, 4))
                 .find(|&s| pick(s))
                 .unwrap_or(seat)
         };
         if !checkers.is_empty() {
-            let checks = |s: Seat| !(checkers & self.state.by_owner[s as usize]).is_empty();
+            let checks = |s: Seat| !(checkers & self.state.by_owner[s]).is_empty();
             return self
                 .recent
                 .as_slice()
@@ -279,7 +279,7 @@ impl Yonin {
     fn due_can_move(&mut self) -> bool {
         let seat = self.due;
         if !self.perpetual_possible(seat) {
-            return has_legal_move(&self.state, seat, self.checked >> seat & 1 != 0);
+            return has_legal_move(&self.state, seat, self.checked & seat.bit() != 0);
         }
         let mut moves = MoveList::new();
         for_each_legal(&self.state, seat, &mut |mv| {
@@ -362,46 +362,40 @@ impl Yonin {
     /// Places when the game ends without the deciding checkmates (repetition,
     /// move limit) or with them (rules 10, 17, 22); a seat that forfeits
     /// (`faulty`) ranks below every other, its team last in pairs.
-    fn places(&self, faulty: Option<Seat>) -> [u8; 4] {
+    fn places(&self, faulty: Option<Seat>) -> PerSeat<u8> {
         let totals = self.totals();
         if self.rules.pairs {
-            let team = |t: usize| totals[t] + totals[t + 2];
+            let team = |t: usize| totals[Seat::new(t)] + totals[Seat::new(t + 2)];
             let losers = match (faulty, self.out.as_slice().first()) {
-                (Some(seat), _) | (None, Some(&(seat, _))) => Some(seat as usize & 1),
+                (Some(seat), _) | (None, Some(&(seat, _))) => Some(seat.index() & 1),
                 (None, None) if team(0) > team(1) => Some(1),
                 (None, None) if team(1) > team(0) => Some(0),
                 (None, None) => None,
             };
-            return std::array::from_fn(|s| match losers {
-                Some(l) if s & 1 == l => 3,
+            return PerSeat::from_fn(|s| match losers {
+                Some(l) if s.index() & 1 == l => 3,
                 _ => 1,
             });
         }
-        let rank_key = |s: Seat| {
-            (
-                self.out.mates_by(s),
-                totals[s as usize],
-                self.out.last_mate_by(s),
-            )
-        };
-        let survivors: Vec<Seat> = (0..4)
+        let rank_key = |s: Seat| (self.out.mates_by(s), totals[s], self.out.last_mate_by(s));
+        let survivors: Vec<Seat> = Seat::all(4)
             .filter(|&s| self.state.is_alive(s) && Some(s) != faulty)
             .collect();
-        let mut places = [0u8; 4];
+        let mut places = PerSeat::splat(0);
         for &s in &survivors {
             let better = survivors
                 .iter()
                 .filter(|&&o| rank_key(o) > rank_key(s))
                 .count();
-            places[s as usize] = 1 + better as u8;
+            places[s] = 1 + better as u8;
         }
         let out = self.out.as_slice();
         for (i, &(seat, _)) in out.iter().enumerate() {
             // Later eliminations rank higher.
-            places[seat as usize] = (survivors.len() + out.len() - i) as u8;
+            places[seat] = (survivors.len() + out.len() - i) as u8;
         }
         if let Some(seat) = faulty {
-            places[seat as usize] = 4;
+            places[seat] = 4;
         }
         places
     }
@@ -415,7 +409,7 @@ impl Yonin {
 
     /// The seats in check now.
     pub fn seats_in_check(&self) -> impl Iterator<Item = Seat> + '_ {
-        (0..4).filter(|&s| self.checked >> s & 1 != 0)
+        Seat::all(4).filter(|&s| self.checked & s.bit() != 0)
     }
 }
 
@@ -424,7 +418,7 @@ impl Yonin {
         &self.rules
     }
     pub fn compute_key(&self) -> u64 {
-        self.state.compute_key() ^ SIDE_KEYS[self.due as usize]
+        self.state.compute_key() ^ SIDE_KEYS[self.due]
     }
 }
 
@@ -452,7 +446,7 @@ impl Game for Yonin {
         let mover = self.due;
         let captured = self.state.apply(mv, mover);
         self.push_turn(false, captured);
-        self.key = self.state.key ^ SIDE_KEYS[mover as usize];
+        self.key = self.state.key ^ SIDE_KEYS[mover];
         let after = after_played(&self.state, mover, mv, self.checked);
         debug_assert!({
             let full = after_move(&self.state, mover);
@@ -553,7 +547,9 @@ impl Notation for Yonin {
                 .map(|(s, by)| format!("{s}:{by}"))
                 .collect(),
         );
-        let mates: Vec<String> = (0..4).map(|s| self.out.mates_by(s).to_string()).collect();
+        let mates: Vec<String> = Seat::all(4)
+            .map(|s| self.out.mates_by(s).to_string())
+            .collect();
         let totals: Vec<String> = self.totals().iter().map(|t| t.to_string()).collect();
         format!(
             "check {check} out {out} mates {} totals {}",
@@ -577,7 +573,7 @@ impl Notation for Yonin {
 impl crate::search::MultiPlayerGame for Yonin {
     type Eval = super::eval::YoninEval;
 
-    fn evaluate_all(&self, eval: &Self::Eval) -> [crate::search::Value; 4] {
+    fn evaluate_all(&self, eval: &Self::Eval) -> PerSeat<crate::search::Value> {
         super::eval::evaluate_all(self, eval)
     }
 

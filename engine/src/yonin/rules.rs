@@ -39,7 +39,9 @@ impl HouseRules for YoninRules {
     fn apply(&mut self, spec: &OptionSpec, value: OptionValue) {
         match (spec.name, value) {
             ("YoninPairs", OptionValue::Bool(on)) => self.pairs = on,
-            ("YoninFirstSeat", OptionValue::Int(seat)) => self.first_seat = seat as Seat,
+            ("YoninFirstSeat", OptionValue::Int(seat)) => {
+                self.first_seat = Seat::new(seat as usize)
+            }
             ("MoveLimit", OptionValue::Int(limit)) => self.move_limit = limit as u32,
             _ => unreachable!("validated option {} reached YoninRules", spec.name),
         }

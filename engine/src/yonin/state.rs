@@ -7,7 +7,7 @@ use super::piece::{
 use crate::core::board9::{Bitboard, Square};
 use crate::core::shogi_move::{DropKind, ShogiMove};
 use crate::core::zobrist::key_table;
-use crate::core::Seat;
+use crate::core::{PerSeat, Seat};
 
 /// A move: a board move (from, to, promotion) or a drop (kind, to).
 pub type YoninMove = ShogiMove<Kind>;
@@ -36,7 +36,7 @@ static PIECE_KEYS: [u64; Piece::CODES * 81] = {
 /// Per seat, hand kind and count (at most 16 pawns exist).
 static HAND_KEYS: [u64; 4 * 4 * 17] = key_table(0x594F_4E49_4E01);
 /// Per seat whose king lies flipped.
-static FLIP_KEYS: [u64; 4] = key_table(0x594F_4E49_4E02);
+static FLIP_KEYS: PerSeat<u64> = PerSeat::new(key_table(0x594F_4E49_4E02));
 
 #[inline]
 fn piece_key(piece: Piece, sq: Square) -> u64 {
@@ -45,7 +45,7 @@ fn piece_key(piece: Piece, sq: Square) -> u64 {
 
 #[inline]
 fn hand_key(seat: Seat, hand: usize, count: u8) -> u64 {
-    HAND_KEYS[(seat as usize * 4 + hand) * 17 + count as usize]
+    HAND_KEYS[(seat.index() * 4 + hand) * 17 + count as usize]
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,16 +53,17 @@ pub struct State {
     pub cells: [Piece; 81],
     pub occupied: Bitboard,
     /// Every piece a seat owns, its king (live or flipped) included.
-    pub by_owner: [Bitboard; 4],
-    pub by_facing: [Bitboard; 4],
+    pub by_owner: PerSeat<Bitboard>,
+    /// Every piece by the seat whose forward it moves in.
+    pub by_facing: PerSeat<Bitboard>,
     pub by_kind: [Bitboard; 8],
     pub flipped: Bitboard,
     /// Board pieces per owner and kind (the evaluation's material, kept here
     /// because counting bits is slow where the CPU lacks an instruction for it).
-    pub counts: [[u8; 8]; 4],
+    pub counts: PerSeat<[u8; 8]>,
     /// Counts of rook, gold, silver, pawn per seat.
-    pub hands: [[u8; 4]; 4],
-    pub kings: [Square; 4],
+    pub hands: PerSeat<[u8; 4]>,
+    pub kings: PerSeat<Square>,
     /// Bit per seat still playing.
     pub alive: u8,
     /// Pieces, hands and flipped kings (the seat to move is the position's).
@@ -73,13 +74,13 @@ impl State {
     pub const EMPTY: State = State {
         cells: [Piece::NONE; 81],
         occupied: Bitboard::EMPTY,
-        by_owner: [Bitboard::EMPTY; 4],
-        by_facing: [Bitboard::EMPTY; 4],
+        by_owner: PerSeat::splat(Bitboard::EMPTY),
+        by_facing: PerSeat::splat(Bitboard::EMPTY),
         by_kind: [Bitboard::EMPTY; 8],
         flipped: Bitboard::EMPTY,
-        counts: [[0; 8]; 4],
-        hands: [[0; 4]; 4],
-        kings: [Square(0); 4],
+        counts: PerSeat::splat([0; 8]),
+        hands: PerSeat::splat([0; 4]),
+        kings: PerSeat::splat(Square(0)),
         alive: 0b1111,
         key: 0,
     };
@@ -91,15 +92,15 @@ impl State {
 
     #[inline]
     pub fn is_alive(&self, seat: Seat) -> bool {
-        self.alive >> seat & 1 != 0
+        self.alive & seat.bit() != 0
     }
 
     #[inline]
     fn toggle(&mut self, sq: Square, piece: Piece) {
         let bit = sq.bit();
         self.occupied ^= bit;
-        self.by_owner[piece.owner() as usize] ^= bit;
-        self.by_facing[piece.facing() as usize] ^= bit;
+        self.by_owner[piece.owner()] ^= bit;
+        self.by_facing[piece.facing()] ^= bit;
         self.by_kind[piece.kind().index()] ^= bit;
         self.key ^= piece_key(piece, sq);
     }
@@ -110,9 +111,9 @@ impl State {
         debug_assert!(self.at(sq).is_none());
         self.cells[sq.index()] = piece;
         self.toggle(sq, piece);
-        self.counts[piece.owner() as usize][piece.kind().index()] += 1;
+        self.counts[piece.owner()][piece.kind().index()] += 1;
         if piece.kind() == Kind::King {
-            self.kings[piece.owner() as usize] = sq;
+            self.kings[piece.owner()] = sq;
         }
     }
 
@@ -121,31 +122,31 @@ impl State {
         let piece = self.at(sq);
         self.cells[sq.index()] = Piece::NONE;
         self.toggle(sq, piece);
-        self.counts[piece.owner() as usize][piece.kind().index()] -= 1;
+        self.counts[piece.owner()][piece.kind().index()] -= 1;
         piece
     }
 
     #[inline]
     pub fn set_hand(&mut self, seat: Seat, hand: usize, count: u8) {
-        let old = &mut self.hands[seat as usize][hand];
+        let old = &mut self.hands[seat][hand];
         self.key ^= hand_key(seat, hand, *old) ^ hand_key(seat, hand, count);
         *old = count;
     }
 
     /// Turns `seat`'s king over: the seat is out.
     pub fn flip_king(&mut self, seat: Seat) {
-        self.alive &= !(1 << seat);
-        self.flipped |= self.kings[seat as usize].bit();
-        self.key ^= FLIP_KEYS[seat as usize];
+        self.alive &= !seat.bit();
+        self.flipped |= self.kings[seat].bit();
+        self.key ^= FLIP_KEYS[seat];
     }
 
     /// The pieces of every live seat but `seat`.
     #[inline]
     pub fn others(&self, seat: Seat) -> Bitboard {
         let mut bb = Bitboard::EMPTY;
-        for s in 0..4u8 {
+        for s in Seat::all(4) {
             if s != seat && self.is_alive(s) {
-                bb |= self.by_owner[s as usize];
+                bb |= self.by_owner[s];
             }
         }
         bb
@@ -173,9 +174,9 @@ impl State {
         let silvers = k[Kind::Silver.index()];
         let pawns = k[Kind::Pawn.index()];
         let mut attackers = KING_STEPS[t] & (k[Kind::King.index()] | k[Kind::Dragon.index()]);
-        for f in 0..4 {
+        for f in Seat::all(4) {
             // A piece facing f attacks t from where the opposite facing steps to.
-            let o = (f + 2) & 3;
+            let o = f.after(2, 4).index();
             attackers |= (GOLD_STEPS[o][t] & golds
                 | SILVER_STEPS[o][t] & silvers
                 | PAWN_STEPS[o][t] & pawns)
@@ -200,7 +201,7 @@ impl State {
     #[inline]
     pub fn king_attacked(&self, seat: Seat) -> bool {
         !self
-            .attackers(self.kings[seat as usize], self.others(seat))
+            .attackers(self.kings[seat], self.others(seat))
             .is_empty()
     }
 
@@ -211,9 +212,9 @@ impl State {
 
     /// A bit per seat in check.
     pub fn checked_seats(&self) -> u8 {
-        (0..4u8)
+        Seat::all(4)
             .filter(|&s| self.in_check(s))
-            .fold(0, |mask, s| mask | 1 << s)
+            .fold(0, |mask, s| mask | s.bit())
     }
 
     /// Plays `mv` for `us`; returns the piece it captured (`Piece::NONE` if none).
@@ -223,7 +224,7 @@ impl State {
         let Some(from) = mv.from() else {
             let kind = mv.dropped().expect("a move is a board move or a drop");
             let h = kind.hand_index();
-            self.set_hand(us, h, self.hands[us as usize][h] - 1);
+            self.set_hand(us, h, self.hands[us][h] - 1);
             self.put(to, Piece::new(kind, us, us));
             return Piece::NONE;
         };
@@ -231,7 +232,7 @@ impl State {
         if !captured.is_none() {
             self.remove(to);
             let h = captured.kind().unpromoted().hand_index();
-            self.set_hand(us, h, self.hands[us as usize][h] + 1);
+            self.set_hand(us, h, self.hands[us][h] + 1);
         }
         let piece = self.remove(from);
         let piece = if mv.promotes() {
@@ -250,7 +251,7 @@ impl State {
         let piece = self.remove(to);
         let Some(from) = mv.from() else {
             let h = piece.kind().hand_index();
-            self.set_hand(us, h, self.hands[us as usize][h] + 1);
+            self.set_hand(us, h, self.hands[us][h] + 1);
             return;
         };
         let piece = if mv.promotes() {
@@ -261,7 +262,7 @@ impl State {
         self.put(from, piece);
         if !captured.is_none() {
             let h = captured.kind().unpromoted().hand_index();
-            self.set_hand(us, h, self.hands[us as usize][h] - 1);
+            self.set_hand(us, h, self.hands[us][h] - 1);
             self.put(to, captured);
         }
     }
@@ -270,16 +271,16 @@ impl State {
     /// pass to `heir`, board pieces keeping their facing.
     pub fn eliminate(&mut self, seat: Seat, heir: Seat) {
         self.flip_king(seat);
-        let king = self.kings[seat as usize].bit();
-        for sq in self.by_owner[seat as usize] & !king {
+        let king = self.kings[seat].bit();
+        for sq in self.by_owner[seat] & !king {
             let piece = self.remove(sq);
             self.put(sq, piece.with_owner(heir));
         }
         for h in 0..4 {
-            let n = self.hands[seat as usize][h];
+            let n = self.hands[seat][h];
             if n > 0 {
                 self.set_hand(seat, h, 0);
-                self.set_hand(heir, h, self.hands[heir as usize][h] + n);
+                self.set_hand(heir, h, self.hands[heir][h] + n);
             }
         }
     }
@@ -290,12 +291,12 @@ impl State {
         for sq in self.occupied {
             key ^= piece_key(self.at(sq), sq);
         }
-        for seat in 0..4u8 {
+        for seat in Seat::all(4) {
             for h in 0..4 {
-                key ^= hand_key(seat, h, 0) ^ hand_key(seat, h, self.hands[seat as usize][h]);
+                key ^= hand_key(seat, h, 0) ^ hand_key(seat, h, self.hands[seat][h]);
             }
             if !self.is_alive(seat) {
-                key ^= FLIP_KEYS[seat as usize];
+                key ^= FLIP_KEYS[seat];
             }
         }
         key
@@ -311,11 +312,11 @@ impl State {
     /// of the seats this one mated (`mated` is their number).
     pub fn total(&self, seat: Seat, mated: u32) -> u32 {
         let board = if self.is_alive(seat) {
-            self.counts[seat as usize].iter().map(|&n| n as u32).sum()
+            self.counts[seat].iter().map(|&n| n as u32).sum()
         } else {
             0
         };
-        let hand: u32 = self.hands[seat as usize].iter().map(|&n| n as u32).sum();
+        let hand: u32 = self.hands[seat].iter().map(|&n| n as u32).sum();
         board + hand + mated
     }
 }

@@ -17,7 +17,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 // ---------------------------------------------------------------- helpers
 
 /// A position in the notation from `(square, token)` pairs and the other fields.
-fn build(pieces: &[(&str, &str)], hands: &str, due: Seat, out: &str, recent: &str) -> String {
+fn build(pieces: &[(&str, &str)], hands: &str, due: usize, out: &str, recent: &str) -> String {
     let mut grid: Vec<Vec<Option<&str>>> = vec![vec![None; 9]; 9];
     for &(sq, token) in pieces {
         let b = sq.as_bytes();
@@ -106,7 +106,7 @@ fn status(pos: &Yonin, key: &str) -> String {
 fn places(pos: &Yonin) -> ([u8; 4], &'static str) {
     let outcome = pos.outcome().expect("the game is over");
     match outcome.result {
-        GameResult::Places(p) => (p, outcome.reason),
+        GameResult::Places(p) => (p.into_array(), outcome.reason),
         other => panic!("not places: {other:?}"),
     }
 }
@@ -126,7 +126,7 @@ fn the_first_seat_is_a_setting() {
     let mut rules = YoninRules::default();
     rules.set("YoninFirstSeat", "2").unwrap();
     let mut pos = Yonin::start(&rules);
-    assert_eq!(pos.side_to_move(), 2);
+    assert_eq!(pos.side_to_move(), Seat::new(2));
     // By symmetry the same counts with any seat first.
     assert_eq!(perft(&mut pos, 3), 729);
     assert!(legal(&pos).contains(&"5c5d".to_string()));
@@ -236,14 +236,14 @@ fn check_priority_skips_seats_and_play_continues_from_the_answer() {
     play(&mut pos, "6c5c");
     assert_eq!(
         pos.side_to_move(),
-        2,
+        Seat::new(2),
         "seat 2 in check answers before seat 1"
     );
     assert_eq!(status(&pos, "check"), "2");
     play(&mut pos, "5a4a");
     assert_eq!(
         pos.side_to_move(),
-        3,
+        Seat::new(3),
         "then clockwise from seat 2; seat 1's turn is lost"
     );
 }
@@ -265,15 +265,15 @@ fn two_seats_in_check_answer_nearest_clockwise_first() {
     ));
     play(&mut pos, "5h5e");
     assert_eq!(status(&pos, "check"), "1,3");
-    assert_eq!(pos.side_to_move(), 1);
+    assert_eq!(pos.side_to_move(), Seat::new(1));
     play(&mut pos, "9e9d");
     assert_eq!(
         pos.side_to_move(),
-        3,
+        Seat::new(3),
         "seat 3 still in check answers before seat 2"
     );
     play(&mut pos, "1e1d");
-    assert_eq!(pos.side_to_move(), 0);
+    assert_eq!(pos.side_to_move(), Seat::new(0));
 }
 
 #[test]
@@ -403,10 +403,10 @@ fn checkmate_hands_everything_to_the_checker_and_facings_stay() {
     assert_eq!(status(&pos, "mates"), "1,0,0,0");
     assert_eq!(
         pos.side_to_move(),
-        3,
+        Seat::new(3),
         "play goes on clockwise from the mated seat"
     );
-    assert!(!pos.is_alive(2));
+    assert!(!pos.is_alive(Seat::new(2)));
     assert!(pos.sfen().contains("k2"), "{}", pos.sfen());
     assert!(pos.sfen().contains("P0@2"), "{}", pos.sfen());
     assert!(
@@ -459,22 +459,34 @@ fn mate_without_check_is_credited_to_the_last_mover() {
     let pos = seat_two_stalemated_by_one();
     assert_eq!(status(&pos, "check"), "-");
     assert_eq!(status(&pos, "out"), "2:1");
-    assert_eq!(pos.side_to_move(), 3);
+    assert_eq!(pos.side_to_move(), Seat::new(3));
 }
 
 #[test]
 fn a_forfeit_ranks_the_others_as_an_unfinished_game_and_the_faulting_seat_last() {
     let start = Yonin::start(&YoninRules::default());
-    assert_eq!(start.forfeit(2), GameResult::Places([1, 1, 4, 1]));
+    assert_eq!(
+        start.forfeit(Seat::new(2)),
+        GameResult::Places([1, 1, 4, 1].into())
+    );
     // Pairs: the faulting seat's team loses.
     let pairs = Yonin::start(&pairs());
-    assert_eq!(pairs.forfeit(1), GameResult::Places([1, 3, 1, 3]));
+    assert_eq!(
+        pairs.forfeit(Seat::new(1)),
+        GameResult::Places([1, 3, 1, 3].into())
+    );
     // Seat 1 mates seat 2: survivors by checkmates made, then the eliminated
     // seat, then the one that faults.
     let pos = seat_two_stalemated_by_one();
     assert_eq!(status(&pos, "out"), "2:1");
-    assert_eq!(pos.forfeit(3), GameResult::Places([2, 1, 3, 4]));
-    assert_eq!(pos.forfeit(0), GameResult::Places([4, 1, 3, 2]));
+    assert_eq!(
+        pos.forfeit(Seat::new(3)),
+        GameResult::Places([2, 1, 3, 4].into())
+    );
+    assert_eq!(
+        pos.forfeit(Seat::new(0)),
+        GameResult::Places([4, 1, 3, 2].into())
+    );
 }
 
 /// Seat 0's two rooks, one move (6c6a) from mating seats 1 and 3 at once.
@@ -721,7 +733,7 @@ fn no_pawn_drop_in_front_of_a_flipped_king_but_a_pawn_may_move_there() {
 
 /// Seat 2's king in the corner; golds of seat 0 on 3b (covering 2a, 2b) and,
 /// with `protected`, on 1c (guarding 1b).
-fn pawn_mate(protected: bool, extra: &[(&'static str, &'static str)], due: Seat) -> Yonin {
+fn pawn_mate(protected: bool, extra: &[(&'static str, &'static str)], due: usize) -> Yonin {
     let mut pieces = vec![
         ("9i", "K0"),
         ("9e", "K1"),
@@ -742,14 +754,14 @@ fn drop_pawn_mate_is_illegal_but_a_pawn_drop_check_is_not() {
     let mut pos = pawn_mate(false, &[], 0);
     assert!(legal(&pos).contains(&"P*1b".to_string()));
     play(&mut pos, "P*1b");
-    assert_eq!(pos.side_to_move(), 2);
+    assert_eq!(pos.side_to_move(), Seat::new(2));
     assert_eq!(legal(&pos), ["1a1b"]);
     // A pawn that mates a seat that does not answer next is legal: seat 1,
     // nearer, stands in check from seat 3's rook on 5e.
     let mut pos = pawn_mate(true, &[("5e", "R3")], 0);
     assert!(legal(&pos).contains(&"P*1b".to_string()));
     play(&mut pos, "P*1b");
-    assert_eq!(pos.side_to_move(), 1);
+    assert_eq!(pos.side_to_move(), Seat::new(1));
 }
 
 // ---------------------------------------------------------------- promotion
@@ -980,12 +992,12 @@ fn a_continuous_checker_whose_every_move_is_forbidden_is_checkmated() {
         assert_eq!(legal(&earlier), ["5h4h"]);
         // Independently: on the plain board the naive generator finds 5h4h
         // alone, and it gives the start board back with seat 2 due (in check).
-        let moves = naive::legal(&naive::Board::of(earlier.state()), 0);
+        let moves = naive::legal(&naive::Board::of(earlier.state()), Seat::new(0));
         assert_eq!(moves.len(), 1);
         let (text, after) = &moves[0];
         assert_eq!(text, "5h4h");
         assert!(after.cells == start_board.cells && after.hands == start_board.hands);
-        assert_eq!(naive::due_after(after, 0), 2);
+        assert_eq!(naive::due_after(after, Seat::new(0)), Seat::new(2));
         play(&mut earlier, "5h4h");
     }
 
@@ -995,7 +1007,7 @@ fn a_continuous_checker_whose_every_move_is_forbidden_is_checkmated() {
     // 10, 19), so it has no legal move and is checkmated at once.
     play(&mut pos, "7f6g");
     assert_eq!(pos.ply(), 17);
-    assert!(!pos.is_alive(0));
+    assert!(!pos.is_alive(Seat::new(0)));
     // Credit (rule 7): seat 0 is mated while in check, so the owner of the
     // checking piece takes it: seat 3's silver is the only checker. (The
     // counter-clockwise rule of rule 16 is for checkers that have not moved,
@@ -1017,7 +1029,7 @@ fn a_continuous_checker_whose_every_move_is_forbidden_is_checkmated() {
     // rook on 5i is blocked by the flipped king, the one on 4i sees no king), so
     // the next live seat clockwise from seat 0.
     assert_eq!(status(&pos, "check"), "-");
-    assert_eq!(pos.side_to_move(), 1);
+    assert_eq!(pos.side_to_move(), Seat::new(1));
     assert!(pos.outcome().is_none(), "one mate does not end the game");
 }
 
@@ -1046,8 +1058,8 @@ fn pairs_end_at_the_first_mate_and_partners_share_places() {
 fn passes_hand_the_turn_over_and_take_it_back() {
     let mut pos = Yonin::start(&YoninRules::default());
     let (sfen, key) = (pos.sfen(), pos.key());
-    assert!(pos.make_pass(2));
-    assert_eq!(pos.side_to_move(), 2);
+    assert!(pos.make_pass(Seat::new(2)));
+    assert_eq!(pos.side_to_move(), Seat::new(2));
     assert_eq!(pos.ply(), 0);
     assert_ne!(pos.key(), key);
     assert_eq!(pos.key(), pos.compute_key());
@@ -1056,14 +1068,14 @@ fn passes_hand_the_turn_over_and_take_it_back() {
     assert_eq!((pos.sfen(), pos.key()), (sfen, key));
     // Not while a seat is in check, not to a seat that is out, not after the end.
     let mut pos = at(&build(&kings_and(&[("5c", "R0")]), "-/-/-/-", 0, "-", "-"));
-    assert!(!pos.make_pass(1));
+    assert!(!pos.make_pass(Seat::new(1)));
     let mut pos = corner_mate();
     play(&mut pos, "G*1b");
-    assert!(!pos.make_pass(2) && pos.make_pass(1));
+    assert!(!pos.make_pass(Seat::new(2)) && pos.make_pass(Seat::new(1)));
     pos.unmake_pass();
     let mut pos = second_mate("G");
     play(&mut pos, "6g6i");
-    assert!(!pos.make_pass(1));
+    assert!(!pos.make_pass(Seat::new(1)));
 }
 
 #[test]
@@ -1084,14 +1096,14 @@ fn the_move_limit_ends_the_game_with_places() {
 mod naive {
     use super::super::piece::Kind;
     use super::super::state::State;
-    use crate::core::Seat;
+    use crate::core::{PerSeat, Seat};
 
     #[derive(Clone)]
     pub struct Board {
         /// (kind, owner, facing) by [row][col].
         pub cells: [[Option<(Kind, Seat, Seat)>; 9]; 9],
-        pub hands: [[u8; 4]; 4],
-        pub alive: [bool; 4],
+        pub hands: PerSeat<[u8; 4]>,
+        pub alive: PerSeat<bool>,
     }
 
     impl Board {
@@ -1105,7 +1117,7 @@ mod naive {
             Board {
                 cells,
                 hands: state.hands,
-                alive: std::array::from_fn(|s| state.alive >> s & 1 != 0),
+                alive: PerSeat::from_fn(|s| state.is_alive(s)),
             }
         }
 
@@ -1122,7 +1134,7 @@ mod naive {
     }
 
     fn forward(facing: Seat) -> (i8, i8) {
-        match facing {
+        match facing.index() {
             0 => (-1, 0),
             1 => (0, 1),
             2 => (1, 0),
@@ -1194,10 +1206,7 @@ mod naive {
         for r in 0..9 {
             for c in 0..9 {
                 if let Some((_, owner, _)) = board.cells[r as usize][c as usize] {
-                    if owner != seat
-                        && board.alive[owner as usize]
-                        && reach(board, r, c).contains(&target)
-                    {
+                    if owner != seat && board.alive[owner] && reach(board, r, c).contains(&target) {
                         return true;
                     }
                 }
@@ -1207,7 +1216,7 @@ mod naive {
     }
 
     fn zone(facing: Seat, r: i8, c: i8) -> bool {
-        match facing {
+        match facing.index() {
             0 => r <= 2,
             1 => c >= 6,
             2 => r >= 6,
@@ -1216,7 +1225,7 @@ mod naive {
     }
 
     fn last_row(facing: Seat, r: i8, c: i8) -> bool {
-        match facing {
+        match facing.index() {
             0 => r == 0,
             1 => c == 8,
             2 => r == 8,
@@ -1286,7 +1295,7 @@ mod naive {
                         for promote in options {
                             let mut after = board.clone();
                             if let Some((k, _, _)) = target {
-                                after.hands[us as usize][base(k)] += 1;
+                                after.hands[us][base(k)] += 1;
                             }
                             after.cells[r as usize][c as usize] = None;
                             let k = if promote { promoted(kind) } else { kind };
@@ -1306,7 +1315,7 @@ mod naive {
             }
         }
         for (h, (kind, letter)) in HAND.iter().enumerate() {
-            if board.hands[us as usize][h] == 0 {
+            if board.hands[us][h] == 0 {
                 continue;
             }
             for r in 0..9i8 {
@@ -1319,7 +1328,7 @@ mod naive {
                             continue;
                         }
                         let same_line = |rr: i8, cc: i8| {
-                            if us.is_multiple_of(2) {
+                            if us.index().is_multiple_of(2) {
                                 cc == c
                             } else {
                                 rr == r
@@ -1338,13 +1347,13 @@ mod naive {
                         let (fr, fc) = forward(us);
                         let front = board.cells[(r + fr) as usize][(c + fc) as usize];
                         if let Some((Kind::King, o, _)) = front {
-                            if !board.alive[o as usize] {
+                            if !board.alive[o] {
                                 continue;
                             }
                         }
                     }
                     let mut after = board.clone();
-                    after.hands[us as usize][h] -= 1;
+                    after.hands[us][h] -= 1;
                     after.cells[r as usize][c as usize] = Some((*kind, us, us));
                     if attacked_by_others(&after, us) {
                         continue;
@@ -1364,8 +1373,8 @@ mod naive {
     pub fn due_after(board: &Board, from: Seat) -> Seat {
         let clockwise = || {
             (1..4)
-                .map(move |i| (from + i) % 4)
-                .filter(|&s| board.alive[s as usize])
+                .map(move |i| from.after(i, 4))
+                .filter(|&s| board.alive[s])
         };
         clockwise()
             .find(|&s| attacked_by_others(board, s))
@@ -1406,12 +1415,12 @@ mod naive {
         else {
             return false;
         };
-        if !after.alive[victim as usize] {
+        if !after.alive[victim] {
             return false;
         }
         let answers = (1..4)
-            .map(|i| (us + i) % 4)
-            .find(|&s| after.alive[s as usize] && attacked_by_others(after, s));
+            .map(|i| us.after(i, 4))
+            .find(|&s| after.alive[s] && attacked_by_others(after, s));
         answers == Some(victim) && legal(after, victim).is_empty()
     }
 }
@@ -1567,7 +1576,7 @@ fn after_a_move_the_seat_due_and_eliminations_match_a_plain_resolution() {
                 if !naive::legal(&board, next).is_empty() {
                     break Some(next);
                 }
-                board.alive[next as usize] = false;
+                board.alive[next] = false;
                 eliminated.push(next);
                 // Inheritance: the pieces pass, which changes no attack of others'
                 // kings except through ownership; take it from the fast state.
@@ -1628,7 +1637,7 @@ fn unmake_and_unmake_pass_restore_the_whole_state_through_eliminations() {
                     pos.unmake(mv);
                     assert_eq!(whole(&pos), before, "{}", pos.format_move(mv));
                 }
-                for seat in 0..4 {
+                for seat in Seat::all(4) {
                     if pos.make_pass(seat) {
                         pos.unmake_pass();
                     }
@@ -1695,7 +1704,7 @@ fn evaluation_is_per_seat_and_favours_material() {
     let pos = Yonin::start(&YoninRules::default());
     let values = pos.evaluate_all(&Default::default());
     assert!(
-        values.iter().all(|&v| v == values[0]),
+        values.iter().all(|&v| v == values[Seat::new(0)]),
         "symmetric start: {values:?}"
     );
     let mut pos = corner_mate();
@@ -1703,10 +1712,13 @@ fn evaluation_is_per_seat_and_favours_material() {
     play(&mut pos, "G*1b");
     let after = pos.evaluate_all(&Default::default());
     assert!(
-        after[0] > before[0],
+        after[Seat::new(0)] > before[Seat::new(0)],
         "a mate with inheritance is good for the mater"
     );
-    assert!(after[2] < -5_000, "an eliminated seat keeps only its place");
+    assert!(
+        after[Seat::new(2)] < -5_000,
+        "an eliminated seat keeps only its place"
+    );
     let _ = Kind::Pawn;
 }
 
@@ -1739,22 +1751,17 @@ fn the_evaluation_attack_maps_are_exact_next_to_every_other_king() {
         let state = pos.state();
         let maps = super::eval::attack_maps(state, false);
         let whole = super::eval::attack_maps(state, true);
-        for seat in (0..4u8).filter(|&s| state.is_alive(s)) {
+        for seat in Seat::all(4).filter(|&s| state.is_alive(s)) {
             let mut full = crate::core::board9::Bitboard::EMPTY;
-            for sq in state.by_owner[seat as usize] {
+            for sq in state.by_owner[seat] {
                 full |= state.attacks_of(state.at(sq), sq);
             }
             // The whole maps (mobility, hanging pieces) are exact everywhere.
-            assert_eq!(whole[seat as usize], full, "{}", pos.diagram());
-            for other in (0..4u8).filter(|&o| o != seat && state.is_alive(o)) {
-                let king = state.kings[other as usize];
+            assert_eq!(whole[seat], full, "{}", pos.diagram());
+            for other in Seat::all(4).filter(|&o| o != seat && state.is_alive(o)) {
+                let king = state.kings[other];
                 let around = super::piece::KING_STEPS[king.index()] | king.bit();
-                assert_eq!(
-                    maps[seat as usize] & around,
-                    full & around,
-                    "{}",
-                    pos.diagram()
-                );
+                assert_eq!(maps[seat] & around, full & around, "{}", pos.diagram());
                 checked += 1;
             }
         }
@@ -1793,7 +1800,13 @@ fn a_piece_is_hanging_when_unguarded_or_attacked_by_a_cheaper_piece() {
         let pos = at(&build(&kings_and(extra), "-/-/-/-", 1, "-", "-"));
         let state = pos.state();
         let maps = attack_maps(state, true);
-        hanging_losses(state, 0, maps[0], union_of_others(&maps, 0), &values)
+        hanging_losses(
+            state,
+            Seat::new(0),
+            maps[Seat::new(0)],
+            union_of_others(&maps, Seat::new(0)),
+            &values,
+        )
     };
     let silver = value(Kind::Silver);
     // North's dragon down the file takes South's silver for nothing ...

@@ -82,7 +82,7 @@ fn play(
         let state = engines[0].state();
         if let Some(outcome) = state.outcome {
             let score = match outcome.result {
-                GameResult::Win { winner, .. } if winner as usize == a_seat => 1.0,
+                GameResult::Win { winner, .. } if winner.index() == a_seat => 1.0,
                 GameResult::Win { .. } => 0.0,
                 _ => 0.5,
             };
@@ -91,7 +91,7 @@ fn play(
         if moves.len() as u32 >= args.max_plies {
             return Ok((0.5, "adjudicated: ply limit".into()));
         }
-        let to_move = state.to_move as usize;
+        let to_move = state.to_move.index();
         let engine = if to_move == a_seat { 0 } else { 1 };
         let control = SearchControl::new(false);
         let best = engines[engine].search(&Limits::nodes(args.nodes), &control, &mut |_| {});

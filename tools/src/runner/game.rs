@@ -51,13 +51,13 @@ struct Settled {
 fn places_of(result: GameResult, seats: usize) -> (Vec<u32>, u32) {
     match result {
         GameResult::Win { winner, points } => (
-            (0..seats)
-                .map(|s| if s == winner as usize { 1 } else { 2 })
+            Seat::all(seats)
+                .map(|s| if s == winner { 1 } else { 2 })
                 .collect(),
             points as u32,
         ),
         GameResult::Draw => (vec![1; seats], 0),
-        GameResult::Places(places) => (places[..seats].iter().map(|&p| p as u32).collect(), 0),
+        GameResult::Places(places) => (places.iter().take(seats).map(|&p| p as u32).collect(), 0),
     }
 }
 
@@ -408,7 +408,7 @@ fn play(
             seats: vec![seat],
             reason: reason.to_string(),
             detail,
-            ruling: Some(session.forfeit(seat as Seat)),
+            ruling: Some(session.forfeit(Seat::new(seat))),
         };
     let over = |outcome: Outcome, session: &dyn GameSession| End::Over {
         outcome,
@@ -475,7 +475,7 @@ fn play(
             Some(token) => format!("{token}:{mv}"),
             None => mv.to_string(),
         };
-        let seat = session.state().to_move as usize;
+        let seat = session.state().to_move.index();
         if seat >= seats {
             return error(format!(
                 "referee: seat {seat} to move at a table of {seats}"
@@ -611,7 +611,7 @@ mod tests {
         };
         let win = over(
             GameResult::Win {
-                winner: 1,
+                winner: Seat::new(1),
                 points: 3,
             },
             2,
@@ -621,7 +621,7 @@ mod tests {
         let draw = over(GameResult::Draw, 2);
         assert_eq!((draw.places, draw.points), (vec![1, 1], 0));
         // Four seats: places by seat, shared places kept.
-        let places = over(GameResult::Places([1, 1, 3, 4]), 4);
+        let places = over(GameResult::Places([1, 1, 3, 4].into()), 4);
         assert_eq!((places.places, places.points), (vec![1, 1, 3, 4], 0));
     }
 
@@ -643,12 +643,12 @@ mod tests {
             vec![1],
             2,
             Some(GameResult::Win {
-                winner: 0,
+                winner: Seat::new(0),
                 points: 1,
             }),
         );
         assert_eq!((two.places, two.points), (vec![1, 2], 1));
-        let ranked = forfeit(vec![2], 4, Some(GameResult::Places([2, 1, 4, 3])));
+        let ranked = forfeit(vec![2], 4, Some(GameResult::Places([2, 1, 4, 3].into())));
         assert_eq!((ranked.places, ranked.points), (vec![2, 1, 4, 3], 0));
         // Without one (at the start): the faulting seat 4th, the others share 1st.
         assert_eq!(forfeit(vec![2], 4, None).places, vec![1, 1, 4, 1]);
@@ -673,20 +673,20 @@ mod tests {
     fn a_forfeit_is_ruled_by_the_referee_of_the_game() {
         let mut referee = yomi_engine::registry::new_session("yonin").unwrap();
         referee.set_position(None, &[]).unwrap();
-        let places = match referee.forfeit(1) {
+        let places = match referee.forfeit(Seat::new(1)) {
             GameResult::Places(places) => places,
             other => panic!("{other:?}"),
         };
         assert_eq!(
-            places,
+            places.into_array(),
             [1, 4, 1, 1],
             "equal standing: the others share first"
         );
         let referee = yomi_engine::registry::new_session("annan").unwrap();
         assert_eq!(
-            referee.forfeit(0),
+            referee.forfeit(Seat::new(0)),
             GameResult::Win {
-                winner: 1,
+                winner: Seat::new(1),
                 points: 1
             }
         );

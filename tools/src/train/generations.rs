@@ -24,7 +24,7 @@ use crate::train::{game_rng, learn, training_rules};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use yomi_engine::core::{Game, MoveList};
+use yomi_engine::core::{Game, MoveList, Seat};
 use yomi_engine::search::ChanceGame;
 use yomi_engine::session::Playable;
 use yomi_engine::sugoroku::duel::roll;
@@ -153,7 +153,7 @@ pub fn encode(sample: &Sample) -> [u8; RECORD_BYTES] {
     let board = sample.pos.board();
     out[..26].copy_from_slice(&board[0]);
     out[26..52].copy_from_slice(&board[1]);
-    out[52] = sample.pos.side_to_move();
+    out[52] = sample.pos.side_to_move().index() as u8;
     out[53] = rules_code(sample.pos.rules());
     for (k, p) in sample.target.to_array().into_iter().enumerate() {
         let q = (p.clamp(0.0, 1.0) * 65535.0).round() as u16;
@@ -170,7 +170,7 @@ pub fn decode(bytes: &[u8]) -> Result<Sample, String> {
     if bytes[52] > 1 {
         return Err(format!("side {}", bytes[52]));
     }
-    let pos = Sugoroku::from_board(&board, bytes[52], &rules)?;
+    let pos = Sugoroku::from_board(&board, Seat::new(bytes[52] as usize), &rules)?;
     let target: [f32; OUTPUTS] = std::array::from_fn(|k| {
         u16::from_le_bytes([bytes[54 + 2 * k], bytes[55 + 2 * k]]) as f32 / 65535.0
     });

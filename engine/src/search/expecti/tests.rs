@@ -54,7 +54,7 @@ struct Race {
 }
 
 fn square(side: Seat, progress: u8) -> u8 {
-    if side == 0 {
+    if side == Seat::FIRST {
         progress
     } else {
         HOME - progress
@@ -83,10 +83,10 @@ impl Race {
 
     /// Opposing tokens of `side`'s opponent on board square `sq`, and one of them.
     fn opponents_on(&self, side: Seat, sq: u8) -> (usize, Option<u8>) {
-        let opponent = 1 - side;
+        let opponent = side.other();
         let mut count = 0;
         let mut which = None;
-        for (i, &p) in self.tokens[opponent as usize].iter().enumerate() {
+        for (i, &p) in self.tokens[opponent.index()].iter().enumerate() {
             if (1..HOME).contains(&p) && square(opponent, p) == sq {
                 count += 1;
                 which = Some(i as u8);
@@ -96,7 +96,7 @@ impl Race {
     }
 
     fn home_count(&self, side: Seat) -> usize {
-        self.tokens[side as usize]
+        self.tokens[side.index()]
             .iter()
             .filter(|&&p| p == HOME)
             .count()
@@ -104,7 +104,7 @@ impl Race {
 
     /// Steps to home of the `NEEDED_HOME` most advanced tokens.
     fn race_need(&self, side: Seat) -> i32 {
-        let mut distances = self.tokens[side as usize].map(|p| (HOME - p) as i32);
+        let mut distances = self.tokens[side.index()].map(|p| (HOME - p) as i32);
         distances.sort_unstable();
         distances[..NEEDED_HOME].iter().sum()
     }
@@ -119,10 +119,10 @@ impl Race {
                 key = key.wrapping_add(mix((side * 16 + p as usize) as u64));
             }
         }
-        key = key.wrapping_add(mix(100 + self.side as u64));
+        key = key.wrapping_add(mix(100 + self.side.index() as u64));
         key = key.wrapping_add(mix(200 + self.die.map_or(0, |d| d as u64)));
         if let Some((winner, points)) = self.won {
-            key = key.wrapping_add(mix(300 + winner as u64 * 4 + points as u64));
+            key = key.wrapping_add(mix(300 + winner.index() as u64 * 4 + points as u64));
         }
         key
     }
@@ -130,7 +130,7 @@ impl Race {
 
 impl Race {
     pub fn start(_: &NoHouseRules) -> Self {
-        Race::new([[0; TOKENS]; 2], 0, None)
+        Race::new([[0; TOKENS]; 2], Seat::FIRST, None)
     }
 }
 
@@ -151,7 +151,7 @@ impl Game for Race {
         if self.won.is_some() {
             return;
         }
-        let mine = &self.tokens[self.side as usize];
+        let mine = &self.tokens[self.side.index()];
         for (i, &p) in mine.iter().enumerate() {
             // Tokens on the same progress make the same move.
             if p == HOME || mine[..i].contains(&p) {
@@ -170,7 +170,7 @@ impl Game for Race {
 
     fn make(&mut self, mv: RaceMove) {
         let die = self.die.take().expect("a move needs a roll");
-        let side = self.side as usize;
+        let side = self.side.index();
         let mut undo = Undo {
             from: 0,
             die,
@@ -194,18 +194,18 @@ impl Game for Race {
             }
         }
         self.history.push(undo);
-        self.side = 1 - self.side;
+        self.side = self.side.other();
         self.ply += 1;
     }
 
     fn unmake(&mut self, mv: RaceMove) {
         let undo = self.history.pop().expect("a move to take back");
-        self.side = 1 - self.side;
+        self.side = self.side.other();
         self.ply -= 1;
         self.won = None;
         self.die = Some(undo.die);
         if mv.0 != PASS {
-            let side = self.side as usize;
+            let side = self.side.index();
             self.tokens[side][mv.0 as usize] = undo.from;
             if let Some(hit) = undo.hit {
                 let to = (undo.from + undo.die).min(HOME);
@@ -276,7 +276,7 @@ impl ChanceGame for Race {
         self.die = None;
     }
     fn evaluate(&self, _: &()) -> Value {
-        let lead = self.race_need(1 - self.side) - self.race_need(self.side);
+        let lead = self.race_need(self.side.other()) - self.race_need(self.side);
         // Moving (or rolling) next is worth about a die. The small odd term from the
         // key makes means fall between integers, so that rounding is exercised.
         let noise = (self.key() % 23) as i32 - 11;
@@ -514,7 +514,7 @@ fn pruning_never_visits_more_nodes() {
 fn prefers_a_double_win_to_a_single_one() {
     // A 2 lands the token on 7 home exactly (2 points); the one on 8 overshoots (1).
     for tokens in [[9, 9, 8, 7], [9, 7, 9, 8]] {
-        let pos = Race::new([tokens, [0, 0, 1, 2]], 0, Some(2));
+        let pos = Race::new([tokens, [0, 0, 1, 2]], Seat::FIRST, Some(2));
         let exact = tokens.iter().position(|&p| p == 7).unwrap() as u8;
         for depth in 1..=3 {
             for algorithm in ALL {

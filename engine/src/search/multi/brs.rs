@@ -28,16 +28,16 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
         }
         self.frames[ply].clear();
         if maximizing {
-            self.generate_head(ply, due as usize, due);
+            self.generate_head(ply, due.index(), due);
         } else {
-            for seat in 0..self.seats as Seat {
+            for seat in Seat::all(self.seats) {
                 if seat == self.root || !self.pos.is_alive(seat) {
                     continue;
                 }
                 if seat == due {
-                    self.generate_head(ply, seat as usize, seat);
+                    self.generate_head(ply, seat.index(), seat);
                 } else if self.pos.make_pass(seat) {
-                    self.generate_head(ply, seat as usize, seat);
+                    self.generate_head(ply, seat.index(), seat);
                     self.pos.unmake_pass();
                 }
             }
@@ -48,7 +48,7 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
             return self.no_move_value(ply);
         }
         for seat in 0..self.seats {
-            self.score_list(ply, seat, seat as Seat, tt_move);
+            self.score_list(ply, seat, Seat::new(seat), tt_move);
         }
         let bounds = (alpha, beta);
         let mut best = if maximizing { -INFINITE } else { INFINITE };
@@ -57,7 +57,7 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
         while let Some((list, index, busy)) = self.next_move(ply, key, depth, searched) {
             let mv = self.frames[ply].lists[list][index];
             let reduction = self.reduction(ply, depth, searched, list, index, tt_move);
-            let seat = list as Seat;
+            let seat = Seat::new(list);
             let passed_in = seat != due;
             if passed_in {
                 let handed = self.pos.make_pass(seat);
@@ -122,9 +122,9 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
         let mut best = INFINITE;
         let mut best_index = None;
         // The TT move's seat replies first.
-        let first = tt_move.map_or(self.pos.side_to_move() as usize, |m| m / SEAT_STRIDE);
+        let first = tt_move.map_or(self.pos.side_to_move().index(), |m| m / SEAT_STRIDE);
         'candidates: for k in 0..self.seats {
-            let seat = ((first + k) % self.seats) as Seat;
+            let seat = Seat::new((first + k) % self.seats);
             if seat == self.root || !self.pos.is_alive(seat) {
                 continue;
             }
@@ -161,7 +161,7 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
                 }
                 continue;
             }
-            let list = seat as usize;
+            let list = seat.index();
             self.frames[ply].lists[list].clear();
             self.generate_moves(ply, list);
             if self.frames[ply].lists[list].is_empty() {

@@ -11,9 +11,9 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
         depth: i32,
         ply: usize,
         parent: Option<(Seat, Value)>,
-    ) -> [Value; 4] {
+    ) -> PerSeat<Value> {
         if self.enter(ply) {
-            return [0; 4];
+            return PerSeat::splat(0);
         }
         if let Some(shares) = self.terminal_shares(ply) {
             return shares;
@@ -38,23 +38,23 @@ impl<G: MultiPlayerGame> Worker<'_, G> {
         self.score_list(ply, 0, mover, tt_move);
         // The parent's seat gets at most what the others' floors leave.
         let left = share_total(self.seats) - (self.seats as Value - 2) * SHARE_FLOOR;
-        let mut best: Option<[Value; 4]> = None;
+        let mut best: Option<PerSeat<Value>> = None;
         let mut best_index = None;
         while let Some((_, index)) = self.frames[ply].pick() {
             let mv = self.frames[ply].lists[0][index];
             self.pos.make(mv);
-            let bound = best.map(|b| (mover, b[mover as usize]));
+            let bound = best.map(|b| (mover, b[mover]));
             let shares = self.maxn_child(depth - 1, ply + 1, bound);
             self.pos.unmake(mv);
             if self.thread.stop {
-                return [0; 4];
+                return PerSeat::splat(0);
             }
             if best.is_none_or(|b| maxn_prefers(&shares, &b, mover)) {
                 best = Some(shares);
                 best_index = Some(index);
                 self.pv.update(ply, mv, true);
             }
-            let mine = best.map_or(0, |b| b[mover as usize]);
+            let mine = best.map_or(0, |b| b[mover]);
             if let Some((seat, has)) = parent {
                 // Strict: a vector the parent's seat values at exactly `has`
                 // could still win the parent's tie-break.

@@ -25,9 +25,10 @@ pub fn place_value(result: GameResult, seat: Seat, seats: usize, ply: usize) -> 
         GameResult::Draw => return DRAW,
         GameResult::Places(places) => places,
     };
-    let mine = places[seat as usize] as usize;
-    let shared = places[..seats]
+    let mine = places[seat] as usize;
+    let shared = places
         .iter()
+        .take(seats)
         .filter(|&&p| p as usize == mine)
         .count();
     if shared == 1 && mine == 1 {
@@ -79,15 +80,15 @@ pub(super) fn static_spread(seats: usize) -> Value {
 
 /// The max-n vector of a finished game (module doc); components of seats beyond
 /// `seats` are 0.
-pub fn place_shares(result: GameResult, seats: usize, ply: usize) -> [Value; 4] {
+pub fn place_shares(result: GameResult, seats: usize, ply: usize) -> PerSeat<Value> {
     let places = match result {
         GameResult::Places(places) => places,
         GameResult::Win { winner, .. } => {
-            let mut places = [2; 4];
-            places[winner as usize] = 1;
+            let mut places = PerSeat::splat(2);
+            places[winner] = 1;
             places
         }
-        GameResult::Draw => [1; 4],
+        GameResult::Draw => PerSeat::splat(1),
     };
     let middle_free = share_total(seats) - win_share(seats) - (seats as Value - 1) * SHARE_FLOOR;
     // Share of place index k (0 = first).
@@ -104,11 +105,12 @@ pub fn place_shares(result: GameResult, seats: usize, ply: usize) -> [Value; 4] 
             SHARE_FLOOR + middle_free * weight / weights
         }
     };
-    let mut shares = [0; 4];
-    for seat in 0..seats {
+    let mut shares = PerSeat::splat(0);
+    for seat in Seat::all(seats) {
         let mine = places[seat] as usize;
-        let shared = places[..seats]
+        let shared = places
             .iter()
+            .take(seats)
             .filter(|&&p| p as usize == mine)
             .count();
         let first = mine.clamp(1, seats) - 1;
@@ -120,15 +122,15 @@ pub fn place_shares(result: GameResult, seats: usize, ply: usize) -> [Value; 4] 
 }
 
 /// Max-n shares from static values, clamped to ±`clamp` (module doc).
-pub fn static_shares(values: [Value; 4], seats: usize, clamp: Value) -> [Value; 4] {
-    let mut raw = [0; 4];
-    for seat in 0..seats {
+pub fn static_shares(values: PerSeat<Value>, seats: usize, clamp: Value) -> PerSeat<Value> {
+    let mut raw = PerSeat::splat(0);
+    for seat in Seat::all(seats) {
         raw[seat] = values[seat].clamp(-clamp, clamp) + clamp + 1;
     }
     let sum: Value = raw.iter().sum();
     let spread = static_spread(seats);
-    let mut shares = [0; 4];
-    for seat in 0..seats {
+    let mut shares = PerSeat::splat(0);
+    for seat in Seat::all(seats) {
         shares[seat] = SHARE_FLOOR + STATIC_FLOOR + spread * raw[seat] / sum;
     }
     shares
@@ -140,8 +142,8 @@ pub(super) fn neutral_share(seats: usize) -> Value {
     SHARE_FLOOR + STATIC_FLOOR + static_spread(seats) / seats as Value
 }
 
-pub(super) fn neutral_shares(seats: usize) -> [Value; 4] {
-    let mut shares = [0; 4];
+pub(super) fn neutral_shares(seats: usize) -> PerSeat<Value> {
+    let mut shares = PerSeat::splat(0);
     for share in shares.iter_mut().take(seats) {
         *share = neutral_share(seats);
     }
@@ -164,6 +166,6 @@ pub fn share_to_value(share: Value, seats: usize) -> Value {
 /// Whether max-n prefers `a` to `b` for `mover`: its own value, then the whole
 /// vector (a fixed tie-break that makes the result independent of move order).
 #[inline]
-pub fn maxn_prefers(a: &[Value; 4], b: &[Value; 4], mover: Seat) -> bool {
-    (a[mover as usize], a) > (b[mover as usize], b)
+pub fn maxn_prefers(a: &PerSeat<Value>, b: &PerSeat<Value>, mover: Seat) -> bool {
+    (a[mover], a) > (b[mover], b)
 }

@@ -21,18 +21,18 @@ const CLAMP: Value = 3_000;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 struct RaidMove {
-    target: u8,
+    target: Seat,
     damage: u8,
     gather: u8,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Core {
-    points: [i32; 4],
+    points: PerSeat<i32>,
     /// 0 while playing, else the order of elimination (1, 2).
-    out: [u8; 4],
+    out: PerSeat<u8>,
     out_count: u8,
-    to_move: u8,
+    to_move: Seat,
     /// The seat to move was raided into moving (no pass allowed to others).
     forced: bool,
     ply: u32,
@@ -46,11 +46,11 @@ struct Raid {
 }
 
 impl Raid {
-    fn new(points: [i32; 4], to_move: u8, plies_left: u32) -> Self {
+    fn new(points: [i32; 4], to_move: Seat, plies_left: u32) -> Self {
         Raid {
             core: Core {
-                points,
-                out: [0; 4],
+                points: points.into(),
+                out: PerSeat::splat(0),
                 out_count: 0,
                 to_move,
                 forced: false,
@@ -61,7 +61,7 @@ impl Raid {
         }
     }
 
-    fn alive(&self, seat: usize) -> bool {
+    fn alive(&self, seat: Seat) -> bool {
         self.core.out[seat] == 0
     }
 
@@ -69,25 +69,21 @@ impl Raid {
         self.core.out_count >= 2 || self.core.ply >= self.end_ply
     }
 
-    fn places(&self) -> [u8; 4] {
+    fn places(&self) -> PerSeat<u8> {
         let c = &self.core;
-        let better = |a: usize, b: usize| match (c.out[a], c.out[b]) {
+        let better = |a: Seat, b: Seat| match (c.out[a], c.out[b]) {
             (0, 0) => c.points[a] > c.points[b],
             (0, _) => true,
             (_, 0) => false,
             (x, y) => x > y,
         };
-        let mut places = [0; 4];
-        for (a, place) in places.iter_mut().enumerate() {
-            *place = 1 + (0..4).filter(|&b| better(b, a)).count() as u8;
-        }
-        places
+        PerSeat::from_fn(|a| 1 + Seat::all(4).filter(|&b| better(b, a)).count() as u8)
     }
 
-    fn next_alive_after(&self, seat: u8) -> u8 {
+    fn next_alive_after(&self, seat: Seat) -> Seat {
         (1..=4)
-            .map(|k| (seat + k) % 4)
-            .find(|&s| self.alive(s as usize))
+            .map(|k| seat.after(k, 4))
+            .find(|&s| self.alive(s))
             .unwrap_or(seat)
     }
 }
@@ -123,13 +119,14 @@ impl Game for Raid {
                 gather: 2,
             });
         }
-        for target in 0..4u8 {
-            if target == me || !self.alive(target as usize) {
+        for target in Seat::all(4) {
+            if target == me || !self.alive(target) {
                 continue;
             }
             for damage in 1..=3u8 {
                 // Raids of 1 always exist; stronger ones depend on the position.
-                if damage == 1 || (bits >> (1 + 3 * target as u32 + damage as u32)) & 1 != 0 {
+                if damage == 1 || (bits >> (1 + 3 * target.index() as u32 + damage as u32)) & 1 != 0
+                {
                     moves.push(RaidMove {
                         target,
                         damage,
@@ -143,8 +140,7 @@ impl Game for Raid {
     fn make(&mut self, mv: RaidMove) {
         self.undo.push(self.core);
         let c = &mut self.core;
-        let me = c.to_move as usize;
-        let target = mv.target as usize;
+        let (me, target) = (c.to_move, mv.target);
         c.points[me] += mv.gather as i32;
         c.points[target] -= mv.damage as i32;
         c.ply += 1;
@@ -156,7 +152,7 @@ impl Game for Raid {
             self.core.to_move = mv.target;
             self.core.forced = true;
         } else {
-            self.core.to_move = self.next_alive_after(me as u8);
+            self.core.to_move = self.next_alive_after(me);
             self.core.forced = false;
         }
     }
@@ -215,20 +211,20 @@ impl Raid {
 
 impl MultiPlayerGame for Raid {
     type Eval = ();
-    fn evaluate_all(&self, _: &()) -> [Value; 4] {
+    fn evaluate_all(&self, _: &()) -> PerSeat<Value> {
         let c = &self.core;
-        let mut values = [0; 4];
-        for (seat, value) in values.iter_mut().enumerate() {
-            let others: i32 = (0..4).filter(|&o| o != seat).map(|o| c.points[o]).sum();
+        PerSeat::from_fn(|seat| {
+            let others: i32 = Seat::all(4)
+                .filter(|&o| o != seat)
+                .map(|o| c.points[o])
+                .sum();
             // A little position-dependent spice so that ties are rare.
-            let spice = ((c.ply as usize + 3 * seat) % 5) as i32 * 7;
-            *value = 100 * (3 * c.points[seat] - others) / 3 + spice
-                - if self.alive(seat) { 0 } else { 400 };
-        }
-        values
+            let spice = ((c.ply as usize + 3 * seat.index()) % 5) as i32 * 7;
+            100 * (3 * c.points[seat] - others) / 3 + spice - if self.alive(seat) { 0 } else { 400 }
+        })
     }
     fn is_alive(&self, seat: Seat) -> bool {
-        self.alive(seat as usize)
+        self.alive(seat)
     }
     /// Big raids only (the small ones are the toy's quiet moves).
     fn is_tactical(&self, mv: RaidMove) -> bool {
@@ -256,10 +252,7 @@ impl MultiPlayerGame for Raid {
         }
     }
     fn make_pass(&mut self, seat: Seat) -> bool {
-        if self.over()
-            || !self.alive(seat as usize)
-            || (self.core.forced && seat != self.core.to_move)
-        {
+        if self.over() || !self.alive(seat) || (self.core.forced && seat != self.core.to_move) {
             return false;
         }
         self.undo.push(self.core);
@@ -286,7 +279,7 @@ fn terminal(pos: &Raid, root: Seat, ply: usize) -> Option<Value> {
 
 /// Full-width quiescence: whoever moves may stand pat or take any tactical move.
 fn quiescence_ref(pos: &mut Raid, root: Seat, ply: usize, qply: u32) -> Value {
-    let stand = pos.evaluate_all(&())[root as usize];
+    let stand = pos.evaluate_all(&())[root];
     if qply >= MultiParams::default().qs_max_plies as u32 {
         return stand;
     }
@@ -357,7 +350,7 @@ fn brs_ref(pos: &mut Raid, root: Seat, depth: u32, ply: usize) -> Value {
         return best;
     }
     let mut best = INFINITE;
-    for seat in 0..4 {
+    for seat in Seat::all(4) {
         if seat == root || !pos.is_alive(seat) {
             continue;
         }
@@ -440,7 +433,7 @@ fn brs_plus_ref(pos: &mut Raid, root: Seat, depth: u32, ply: usize) -> Value {
         return best;
     }
     let mut best = INFINITE;
-    for seat in 0..4 {
+    for seat in Seat::all(4) {
         if seat == root || !pos.is_alive(seat) {
             continue;
         }
@@ -468,14 +461,14 @@ fn brs_plus_ref(pos: &mut Raid, root: Seat, depth: u32, ply: usize) -> Value {
         take_back(pos, &mut line, 0);
     }
     if best == INFINITE {
-        pos.evaluate_all(&())[root as usize]
+        pos.evaluate_all(&())[root]
     } else {
         best
     }
 }
 
 /// Plain max-n: every child, the same leaf vectors and tie-break.
-fn maxn_ref(pos: &mut Raid, depth: u32, ply: usize) -> [Value; 4] {
+fn maxn_ref(pos: &mut Raid, depth: u32, ply: usize) -> PerSeat<Value> {
     if ply > 0 {
         if let Some(o) = pos.decided() {
             return place_shares(o.result, 4, ply);
@@ -485,7 +478,7 @@ fn maxn_ref(pos: &mut Raid, depth: u32, ply: usize) -> [Value; 4] {
         return static_shares(pos.evaluate_all(&()), 4, CLAMP);
     }
     let mover = pos.side_to_move();
-    let mut best: Option<[Value; 4]> = None;
+    let mut best: Option<PerSeat<Value>> = None;
     for mv in moves_of(pos) {
         pos.make(mv);
         let shares = maxn_ref(pos, depth - 1, ply + 1);
@@ -528,7 +521,11 @@ fn random_positions(seed: u64, count: usize) -> Vec<Raid> {
     let mut positions = Vec::new();
     while positions.len() < count {
         let points = std::array::from_fn(|_| rng.gen_range(0..6));
-        let mut pos = Raid::new(points, rng.gen_range(0..4), rng.gen_range(4..14));
+        let mut pos = Raid::new(
+            points,
+            Seat::new(rng.gen_range(0..4u8) as usize),
+            rng.gen_range(4..14),
+        );
         for _ in 0..rng.gen_range(0..5) {
             let moves = moves_of(&pos);
             if moves.is_empty() {
@@ -557,53 +554,59 @@ fn the_toy_game_is_sound() {
         }
         let places = walk.places();
         assert!(places.iter().all(|&p| (1..=4).contains(&p)));
-        assert!(places.contains(&1));
+        assert!(places.iter().any(|&p| p == 1));
     }
 }
 
 #[test]
 fn values_of_places_are_ordered_and_bounded() {
-    let sole = place_value(GameResult::Places([1, 2, 3, 4]), 0, 4, 3);
+    let sole = place_value(GameResult::Places([1, 2, 3, 4].into()), Seat::new(0), 4, 3);
     assert_eq!(sole, MATE - 3);
     assert_eq!(Score::from_value(sole), Score::Mate(3));
     assert_eq!(
-        place_value(GameResult::Places([1, 2, 3, 4]), 3, 4, 3),
+        place_value(GameResult::Places([1, 2, 3, 4].into()), Seat::new(3), 4, 3),
         -(MATE - 3)
     );
-    let second = place_value(GameResult::Places([1, 2, 3, 4]), 1, 4, 3);
-    let third = place_value(GameResult::Places([1, 2, 3, 4]), 2, 4, 3);
-    let shared_first = place_value(GameResult::Places([1, 1, 3, 4]), 0, 4, 3);
+    let second = place_value(GameResult::Places([1, 2, 3, 4].into()), Seat::new(1), 4, 3);
+    let third = place_value(GameResult::Places([1, 2, 3, 4].into()), Seat::new(2), 4, 3);
+    let shared_first = place_value(GameResult::Places([1, 1, 3, 4].into()), Seat::new(0), 4, 3);
     assert!(sole > shared_first && shared_first > second && second > third);
     assert!(shared_first < MATE_BOUND && third > -MATE_BOUND);
     // All four share: neutral.
-    assert_eq!(place_value(GameResult::Places([1; 4]), 2, 4, 0), 0);
+    assert_eq!(
+        place_value(GameResult::Places([1; 4].into()), Seat::new(2), 4, 0),
+        0
+    );
 
     // Three seats: the middle place is level, the ends are mates.
-    assert_eq!(place_value(GameResult::Places([2, 1, 3, 0]), 0, 3, 2), 0);
     assert_eq!(
-        place_value(GameResult::Places([2, 1, 3, 0]), 1, 3, 2),
+        place_value(GameResult::Places([2, 1, 3, 0].into()), Seat::new(0), 3, 2),
+        0
+    );
+    assert_eq!(
+        place_value(GameResult::Places([2, 1, 3, 0].into()), Seat::new(1), 3, 2),
         MATE - 2
     );
     assert_eq!(
-        place_value(GameResult::Places([2, 1, 3, 0]), 2, 3, 2),
+        place_value(GameResult::Places([2, 1, 3, 0].into()), Seat::new(2), 3, 2),
         -(MATE - 2)
     );
-    let three = place_shares(GameResult::Places([2, 1, 3, 0]), 3, 2);
+    let three = place_shares(GameResult::Places([2, 1, 3, 0].into()), 3, 2).into_array();
     assert_eq!(three.iter().sum::<Value>(), share_total(3));
     assert_eq!(share_to_value(three[1], 3), MATE - 2);
     assert_eq!(share_to_value(three[2], 3), -(MATE - 2));
-    let level = static_shares([50, 50, 50, 0], 3, CLAMP);
+    let level = static_shares([50, 50, 50, 0].into(), 3, CLAMP).into_array();
     assert!(level[0] == level[1] && level[1] == level[2] && level[3] == 0);
     assert_eq!(share_to_value(level[0], 3), 0);
-    assert!(three[1] > static_shares([9_000, -9_000, -9_000, 0], 3, CLAMP)[0]);
+    assert!(three[1] > static_shares([9_000, -9_000, -9_000, 0].into(), 3, CLAMP)[Seat::FIRST]);
 
     // Max-n vectors: non-negative, summing to at most S; a win beats and a last
     // place loses to every static vector.
     let total = share_total(4);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
     for _ in 0..1000 {
-        let values = std::array::from_fn(|_| rng.gen_range(-20_000..20_000));
-        let shares = static_shares(values, 4, CLAMP);
+        let values = PerSeat::from_fn(|_| rng.gen_range(-20_000..20_000));
+        let shares = static_shares(values, 4, CLAMP).into_array();
         assert!(shares.iter().all(|&s| s >= 0) && shares.iter().sum::<Value>() <= total);
         let ply = rng.gen_range(0..MAX_PLY);
         for places in [
@@ -613,10 +616,10 @@ fn values_of_places_are_ordered_and_bounded() {
             [1, 1, 1, 1],
             [3, 1, 1, 4],
         ] {
-            let end = place_shares(GameResult::Places(places), 4, ply);
+            let end = place_shares(GameResult::Places(places.into()), 4, ply);
             assert!(end.iter().all(|&s| s >= 0) && end.iter().sum::<Value>() <= total);
         }
-        let end = place_shares(GameResult::Places([4, 1, 3, 2]), 4, ply);
+        let end = place_shares(GameResult::Places([4, 1, 3, 2].into()), 4, ply).into_array();
         assert!(end[1] > shares.iter().copied().max().unwrap());
         assert!(end[0] < shares.iter().copied().min().unwrap());
         assert_eq!(share_to_value(end[1], 4), MATE - ply as Value);
@@ -700,13 +703,9 @@ fn maxn_with_shallow_pruning_agrees_with_plain_maxn() {
                 .expect("a report")
                 .scores
                 .expect("max-n reports a vector");
-            let expected_values: [Value; 4] =
-                std::array::from_fn(|s| share_to_value(expected[s], 4));
+            let expected_values = expected.map(|share| share_to_value(share, 4));
             assert_eq!(reported, expected_values, "{}", pos.sfen());
-            assert_eq!(
-                result.score,
-                Score::from_value(expected_values[root as usize])
-            );
+            assert_eq!(result.score, Score::from_value(expected_values[root]));
             // The move played leads to that vector.
             let mut after = pos.clone();
             after.make(result.best.unwrap());
@@ -724,10 +723,10 @@ fn maxn_with_shallow_pruning_agrees_with_plain_maxn() {
 /// them, so every line ends with root 0 sole first.
 #[test]
 fn a_forced_first_place_is_a_mate() {
-    let pos = Raid::new([20, 0, 0, 0], 0, 5);
+    let pos = Raid::new([20, 0, 0, 0], Seat::FIRST, 5);
     for algorithm in ALGORITHMS {
         let (result, info) = search(&pos, &Limits::depth(6), &config(algorithm, 1));
-        let expected = paranoid_ref(&mut pos.clone(), 0, 6, 0);
+        let expected = paranoid_ref(&mut pos.clone(), Seat::new(0), 6, 0);
         assert!(expected >= MATE_BOUND, "the naive search agrees it is won");
         let Score::Mate(plies) = result.score else {
             panic!("{algorithm}: {:?}", result.score);
@@ -749,7 +748,7 @@ fn two_threads_agree_with_one() {
         assert!(moves_of(&pos).contains(&result.best.unwrap()));
         assert_eq!(result.score, Score::from_value(expected), "{}", pos.sfen());
     }
-    let pos = Raid::new([3; 4], 0, 12);
+    let pos = Raid::new([3; 4], Seat::FIRST, 12);
     for algorithm in ALGORITHMS {
         let (result, _) = search(&pos, &Limits::depth(4), &config(algorithm, 2));
         assert!(
@@ -831,7 +830,7 @@ fn pv_replays_legally() {
 }
 
 fn long_game() -> Raid {
-    Raid::new([30; 4], 0, 400)
+    Raid::new([30; 4], Seat::FIRST, 400)
 }
 
 #[test]
@@ -841,8 +840,8 @@ fn every_algorithm_keeps_the_driver_contract() {
             config: config(algorithm, 1),
             long: long_game(),
             // A two-ply game is solved at once.
-            solved: Raid::new([5, 0, 0, 0], 0, 2),
-            no_move: Raid::new([1; 4], 0, 0),
+            solved: Raid::new([5, 0, 0, 0], Seat::FIRST, 2),
+            no_move: Raid::new([1; 4], Seat::FIRST, 0),
             depth: 4,
             every_thread_counts: false,
         });
@@ -859,7 +858,13 @@ fn every_algorithm_keeps_the_driver_contract() {
 fn node_counts() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(777);
     let positions: Vec<Raid> = (0..20)
-        .map(|_| Raid::new(std::array::from_fn(|_| rng.gen_range(4..12)), 0, 60))
+        .map(|_| {
+            Raid::new(
+                std::array::from_fn(|_| rng.gen_range(4..12)),
+                Seat::FIRST,
+                60,
+            )
+        })
         .collect();
     for depth in [3, 4, 5, 6] {
         for algorithm in ALGORITHMS {
