@@ -9,12 +9,12 @@
 //!
 //! `cargo bench --bench mate [-- [BUDGET-MS]]` (default: 10 000 ms per search).
 //!
-//! `cargo bench --bench mate -- threats [NODES|MSms [GUARD-NODES]]` instead
+//! `cargo bench --bench mate -- threats [NODES|MSms [GUARD-NODES]] [NAME=VALUE…]` instead
 //! plays each position of `benches/mate_threats.txt` (a move there lets the
 //! opponent mate, another does not) as in a game at `NODES` a move (default
 //! 20 000) or `MS` milliseconds (`100ms`: on a core of its own), with the
 //! threat guard off and on (`Tune_MateThreatNodes`, by
-//! default its default), and prints the share of positions where the move played
+//! default its default), the engine options `NAME=VALUE` set, and prints the share of positions where the move played
 //! lets the opponent mate (the solver within 200 000 nodes finds it).
 
 use std::time::{Duration, Instant};
@@ -99,12 +99,16 @@ fn threats() -> Vec<&'static str> {
 }
 
 /// The share of the threat positions where the engine, under `limits` with
-/// the guard at `guard_nodes`, plays a move the opponent then mates after.
-fn threat_blunders(limits: &Limits, guard_nodes: &str) {
+/// the guard at `guard_nodes` and the `options` given, plays a move the
+/// opponent then mates after.
+fn threat_blunders(limits: &Limits, guard_nodes: &str, options: &[(&str, &str)]) {
     let mut session = new_session("annan").expect("annan");
     session
         .set_option("Tune_MateThreatNodes", guard_nodes)
         .expect("the guard's option");
+    for (name, value) in options {
+        session.set_option(name, value).expect("an option");
+    }
     let positions = threats();
     let mut lost = Vec::new();
     let started = Instant::now();
@@ -144,7 +148,12 @@ fn threat_blunders(limits: &Limits, guard_nodes: &str) {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if let Some(at) = args.iter().position(|arg| arg == "threats") {
-        let rest = &args[at + 1..];
+        let (options, rest): (Vec<&String>, Vec<&String>) =
+            args[at + 1..].iter().partition(|arg| arg.contains('='));
+        let options: Vec<(&str, &str)> = options
+            .iter()
+            .filter_map(|option| option.split_once('='))
+            .collect();
         let limits = match rest.first() {
             Some(ms) if ms.ends_with("ms") => Limits::movetime(Duration::from_millis(
                 ms.trim_end_matches("ms").parse().expect("MSms"),
@@ -152,12 +161,13 @@ fn main() {
             Some(nodes) => Limits::nodes(nodes.parse().expect("NODES")),
             None => Limits::nodes(20_000),
         };
-        let guard = rest.get(1).map_or(
-            MateParams::default().threat_nodes.to_string(),
-            String::clone,
-        );
+        let guard = rest
+            .get(1)
+            .map_or(MateParams::default().threat_nodes.to_string(), |guard| {
+                guard.to_string()
+            });
         for guard in ["0", guard.as_str()] {
-            threat_blunders(&limits, guard);
+            threat_blunders(&limits, guard, &options);
         }
         return;
     }

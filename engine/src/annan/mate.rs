@@ -438,18 +438,14 @@ impl<'a> MateSolver<'a> {
         let too_deep = ply + 1 >= MAX_PLY;
         self.frame(ply);
         let frame = &mut self.frames[ply];
-        self.pos.generate_moves(&mut frame.moves);
+        if attacker {
+            self.pos.generate_checks(&mut frame.moves);
+        } else {
+            self.pos.generate_moves(&mut frame.moves);
+        }
         frame.children.clear();
-        let us = self.pos.side_to_move();
         for i in 0..self.frames[ply].moves.len() {
             let mv = self.frames[ply].moves[i];
-            if attacker {
-                let mut after = *self.pos.state();
-                after.apply(mv, us);
-                if !after.in_check(us.other()) {
-                    continue;
-                }
-            }
             self.pos.make(mv);
             self.count_node();
             let key = self.pos.key();

@@ -382,51 +382,79 @@ fn random_problem(rng: &mut impl Rng) -> String {
     format!("{sfen} b {hand} 1")
 }
 
-/// The search's mate in one against the solver's, with a move limit one ply
-/// ahead (so that it looks for a mate in one only), on positions of random
-/// games from the start: the same verdict on every one.
-#[test]
-fn the_mate_in_one_agrees_with_the_solver_on_random_games() {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(41);
-    let (mut positions, mut mates) = (0, 0);
-    for _ in 0..GAMES {
+/// Calls `visit` with every position of `games` random games from the
+/// start (at most `PLIES` plies each, until the game ends); returns how many.
+fn random_game_positions(seed: u64, games: usize, mut visit: impl FnMut(&mut Annan)) -> usize {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut positions = 0;
+    for _ in 0..games {
         let mut pos = Annan::start(&AnnanRules::default());
         for _ in 0..PLIES {
             if pos.outcome().is_some() {
                 break;
             }
-            let rules = AnnanRules {
-                move_limit: pos.ply() + 1,
-                ..AnnanRules::default()
-            };
-            let one_ply = Annan::from_parts(*pos.state(), pos.side_to_move(), pos.ply(), &rules);
-            let solver = match solve(&one_ply, 1_000_000).answer {
-                MateAnswer::Mate(line) => Some(line),
-                MateAnswer::NoMate => None,
-                other => panic!("{}: {other:?}", pos.sfen()),
-            };
-            let found = pos.mate_in_one();
-            assert_eq!(found.is_some(), solver.is_some(), "{}", pos.sfen());
-            if let Some(mv) = found {
-                mates += 1;
-                let mut after = pos.clone();
-                after.make(mv);
-                assert!(
-                    after.in_check() && after.count_moves() == 0,
-                    "{}",
-                    pos.sfen()
-                );
-            }
+            visit(&mut pos);
             positions += 1;
             let mut moves = MoveList::new();
             pos.generate_moves(&mut moves);
             pos.make(moves[rng.gen_range(0..moves.len())]);
         }
     }
+    positions
+}
+
+/// The solver's mate for `pos` under a move limit `plies` ahead.
+fn solver_within(pos: &Annan, plies: u32) -> Option<Vec<AnnanMove>> {
+    let rules = AnnanRules {
+        move_limit: pos.ply() + plies,
+        ..AnnanRules::default()
+    };
+    let limited = Annan::from_parts(*pos.state(), pos.side_to_move(), pos.ply(), &rules);
+    match solve(&limited, 1_000_000).answer {
+        MateAnswer::Mate(line) => Some(line),
+        MateAnswer::NoMate => None,
+        other => panic!("{}: {other:?}", pos.sfen()),
+    }
+}
+
+/// The search's mate in one against the solver's, with a move limit one ply
+/// ahead (so that it looks for a mate in one only), on positions of random
+/// games from the start: the same verdict on every one.
+#[test]
+fn the_mate_in_one_agrees_with_the_solver_on_random_games() {
+    let mut mates = 0;
+    let positions = random_game_positions(41, GAMES, |pos| {
+        let solver = solver_within(pos, 1);
+        let found = pos.mate_in_one();
+        assert_eq!(found.is_some(), solver.is_some(), "{}", pos.sfen());
+        if let Some(mv) = found {
+            mates += 1;
+            let mut after = pos.clone();
+            after.make(mv);
+            assert!(
+                after.in_check() && after.count_moves() == 0,
+                "{}",
+                pos.sfen()
+            );
+        }
+    });
     assert!(
         positions > 10_000 && mates > 500,
         "{positions} positions, {mates} mates"
     );
+}
+
+/// The checks the solver tries, generated from the squares that can give
+/// check, against every legal move tried for check, on positions of random
+/// games from the start: the same moves in the same order.
+#[test]
+fn the_checks_are_every_legal_move_that_gives_check() {
+    let positions = random_game_positions(43, GAMES / 4, |pos| {
+        let mut checks = MoveList::new();
+        pos.generate_checks(&mut checks);
+        assert_eq!(checks.to_vec(), self::checks(pos), "{}", pos.sfen());
+    });
+    assert!(positions > 2_500, "{positions} positions");
 }
 
 const GAMES: usize = 100;

@@ -13,7 +13,7 @@ use super::attacks::{
 use super::piece::Piece;
 use super::piece::{Kind, HAND_KINDS};
 use super::rules::{AnnanRules, DeadPiece};
-use super::state::{AnnanMove, State};
+use super::state::{AnnanMove, State, BLACK, WHITE};
 use crate::core::board9::{Bitboard, Square};
 use crate::core::Seat;
 
@@ -100,6 +100,34 @@ pub fn for_each_legal_touching(
         ..Generator::new(state, us, rules)
     };
     generator.run(&mut |group| group.for_each_move(visit))
+}
+
+/// Calls `visit` with each legal move of `us` that gives check, until it
+/// returns `true`; returns whether it was stopped. Only moves from or to a
+/// square that can give check are generated and tried: those a piece attacks
+/// the opponent's king from, up to the first piece of each line (a piece
+/// leaving one discovers a line), and those behind an own piece there (a
+/// piece arriving or leaving changes how it moves).
+pub fn for_each_check(
+    state: &State,
+    us: Seat,
+    rules: &AnnanRules,
+    visit: &mut impl FnMut(AnnanMove, &State) -> bool,
+) -> bool {
+    let Some(king) = state.kings[us.other().index()] else {
+        return false;
+    };
+    let occupied = state.all();
+    let near = attacks(us, Kind::Dragon, king, occupied)
+        | attacks(us, Kind::Horse, king, occupied)
+        | attacks(BLACK, Kind::Knight, king, occupied)
+        | attacks(WHITE, Kind::Knight, king, occupied);
+    let relevant = near | behind(near & state.occupied[us.index()], us);
+    for_each_legal_touching(state, us, rules, relevant, &mut |mv| {
+        let mut after = *state;
+        after.apply(mv, us);
+        after.in_check(us.other()) && visit(mv, &after)
+    })
 }
 
 /// The number of legal moves of `us`.

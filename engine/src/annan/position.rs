@@ -1,8 +1,7 @@
 //! The Annan position: state, side to move, key, the moves to unmake and the
 //! keys repetition is counted on.
 
-use super::attacks::{attacks, behind};
-use super::movegen::{count_legal, for_each_legal, for_each_legal_touching, has_legal_move};
+use super::movegen::{count_legal, for_each_check, for_each_legal, has_legal_move};
 use super::piece::{Kind, Piece};
 use super::rules::AnnanRules;
 use super::state::{AnnanMove, State, BLACK, WHITE};
@@ -10,6 +9,19 @@ use crate::core::board9::Square;
 use crate::core::zobrist::key_table;
 use crate::core::Notation;
 use crate::core::{Game, KeyHistory, MoveError, MoveList, Outcome, ParseError, Seat};
+
+/// A move of `us` that mates at once (see [`Annan::mate_in_one`]).
+fn mate_in_one(state: &State, us: Seat, rules: &AnnanRules) -> Option<AnnanMove> {
+    let mut found = None;
+    for_each_check(state, us, rules, &mut |mv, after| {
+        let mates = !has_legal_move(after, us.other(), rules);
+        if mates {
+            found = Some(mv);
+        }
+        mates
+    });
+    found
+}
 
 /// Per piece code and square; no piece is keyed 0, so that an empty square
 /// needs no test.
@@ -130,30 +142,16 @@ impl Annan {
     /// legal move (a drop-pawn mate is no legal move, rule 7). What the df-pn
     /// solver calls a mate in one; `None` if there is none.
     pub fn mate_in_one(&self) -> Option<AnnanMove> {
-        let us = self.side;
-        let king = self.state.kings[us.other().index()]?;
-        // Only a move from or to these squares can give check: those a piece
-        // attacks the king from, up to the first piece of each line (a piece
-        // leaving one discovers a line), and those behind an own piece there
-        // (a piece arriving or leaving changes how it moves).
-        let occupied = self.state.all();
-        let near = attacks(us, Kind::Dragon, king, occupied)
-            | attacks(us, Kind::Horse, king, occupied)
-            | attacks(BLACK, Kind::Knight, king, occupied)
-            | attacks(WHITE, Kind::Knight, king, occupied);
-        let relevant = near | behind(near & self.state.occupied[us.index()], us);
-        let mut found = None;
-        for_each_legal_touching(&self.state, us, &self.rules, relevant, &mut |mv| {
-            let mut after = self.state;
-            after.apply(mv, us);
-            let mates =
-                after.in_check(us.other()) && !has_legal_move(&after, us.other(), &self.rules);
-            if mates {
-                found = Some(mv);
-            }
-            mates
+        mate_in_one(&self.state, self.side, &self.rules)
+    }
+
+    /// The legal moves of the side to move that give check.
+    pub fn generate_checks(&self, moves: &mut MoveList<AnnanMove>) {
+        moves.clear();
+        for_each_check(&self.state, self.side, &self.rules, &mut |mv, _| {
+            moves.push(mv);
+            false
         });
-        found
     }
 }
 
