@@ -54,7 +54,8 @@ fn main() {
     for path in std::env::args().skip(1).filter(|a| !a.starts_with('-')) {
         let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
         let read = net::Networks::from_bytes(&bytes).unwrap_or_else(|e| panic!("{path}: {e}"));
-        sets.push((path, read));
+        // As the engine plays a weights file: integer first layers.
+        sets.push((path, read.quantised()));
     }
     for (name, networks) in &sets {
         let shape = |n: &net::Network| {
@@ -84,10 +85,10 @@ fn main() {
         let mut hidden = [0.0; net::MAX_HIDDEN];
         let mut at = 0;
         let forward = time_per_position(&positions, |pos| {
+            // The features of this position (the passes go in order).
+            let f = &computed[at].1;
             at = (at + 1) % computed.len();
-            networks
-                .for_position(pos)
-                .forward(&computed[at].1, &mut hidden)[0] as f64
+            networks.for_position(pos).forward(f, &mut hidden)[0] as f64
         });
         println!("{:>12}: {:.0} ns each", "forward", forward * 1e9);
         let each = time_per_position(&positions, |pos| networks.outcomes(pos).equity() as f64);

@@ -175,7 +175,7 @@ impl HouseRules for SugorokuEval {
             return Ok(());
         }
         let bytes = std::fs::read(path).map_err(|e| format!("cannot read the file: {e}"))?;
-        self.network = Some(Arc::new(Networks::from_bytes(&bytes)?));
+        self.network = Some(Arc::new(Networks::from_bytes(&bytes)?.quantised()));
         Ok(())
     }
 

@@ -37,11 +37,45 @@ pub const FULL_INPUTS: usize = RAW_INPUTS + 2 * HANDMADE_PER_SIDE;
 /// contact, the rules and the hand-made features.
 pub const MAX_ACTIVE: usize = 2 * 15 + 2 * 3 + 4 + 2 * HANDMADE_PER_SIDE;
 
-/// The set inputs of a position: (index, value) pairs, in increasing index.
+/// Per input, the denominator its values are whole multiples of (the
+/// unary units' last holds halves; the scalars are counts over 15, 100, 36…),
+/// so that an integer forward pass multiplies by exact whole numbers.
+pub const DENOMINATORS: [u8; FULL_INPUTS] = {
+    let mut d = [1u8; FULL_INPUTS];
+    let mut i = UNITS - 1;
+    while i < POINT_INPUTS {
+        d[i] = 2;
+        i += UNITS;
+    }
+    d[POINT_INPUTS + 2] = 2;
+    d[POINT_INPUTS + 5] = 2;
+    let mut k = 0;
+    while k < 2 {
+        let scalars = POINT_INPUTS + BAR_INPUTS + k * 3;
+        d[scalars] = STONES;
+        d[scalars + 1] = STONES;
+        d[scalars + 2] = 100;
+        let mut u = 0;
+        while u < HANDMADE_PER_SIDE {
+            d[RAW_INPUTS + k * HANDMADE_PER_SIDE + u] = HANDMADE_DENOMINATORS[u];
+            u += 1;
+        }
+        k += 1;
+    }
+    d
+};
+
+/// The largest value times its denominator: a pip count, 15 stones × 25.
+pub const MAX_NUMERATOR: i32 = STONES as i32 * 25;
+
+/// The set inputs of a position: (index, numerator) pairs, in increasing
+/// index; an input's value is its numerator over its denominator
+/// ([`DENOMINATORS`]), so that an integer forward pass takes the numerator
+/// as it is, and no division is made unless a value is asked for.
 #[derive(Clone, Copy, Debug)]
 pub struct Features {
     pub index: [u16; MAX_ACTIVE],
-    pub value: [f32; MAX_ACTIVE],
+    pub numerator: [u16; MAX_ACTIVE],
     pub len: usize,
 }
 
@@ -50,52 +84,59 @@ impl Features {
     /// mispredict): the slot is free, as fewer than [`MAX_ACTIVE`] inputs
     /// are set before the last one.
     #[inline]
-    fn set(&mut self, index: usize, value: f32) {
+    fn set(&mut self, index: usize, numerator: u32) {
         self.index[self.len] = index as u16;
-        self.value[self.len] = value;
-        self.len += (value != 0.0) as usize;
+        self.numerator[self.len] = numerator as u16;
+        self.len += (numerator != 0) as usize;
     }
 
     /// Sets an input known not to be 0.
     #[inline]
-    fn push(&mut self, index: usize, value: f32) {
+    fn push(&mut self, index: usize, numerator: u16) {
         self.index[self.len] = index as u16;
-        self.value[self.len] = value;
+        self.numerator[self.len] = numerator;
         self.len += 1;
+    }
+
+    /// The value of the `k`th input set.
+    #[inline]
+    pub fn value(&self, k: usize) -> f32 {
+        self.numerator[k] as f32 / DENOMINATORS[self.index[k] as usize] as f32
     }
 
     /// The inputs as a dense vector of `inputs` values (references and tests).
     pub fn dense(&self, inputs: usize) -> Vec<f32> {
         let mut x = vec![0.0; inputs];
         for k in 0..self.len {
-            x[self.index[k] as usize] = self.value[k];
+            x[self.index[k] as usize] = self.value(k);
         }
         x
     }
 }
 
 /// The truncated unary code of a count: 1 from one, 1 from two, 1 from three
-/// (only the first `units − 1`), and half of what is beyond. Written without
-/// testing each unit: most counts are 0 and set nothing.
+/// (only the first `units − 1`), and half of what is beyond (the last unit's
+/// denominator is 2). Written without testing each unit: most counts are 0
+/// and set nothing.
 #[inline]
 fn unary(out: &mut Features, base: usize, units: usize, count: u8) {
     let count = count as usize;
     for u in 0..count.min(units - 1) {
-        out.push(base + u, 1.0);
+        out.push(base + u, 1);
     }
     if count >= units {
-        out.push(base + units - 1, (count - (units - 1)) as f32 / 2.0);
+        out.push(base + units - 1, (count - (units - 1)) as u16);
     }
 }
 
-/// Per count of stones on a point (0–15): the values of its four units in
-/// [`unary`]'s code (1, 1, 1, half of what is beyond three); a point of `n`
-/// stones sets the first min(`n`, 4).
-const POINT_UNITS: [[f32; UNITS]; 16] = {
-    let mut table = [[1.0; UNITS]; 16];
+/// Per count of stones on a point (0–15): the numerators of its four units
+/// in [`unary`]'s code (1, 1, 1, what is beyond three, in halves); a point of
+/// `n` stones sets the first min(`n`, 4).
+const POINT_UNITS: [[u16; UNITS]; 16] = {
+    let mut table = [[1; UNITS]; 16];
     let mut n = UNITS;
     while n < 16 {
-        table[n][UNITS - 1] = (n - (UNITS - 1)) as f32 / 2.0;
+        table[n][UNITS - 1] = (n - (UNITS - 1)) as u16;
         n += 1;
     }
     table
@@ -109,7 +150,7 @@ const POINT_UNITS: [[f32; UNITS]; 16] = {
 fn point_units(out: &mut Features, base: usize, count: u8) {
     let (at, n, base) = (out.len, count as usize & 15, base as u16);
     out.index[at..at + UNITS].copy_from_slice(&[base, base + 1, base + 2, base + 3]);
-    out.value[at..at + UNITS].copy_from_slice(&POINT_UNITS[n]);
+    out.numerator[at..at + UNITS].copy_from_slice(&POINT_UNITS[n]);
     out.len = at + n.min(UNITS);
 }
 
@@ -237,7 +278,7 @@ fn mirror_points(points: u32) -> u32 {
 pub fn features(pos: &Sugoroku, inputs: usize) -> Features {
     let mut f = Features {
         index: [0; MAX_ACTIVE],
-        value: [0.0; MAX_ACTIVE],
+        numerator: [0; MAX_ACTIVE],
         len: 0,
     };
     let us = pos.side_to_move().index();
@@ -254,25 +295,22 @@ pub fn features(pos: &Sugoroku, inputs: usize) -> Features {
     }
     for (k, t) in tally.iter().enumerate() {
         let scalars = POINT_INPUTS + BAR_INPUTS + k * 3;
-        f.set(scalars, t.home as f32 / STONES as f32);
-        f.set(scalars + 1, t.off as f32 / STONES as f32);
-        f.set(scalars + 2, t.pips as f32 / 100.0);
+        f.set(scalars, t.home);
+        f.set(scalars + 1, t.off as u32);
+        f.set(scalars + 2, t.pips);
     }
     let flags = POINT_INPUTS + BAR_INPUTS + 6;
-    f.set(flags, contact_of(&tally[0], &tally[1]) as u32 as f32);
+    f.set(flags, contact_of(&tally[0], &tally[1]) as u32);
     let rules = pos.rules();
-    f.set(flags + 1, (rules.finish == Finish::BearOff) as u32 as f32);
-    f.set(
-        flags + 2,
-        (rules.closeout == Closeout::Instant) as u32 as f32,
-    );
-    f.set(flags + 3, (rules.closeout == Closeout::Off) as u32 as f32);
+    f.set(flags + 1, (rules.finish == Finish::BearOff) as u32);
+    f.set(flags + 2, (rules.closeout == Closeout::Instant) as u32);
+    f.set(flags + 3, (rules.closeout == Closeout::Off) as u32);
     if inputs >= FULL_INPUTS {
         for k in 0..2 {
             let (mine, theirs) = (&tally[k], &tally[k ^ 1]);
-            let values = handmade(&Sides::new(mine, theirs), mine);
-            for (i, v) in values.into_iter().enumerate() {
-                f.set(RAW_INPUTS + k * HANDMADE_PER_SIDE + i, v);
+            let counts = handmade(&Sides::new(mine, theirs), mine);
+            for (i, n) in counts.into_iter().enumerate() {
+                f.set(RAW_INPUTS + k * HANDMADE_PER_SIDE + i, n);
             }
         }
     }
@@ -505,8 +543,13 @@ static ESCAPES: [u8; 1 << 13] = {
     table
 };
 
-/// One side's hand-made features (see the module's list), each about 0–1.
-fn handmade(s: &Sides, t: &Tally) -> [f32; HANDMADE_PER_SIDE] {
+/// What [`handmade`]'s counts are divided by: rolls of 36, points of 6,
+/// the rearmost point of 25, stones of 15, crossings of 60, pips of 100.
+const HANDMADE_DENOMINATORS: [u8; HANDMADE_PER_SIDE] = [36, 36, 6, 6, 6, 25, 15, 60, 100, 15];
+
+/// One side's hand-made features (see the module's list), each about 0–1
+/// over its denominator: the numerators.
+fn handmade(s: &Sides, t: &Tally) -> [u32; HANDMADE_PER_SIDE] {
     let hit = rolls_of_36(s.shots());
     let back = t.rearmost();
     let escapes = s.escapes(back);
@@ -518,22 +561,18 @@ fn handmade(s: &Sides, t: &Tally) -> [f32; HANDMADE_PER_SIDE] {
         run &= run << 1;
         prime += 1;
     }
-    let home_made = (s.made & 0x7E).count_ones() as f32;
+    let home_made = (s.made & 0x7E).count_ones();
     [
-        hit as f32 / 36.0,
-        escapes as f32 / 36.0,
-        prime as f32 / 6.0,
-        home_made / 6.0,
-        if s.their_bar > 0 {
-            home_made / 6.0
-        } else {
-            0.0
-        },
-        back as f32 / 25.0,
-        t.far as f32 / 15.0,
-        t.crossings as f32 / 60.0,
-        t.pips_home as f32 / 100.0,
-        s.blots.count_ones() as f32 / 15.0,
+        hit,
+        escapes,
+        prime,
+        home_made,
+        if s.their_bar > 0 { home_made } else { 0 },
+        back as u32,
+        t.far,
+        t.crossings,
+        t.pips_home,
+        s.blots.count_ones(),
     ]
 }
 
@@ -549,21 +588,17 @@ mod tests {
     /// The implementation of `features` before the per-side tallies and the
     /// escape table (commit 047bbf1), kept as the reference the faster one
     /// must equal exactly; `Sides::shots` and `hit_by` are shared, unchanged.
-    fn features_reference(pos: &Sugoroku, inputs: usize) -> Features {
-        let mut f = Features {
-            index: [0; MAX_ACTIVE],
-            value: [0.0; MAX_ACTIVE],
-            len: 0,
-        };
+    fn features_reference(pos: &Sugoroku, inputs: usize) -> Reference {
+        let mut f = Reference(Vec::new());
         let us = pos.side_to_move();
         for (k, side) in [us, us.other()].into_iter().enumerate() {
             for point in 1..=24u8 {
                 let base = (k * 24 + point as usize - 1) * UNITS;
-                unary(&mut f, base, UNITS, pos.count(side, point));
+                f.unary(base, UNITS, pos.count(side, point));
             }
         }
         for (k, side) in [us, us.other()].into_iter().enumerate() {
-            unary(&mut f, POINT_INPUTS + k * 3, 3, pos.count(side, BAR));
+            f.unary(POINT_INPUTS + k * 3, 3, pos.count(side, BAR));
         }
         for (k, side) in [us, us.other()].into_iter().enumerate() {
             let scalars = POINT_INPUTS + BAR_INPUTS + k * 3;
@@ -590,6 +625,28 @@ mod tests {
             }
         }
         f
+    }
+
+    /// The inputs set, as (index, value) in the order set.
+    struct Reference(Vec<(u16, f32)>);
+
+    impl Reference {
+        fn set(&mut self, index: usize, value: f32) {
+            if value != 0.0 {
+                self.0.push((index as u16, value));
+            }
+        }
+
+        /// The unary code as it was written with values.
+        fn unary(&mut self, base: usize, units: usize, count: u8) {
+            let count = count as usize;
+            for u in 0..count.min(units - 1) {
+                self.set(base + u, 1.0);
+            }
+            if count >= units {
+                self.set(base + units - 1, (count - (units - 1)) as f32 / 2.0);
+            }
+        }
     }
 
     /// The old `Sides::of`: one side's counts and point sets, read point by
@@ -729,12 +786,11 @@ mod tests {
         for pos in &positions {
             for inputs in [RAW_INPUTS, FULL_INPUTS] {
                 let (fast, slow) = (features(pos, inputs), features_reference(pos, inputs));
-                let bits = |f: &Features| -> Vec<(u16, u32)> {
-                    (0..f.len)
-                        .map(|k| (f.index[k], f.value[k].to_bits()))
-                        .collect()
-                };
-                assert_eq!(bits(&fast), bits(&slow), "{}", pos.sfen());
+                let fast: Vec<(u16, u32)> = (0..fast.len)
+                    .map(|k| (fast.index[k], fast.value(k).to_bits()))
+                    .collect();
+                let slow: Vec<(u16, u32)> = slow.0.iter().map(|&(i, v)| (i, v.to_bits())).collect();
+                assert_eq!(fast, slow, "{}", pos.sfen());
             }
         }
     }

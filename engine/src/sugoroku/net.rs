@@ -16,7 +16,9 @@
 //!   up only the rows of the inputs that are set (the first layer is stored
 //!   input-major); the rows are added with AVX-512 or AVX2 where the
 //!   processor has it (chosen at run time), with the same arithmetic in the
-//!   same order as the plain code, so all give the same bits.
+//!   same order as the plain code, so all give the same bits. The engine's
+//!   networks add their first layer in 16-bit integers, made from the f32
+//!   weights when they are loaded ([`IntegerLayer`]); training keeps f32.
 //!
 //! The weights ship inside the binary ([`embedded`], `net.bin`, made by the
 //! tools in `tools/src/bin/train_sugoroku.rs`; the commands and seeds are in
@@ -24,7 +26,8 @@
 //! [`Networks::from_bytes`].
 
 pub use super::features::{
-    contact, features, Features, FULL_INPUTS, HANDMADE_PER_SIDE, MAX_ACTIVE, RAW_INPUTS,
+    contact, features, Features, DENOMINATORS, FULL_INPUTS, HANDMADE_PER_SIDE, MAX_ACTIVE,
+    MAX_NUMERATOR, RAW_INPUTS,
 };
 use super::position::Sugoroku;
 use super::rules::{Closeout, Finish};
@@ -185,6 +188,10 @@ pub struct Network {
     /// `OUTPUTS × hidden`, output-major.
     pub w2: Vec<f32>,
     pub b2: [f32; OUTPUTS],
+    /// The first layer in integers, which the evaluation uses when present
+    /// ([`Network::quantised`]; the engine's networks have it, training's
+    /// not: learning drops it, as it would no longer match).
+    pub integer: Option<Box<IntegerLayer>>,
 }
 
 /// The FNV-1a checksum the weights files end with (also names a file in the
@@ -248,6 +255,7 @@ impl Network {
             b1: vec![0.0; hidden],
             w2,
             b2: [0.0; OUTPUTS],
+            integer: None,
         }
     }
 
@@ -277,6 +285,7 @@ impl Network {
             b1: r.floats(hidden)?,
             w2: r.floats(outputs * hidden)?,
             b2: r.floats(OUTPUTS)?.try_into().expect("five outputs"),
+            integer: None,
         })
     }
 
@@ -293,78 +302,147 @@ impl Network {
     }
 
     /// The hidden activations and the outputs for `f` (`hidden` holds at least
-    /// `self.hidden` values; `f` has this network's inputs).
+    /// `self.hidden` values; `f` has this network's inputs): by the integer
+    /// first layer when the network has one ([`Network::quantised`]), else
+    /// in f32 as trained.
     #[inline]
     pub fn forward(&self, f: &Features, hidden: &mut [f32]) -> [f32; OUTPUTS] {
+        match &self.integer {
+            Some(layer) => self.forward_by(&**layer, f, hidden),
+            None => self.forward_by(self, f, hidden),
+        }
+    }
+
+    /// The forward pass with first layer `layer`, as wide as the processor
+    /// allows (chosen at run time; all give the same bits).
+    #[inline]
+    fn forward_by<L: FirstLayer>(
+        &self,
+        layer: &L,
+        f: &Features,
+        hidden: &mut [f32],
+    ) -> [f32; OUTPUTS] {
         #[cfg(target_arch = "x86_64")]
         {
-            if std::arch::is_x86_feature_detected!("avx512f") {
+            if std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512bw")
+            {
                 // SAFETY: the processor has just been found to have AVX-512.
-                return unsafe { self.forward_avx512(f, hidden) };
+                return unsafe { self.forward_avx512(layer, f, hidden) };
             }
             if std::arch::is_x86_feature_detected!("avx2") {
                 // SAFETY: the processor has just been found to have AVX2.
-                return unsafe { self.forward_avx2(f, hidden) };
+                return unsafe { self.forward_avx2(layer, f, hidden) };
             }
         }
-        self.forward_plain::<BLOCK, { BLOCK / 2 }, false>(f, hidden)
+        self.forward_plain::<L, BLOCK, { BLOCK / 2 }, PLAIN>(layer, f, hidden)
     }
 
     /// The hidden sums 256 units at a time (sixteen registers, half of
     /// AVX-512's), so that each input's row of weights is read once, from
     /// start to end, while the next row is fetched.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f")]
-    unsafe fn forward_avx512(&self, f: &Features, hidden: &mut [f32]) -> [f32; OUTPUTS] {
-        self.forward_plain::<{ 4 * BLOCK }, { 2 * BLOCK }, true>(f, hidden)
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn forward_avx512<L: FirstLayer>(
+        &self,
+        layer: &L,
+        f: &Features,
+        hidden: &mut [f32],
+    ) -> [f32; OUTPUTS] {
+        self.forward_plain::<L, { 4 * BLOCK }, { 2 * BLOCK }, AVX512>(layer, f, hidden)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn forward_avx2(&self, f: &Features, hidden: &mut [f32]) -> [f32; OUTPUTS] {
-        self.forward_plain::<BLOCK, { BLOCK / 2 }, false>(f, hidden)
-    }
-
-    /// The forward pass eight units at a time, without wide instructions:
-    /// what the vector copies must equal bit for bit.
-    #[cfg(test)]
-    pub(super) fn forward_narrow(&self, f: &Features, hidden: &mut [f32]) -> [f32; OUTPUTS] {
-        self.forward_plain::<8, 8, false>(f, hidden)
-    }
-
-    /// The forward pass as written; inlined into the vector copies, where the
-    /// compiler turns its row loops into wide instructions. The hidden sums
-    /// are made `N` units at a time (then `M`, then 8) over every input, so
-    /// that they stay in registers; each adds its inputs in their order, so
-    /// every block size gives the same bits. `WIDE` is AVX-512's way of
-    /// adding a row ([`Network::hidden_block`]).
-    #[inline(always)]
-    fn forward_plain<const N: usize, const M: usize, const WIDE: bool>(
+    unsafe fn forward_avx2<L: FirstLayer>(
         &self,
+        layer: &L,
         f: &Features,
         hidden: &mut [f32],
     ) -> [f32; OUTPUTS] {
-        let h = self.hidden;
-        let hidden = &mut hidden[..h];
+        self.forward_plain::<L, BLOCK, { BLOCK / 2 }, AVX2>(layer, f, hidden)
+    }
+
+    /// The forward pass at every width this processor runs (32 units at a
+    /// time without wide instructions first, then AVX2, AVX-512): the
+    /// outputs and hidden units of each, which must be the same bits.
+    #[cfg(test)]
+    pub(super) fn forward_every_width(&self, f: &Features) -> Vec<([f32; OUTPUTS], Vec<f32>)> {
+        fn widths<L: FirstLayer>(
+            n: &Network,
+            layer: &L,
+            f: &Features,
+        ) -> Vec<([f32; OUTPUTS], Vec<f32>)> {
+            let mut runs = Vec::new();
+            let mut run = |pass: &dyn Fn(&mut [f32]) -> [f32; OUTPUTS]| {
+                let mut hidden = vec![0.0; MAX_HIDDEN];
+                let out = pass(&mut hidden);
+                hidden.truncate(n.hidden);
+                runs.push((out, hidden));
+            };
+            run(&|hidden| n.forward_plain::<L, GROUP, GROUP, PLAIN>(layer, f, hidden));
+            #[cfg(target_arch = "x86_64")]
+            {
+                if std::arch::is_x86_feature_detected!("avx2") {
+                    // SAFETY: the processor has AVX2.
+                    run(&|hidden| unsafe { n.forward_avx2(layer, f, hidden) });
+                }
+                if std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512bw")
+                {
+                    // SAFETY: the processor has AVX-512.
+                    run(&|hidden| unsafe { n.forward_avx512(layer, f, hidden) });
+                }
+            }
+            runs
+        }
+        match &self.integer {
+            Some(layer) => widths(self, &**layer, f),
+            None => widths(self, self, f),
+        }
+    }
+
+    /// The forward pass as written; inlined into the vector copies, where the
+    /// compiler turns the f32 row loops into wide instructions (the integer
+    /// ones are written with them, [`IntegerLayer::add_times`]). The hidden
+    /// sums are made `N` units at a time (then `M`, 32, 8, 1) over every
+    /// input, so that they stay in registers; each adds its inputs in one
+    /// order, so every block size gives the same bits. `ISA`: the
+    /// instructions the copy may use.
+    #[inline(always)]
+    fn forward_plain<L: FirstLayer, const N: usize, const M: usize, const ISA: u8>(
+        &self,
+        layer: &L,
+        f: &Features,
+        hidden: &mut [f32],
+    ) -> [f32; OUTPUTS] {
+        // The layer's units: an integer layer's are whole groups.
+        let width = layer.biases().len();
+        let hidden = &mut hidden[..width];
+        let active = Active::of(layer, f);
         let mut start = 0;
-        while start + N <= h {
-            self.hidden_block::<N, WIDE>(f, start, hidden);
+        while start + N <= width {
+            hidden_block::<L, N, ISA>(layer, &active, start, hidden);
             start += N;
         }
-        while start + M <= h {
-            self.hidden_block::<M, WIDE>(f, start, hidden);
+        while start + M <= width {
+            hidden_block::<L, M, ISA>(layer, &active, start, hidden);
             start += M;
         }
-        while start + 8 <= h {
-            self.hidden_block::<8, WIDE>(f, start, hidden);
+        while start + GROUP <= width {
+            hidden_block::<L, GROUP, ISA>(layer, &active, start, hidden);
+            start += GROUP;
+        }
+        while start + 8 <= width {
+            hidden_block::<L, 8, ISA>(layer, &active, start, hidden);
             start += 8;
         }
-        for (j, sum) in hidden.iter_mut().enumerate().skip(start) {
-            *sum = self.b1[j];
-            for k in 0..f.len {
-                *sum += self.w1[f.index[k] as usize * h + j] * f.value[k];
-            }
+        while start < width {
+            hidden_block::<L, 1, PLAIN>(layer, &active, start, hidden);
+            start += 1;
         }
+        let h = self.hidden;
+        let hidden = &mut hidden[..h];
         match self.activation {
             Activation::Relu => hidden.iter_mut().for_each(|a| *a = a.max(0.0)),
             Activation::Sigmoid => hidden.iter_mut().for_each(|a| *a = sigmoid(*a)),
@@ -393,40 +471,12 @@ impl Network {
         out
     }
 
-    /// The sums of hidden units `start..start + N` over every input. `WIDE`
-    /// (AVX-512's 256 units a block): every row is multiplied by its input,
-    /// even an input of 1 (w · 1 is w, the same bits; a test per input cost
-    /// more than the multiply), and the next input's row is asked for
-    /// before this one is added. Narrower, a row of input 1 is added as it
-    /// is, and nothing is fetched ahead (both cost AVX2 instructions).
-    #[inline(always)]
-    fn hidden_block<const N: usize, const WIDE: bool>(
-        &self,
-        f: &Features,
-        start: usize,
-        hidden: &mut [f32],
-    ) {
-        let h = self.hidden;
-        let mut sums: [f32; N] = self.b1[start..start + N].try_into().expect("a block");
-        for k in 0..f.len {
-            if WIDE && k + 1 < f.len {
-                let next = f.index[k + 1] as usize * h + start;
-                prefetch(&self.w1[next..next + N]);
-            }
-            let (i, x) = (f.index[k] as usize, f.value[k]);
-            let at = i * h + start;
-            let row: &[f32; N] = self.w1[at..at + N].try_into().expect("a block");
-            if !WIDE && x == 1.0 {
-                for (s, w) in sums.iter_mut().zip(row) {
-                    *s += w;
-                }
-            } else {
-                for (s, w) in sums.iter_mut().zip(row) {
-                    *s += w * x;
-                }
-            }
-        }
-        hidden[start..start + N].copy_from_slice(&sums);
+    /// This network with its first layer also in 16-bit integers, which its
+    /// evaluation then uses (half the bytes of f32 to read per input;
+    /// [`IntegerLayer`]).
+    pub fn quantised(mut self) -> Self {
+        self.integer = Some(Box::new(IntegerLayer::of(&self)));
+        self
     }
 
     /// The result probabilities for the side to roll in `pos`, undecided.
@@ -445,14 +495,20 @@ impl Network {
 /// Hidden units summed together in the forward pass (eight AVX2 registers;
 /// AVX-512 takes four times as many).
 const BLOCK: usize = 64;
+/// The instructions a copy of the forward pass may use.
+const PLAIN: u8 = 0;
+const AVX2: u8 = 1;
+const AVX512: u8 = 2;
+/// An integer layer's units are stored in groups of 32 ([`IntegerLayer::w1`]).
+const GROUP: usize = 32;
 
 /// Asks for a row of weights to be brought into the cache ahead of its use
-/// (a row is 1 KB for 256 hidden units, too far from the last to be guessed
-/// by the processor).
+/// (a row is 512 bytes or 1 KB for 256 hidden units, too far from the last
+/// to be guessed by the processor).
 #[inline(always)]
-fn prefetch(row: &[f32]) {
+fn prefetch<W>(row: &[W]) {
     #[cfg(target_arch = "x86_64")]
-    for line in row.chunks(16) {
+    for line in row.chunks(64 / std::mem::size_of::<W>()) {
         // SAFETY: a prefetch only hints the cache; the address is in bounds.
         unsafe {
             std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
@@ -462,6 +518,289 @@ fn prefetch(row: &[f32]) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = row;
+}
+
+/// A first layer as the forward pass reads it: f32 weights (the network as
+/// trained) or 16-bit integers ([`IntegerLayer`]), input-major, summed in
+/// `Sum`s and turned into real hidden sums per unit.
+trait FirstLayer {
+    type Weight: Copy;
+    type Sum: Copy + PartialEq + std::ops::AddAssign + std::ops::Mul<Output = Self::Sum>;
+    const ONE: Self::Sum;
+    fn weights(&self) -> &[Self::Weight];
+    /// One a unit (an integer layer's padded to whole groups).
+    fn biases(&self) -> &[Self::Sum];
+    /// `sums += row`, for a block of units starting at a multiple of `N`.
+    fn add<const N: usize, const ISA: u8>(sums: &mut [Self::Sum; N], row: &[Self::Weight; N]);
+    /// `sums += row · x`.
+    fn add_times<const N: usize, const ISA: u8>(
+        sums: &mut [Self::Sum; N],
+        row: &[Self::Weight; N],
+        x: Self::Sum,
+    );
+    /// What input `index` of numerator `n` multiplies its row by.
+    fn multiplier(index: usize, n: u16) -> Self::Sum;
+    /// The real sums of units `start..start + N` from theirs.
+    fn real<const N: usize>(&self, start: usize, sums: &[Self::Sum; N], out: &mut [f32]);
+}
+
+impl FirstLayer for Network {
+    type Weight = f32;
+    type Sum = f32;
+    const ONE: f32 = 1.0;
+    #[inline(always)]
+    fn weights(&self) -> &[f32] {
+        &self.w1
+    }
+    #[inline(always)]
+    fn biases(&self) -> &[f32] {
+        &self.b1
+    }
+    #[inline(always)]
+    fn add<const N: usize, const ISA: u8>(sums: &mut [f32; N], row: &[f32; N]) {
+        for (s, w) in sums.iter_mut().zip(row) {
+            *s += w;
+        }
+    }
+    #[inline(always)]
+    fn add_times<const N: usize, const ISA: u8>(sums: &mut [f32; N], row: &[f32; N], x: f32) {
+        for (s, w) in sums.iter_mut().zip(row) {
+            *s += w * x;
+        }
+    }
+
+    /// The input's value (see [`Features::value`]).
+    #[inline(always)]
+    fn multiplier(index: usize, n: u16) -> f32 {
+        n as f32 / DENOMINATORS[index] as f32
+    }
+    #[inline(always)]
+    fn real<const N: usize>(&self, _: usize, sums: &[f32; N], out: &mut [f32]) {
+        out[..N].copy_from_slice(sums);
+    }
+}
+
+/// A first layer in 16-bit integers, made from the f32 weights when a
+/// network is loaded to play: integer sums are exact, so every width of the
+/// forward pass gives the same bits, and a row is half the bytes to read.
+///
+/// Hidden unit `j` has its own scale `s_j`; input `i` is a whole number
+/// `m_i` over its denominator `d_i` ([`DENOMINATORS`]), so its weight is kept
+/// as `q_ij = round(w_ij · s_j / d_i)` and the sum of unit `j` is
+/// `B_j + Σ q_ij · m_i ≈ s_j · (b_j + Σ w_ij · x_i)` with `B_j = round(b_j ·
+/// s_j)`. `s_j` is the largest with every `|q_ij| ≤ 32 767` and `|B_j| ≤
+/// 2^24`; `m_i ≤` [`MAX_NUMERATOR`] (375, a pip count; clamped there), and at
+/// most [`MAX_ACTIVE`] (60) inputs are set, so a sum is at most 2^24 + 60 ·
+/// 32 767 · 375 < 7.6 · 10^8 in size: no 32-bit sum can overflow
+/// ([`SUM_BOUND`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct IntegerLayer {
+    /// `inputs × width`, input-major, `width` the hidden units rounded up to
+    /// a multiple of 32 (the units past them 0). Within each group of 32
+    /// units the weights are interleaved, 0, 16, 1, 17, … 15, 31: a 16-bit
+    /// pair multiply-add then gives the group's first and second halves in
+    /// order ([`IntegerLayer::weight`]).
+    pub w1: Vec<i16>,
+    /// `width` biases.
+    pub b1: Vec<i32>,
+    /// Per unit, 1 / `s_j` (0 past the hidden units).
+    pub unscale: Vec<f32>,
+}
+
+/// The largest integer bias.
+const BIAS_LIMIT: f64 = (1 << 24) as f64;
+/// The largest size a 32-bit hidden sum can reach (see [`IntegerLayer`]).
+pub const SUM_BOUND: i64 =
+    (1 << 24) + MAX_ACTIVE as i64 * i16::MAX as i64 * MAX_NUMERATOR as i64;
+const _: () = assert!(SUM_BOUND < i32::MAX as i64);
+
+impl IntegerLayer {
+    fn of(n: &Network) -> Self {
+        let h = n.hidden;
+        let width = h.div_ceil(GROUP) * GROUP;
+        let scale: Vec<f64> = (0..h)
+            .map(|j| {
+                let mut largest = n.b1[j].abs() as f64 * i16::MAX as f64 / BIAS_LIMIT;
+                for (i, &d) in DENOMINATORS.iter().enumerate().take(n.inputs) {
+                    largest = largest.max(n.w1[i * h + j].abs() as f64 / d as f64);
+                }
+                // A unit of no weight at all: any scale will do.
+                i16::MAX as f64 / largest.max(1e-9)
+            })
+            .collect();
+        let mut layer = IntegerLayer {
+            w1: vec![0; n.inputs * width],
+            b1: vec![0; width],
+            unscale: vec![0.0; width],
+        };
+        for (j, &s) in scale.iter().enumerate() {
+            for (i, &d) in DENOMINATORS.iter().enumerate().take(n.inputs) {
+                let at = layer.at(i, j);
+                layer.w1[at] = (n.w1[i * h + j] as f64 * s / d as f64).round() as i16;
+            }
+            layer.b1[j] = (n.b1[j] as f64 * s).round() as i32;
+            layer.unscale[j] = (1.0 / s) as f32;
+        }
+        layer
+    }
+
+    /// Where the weight of input `i` to unit `j` is kept in `w1`.
+    fn at(&self, i: usize, j: usize) -> usize {
+        let (group, l) = (j / GROUP * GROUP, j % GROUP);
+        let half = GROUP / 2;
+        i * self.b1.len() + group + 2 * (l % half) + l / half
+    }
+
+    /// The weight of input `i` to unit `j`.
+    pub fn weight(&self, i: usize, j: usize) -> i16 {
+        self.w1[self.at(i, j)]
+    }
+}
+
+impl FirstLayer for IntegerLayer {
+    type Weight = i16;
+    type Sum = i32;
+    const ONE: i32 = 1;
+    #[inline(always)]
+    fn weights(&self) -> &[i16] {
+        &self.w1
+    }
+    #[inline(always)]
+    fn biases(&self) -> &[i32] {
+        &self.b1
+    }
+    #[inline(always)]
+    fn add<const N: usize, const ISA: u8>(sums: &mut [i32; N], row: &[i16; N]) {
+        Self::add_times::<N, ISA>(sums, row, 1)
+    }
+    /// In the groups' interleaved order ([`IntegerLayer::w1`]): with AVX-512
+    /// or AVX2, one multiply-add of 16-bit pairs by (x, 0) and one by (0, x)
+    /// give a group's 32-bit sums, without widening the weights first.
+    #[inline(always)]
+    fn add_times<const N: usize, const ISA: u8>(sums: &mut [i32; N], row: &[i16; N], x: i32) {
+        assert!(N.is_multiple_of(GROUP), "an integer layer is summed in whole groups");
+        #[cfg(target_arch = "x86_64")]
+        if ISA != PLAIN {
+            use std::arch::x86_64::*;
+            // 16-bit pairs (x, 0) and (0, x): a group's first and second halves.
+            let (first, second) = (x & 0xFFFF, x << 16);
+            for g in (0..N).step_by(GROUP) {
+                // SAFETY: ISA names instructions the processor was found to
+                // have; the loads and stores are within the arrays.
+                unsafe {
+                    let w = row.as_ptr().add(g);
+                    let s = sums.as_mut_ptr().add(g);
+                    if ISA == AVX512 {
+                        let v = _mm512_loadu_si512(w as *const _);
+                        for (half, pair) in [(0, first), (16, second)] {
+                            let p = _mm512_madd_epi16(v, _mm512_set1_epi32(pair));
+                            let at = s.add(half);
+                            let sum = _mm512_add_epi32(_mm512_loadu_si512(at as *const _), p);
+                            _mm512_storeu_si512(at as *mut _, sum);
+                        }
+                    } else {
+                        for (load, units) in [(0, 0), (16, 8)] {
+                            let v = _mm256_loadu_si256(w.add(load) as *const __m256i);
+                            for (half, pair) in [(0, first), (16, second)] {
+                                let p = _mm256_madd_epi16(v, _mm256_set1_epi32(pair));
+                                let at = s.add(units + half) as *mut __m256i;
+                                let sum = _mm256_add_epi32(_mm256_loadu_si256(at), p);
+                                _mm256_storeu_si256(at, sum);
+                            }
+                        }
+                    }
+                }
+            }
+            return;
+        }
+        for g in (0..N).step_by(GROUP) {
+            for l in 0..GROUP / 2 {
+                sums[g + l] += row[g + 2 * l] as i32 * x;
+                sums[g + GROUP / 2 + l] += row[g + 2 * l + 1] as i32 * x;
+            }
+        }
+    }
+    /// The input's numerator, as it is (the rows were divided by the
+    /// denominators), at most [`MAX_NUMERATOR`].
+    #[inline(always)]
+    fn multiplier(_: usize, n: u16) -> i32 {
+        (n as i32).min(MAX_NUMERATOR)
+    }
+    #[inline(always)]
+    fn real<const N: usize>(&self, start: usize, sums: &[i32; N], out: &mut [f32]) {
+        let unscale: &[f32; N] = self.unscale[start..start + N].try_into().expect("a block");
+        for l in 0..N {
+            out[l] = sums[l] as f32 * unscale[l];
+        }
+    }
+}
+
+/// The set inputs as the first layer adds them: those that multiply by 1
+/// (most: the unary units) apart, to be added as they are.
+struct Active<S> {
+    ones: [u16; MAX_ACTIVE],
+    ones_len: usize,
+    index: [u16; MAX_ACTIVE],
+    times: [S; MAX_ACTIVE],
+    len: usize,
+}
+
+impl<S: Copy + PartialEq> Active<S> {
+    #[inline(always)]
+    fn of<L: FirstLayer<Sum = S>>(_: &L, f: &Features) -> Self {
+        let mut a = Active {
+            ones: [0; MAX_ACTIVE],
+            ones_len: 0,
+            index: [0; MAX_ACTIVE],
+            times: [L::ONE; MAX_ACTIVE],
+            len: 0,
+        };
+        for k in 0..f.len {
+            let i = f.index[k];
+            let x = L::multiplier(i as usize, f.numerator[k]);
+            // Written to both lists, kept in one (no branch to mispredict).
+            a.ones[a.ones_len] = i;
+            a.index[a.len] = i;
+            a.times[a.len] = x;
+            let one = x == L::ONE;
+            a.ones_len += one as usize;
+            a.len += !one as usize;
+        }
+        a
+    }
+}
+
+/// The sums of hidden units `start..start + N` over every set input, into
+/// `hidden` as real numbers: the rows of inputs of 1 added as they are, then
+/// the others multiplied. Under AVX-512 (256 units a block) the next row is
+/// asked for before this one is added (it costs AVX2 instructions).
+#[inline(always)]
+fn hidden_block<L: FirstLayer, const N: usize, const ISA: u8>(
+    layer: &L,
+    a: &Active<L::Sum>,
+    start: usize,
+    hidden: &mut [f32],
+) {
+    let (w1, width) = (layer.weights(), layer.biases().len());
+    let mut sums: [L::Sum; N] = layer.biases()[start..start + N].try_into().expect("a block");
+    let row = |i: u16| -> &[L::Weight; N] {
+        let at = i as usize * width + start;
+        w1[at..at + N].try_into().expect("a block")
+    };
+    for k in 0..a.ones_len {
+        if ISA == AVX512 {
+            let next = if k + 1 < a.ones_len { a.ones[k + 1] } else { a.index[0] };
+            prefetch(row(next));
+        }
+        L::add::<N, ISA>(&mut sums, row(a.ones[k]));
+    }
+    for k in 0..a.len {
+        if ISA == AVX512 && k + 1 < a.len {
+            prefetch(row(a.index[k + 1]));
+        }
+        L::add_times::<N, ISA>(&mut sums, row(a.index[k]), a.times[k]);
+    }
+    layer.real(start, &sums, &mut hidden[start..start + N]);
 }
 
 /// The evaluation's networks: one for positions with contact and one for
@@ -558,6 +897,15 @@ impl Networks {
         })
     }
 
+    /// These networks with their first layers also in integers, as the
+    /// engine plays them ([`Network::quantised`]).
+    pub fn quantised(self) -> Self {
+        Networks {
+            contact: self.contact.quantised(),
+            race: self.race.map(Network::quantised),
+        }
+    }
+
     /// The file format of [`MAGIC`].
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
@@ -597,6 +945,8 @@ fn multipliers_by_rules(pos: &Sugoroku) -> bool {
 pub fn embedded() -> &'static Networks {
     static NETWORKS: OnceLock<Networks> = OnceLock::new();
     NETWORKS.get_or_init(|| {
-        Networks::from_bytes(include_bytes!("net.bin")).expect("the embedded network is valid")
+        Networks::from_bytes(include_bytes!("net.bin"))
+            .expect("the embedded network is valid")
+            .quantised()
     })
 }

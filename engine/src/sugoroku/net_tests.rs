@@ -74,16 +74,38 @@ fn random_positions(count: usize, seed: u64) -> Vec<Sugoroku> {
     found
 }
 
-/// The forward pass (AVX-512 or AVX2 where the processor has them) gives the
-/// same bits as the narrow one, and the dense reference within rounding.
+/// The embedded networks as trained, in f32.
+fn embedded_f32() -> [Network; 2] {
+    let float = |n: &Network| Network {
+        integer: None,
+        ..n.clone()
+    };
+    let e = net::embedded();
+    [float(&e.contact), float(e.race.as_ref().expect("a race network"))]
+}
+
+/// Every width of the forward pass gives `out` and `hidden`, bit for bit.
+fn assert_same_bits(network: &Network, f: &net::Features, out: &[f32; OUTPUTS], hidden: &[f32]) {
+    let bits = |v: &[f32]| v.iter().map(|a| a.to_bits()).collect::<Vec<_>>();
+    let runs = network.forward_every_width(f);
+    assert!(runs.len() >= 2 || !cfg!(target_arch = "x86_64"));
+    for (o, h) in runs {
+        assert_eq!(bits(&o), bits(out));
+        assert_eq!(bits(&h), bits(&hidden[..network.hidden]));
+    }
+}
+
+/// The forward pass at every width gives the same bits, and the dense
+/// reference within rounding.
 #[test]
 fn inference_equals_the_dense_reference_on_random_positions() {
+    let [contact, race] = embedded_f32();
     let networks = [
         Network::random(RAW_INPUTS, 40, Activation::Sigmoid, 5),
         Network::random(FULL_INPUTS, 100, Activation::Relu, 6),
         Network::random(FULL_INPUTS, 300, Activation::Relu, 7),
-        net::embedded().contact.clone(),
-        net::embedded().race.clone().expect("a race network"),
+        contact,
+        race,
     ];
     for network in networks {
         let mut hidden = [0.0; net::MAX_HIDDEN];
@@ -91,8 +113,7 @@ fn inference_equals_the_dense_reference_on_random_positions() {
             let f = net::features(&pos, network.inputs);
             assert!(f.len <= MAX_ACTIVE);
             let fast = network.forward(&f, &mut hidden);
-            let narrow = network.forward_narrow(&f, &mut [0.0; net::MAX_HIDDEN]);
-            assert_eq!(fast.map(f32::to_bits), narrow.map(f32::to_bits));
+            assert_same_bits(&network, &f, &fast, &hidden);
             let slow = reference(&network, &pos);
             for o in 0..OUTPUTS {
                 assert!(
@@ -103,6 +124,94 @@ fn inference_equals_the_dense_reference_on_random_positions() {
             }
         }
     }
+}
+
+/// Every input's numerator is at most [`net::MAX_NUMERATOR`], so the
+/// integer sums keep within [`net::SUM_BOUND`] without the clamp.
+#[test]
+fn numerators_stay_within_their_bound() {
+    for pos in random_positions(20_000, 12) {
+        let f = net::features(&pos, FULL_INPUTS);
+        for k in 0..f.len {
+            assert!(
+                (1..=net::MAX_NUMERATOR).contains(&(f.numerator[k] as i32)),
+                "input {}: {} in {}",
+                f.index[k],
+                f.numerator[k],
+                pos.sfen()
+            );
+        }
+    }
+}
+
+/// The integer forward pass at every width against a plain scalar one:
+/// dense numerators, 64-bit sums (checked within [`net::SUM_BOUND`]), the
+/// hidden units bit for bit (the same at every width), the outputs within
+/// rounding.
+#[test]
+fn integer_inference_equals_a_plain_integer_reference() {
+    let networks = [
+        Network::random(RAW_INPUTS, 40, Activation::Sigmoid, 5),
+        Network::random(FULL_INPUTS, 100, Activation::Relu, 6),
+        Network::random(FULL_INPUTS, 300, Activation::Relu, 7),
+        net::embedded().contact.clone(),
+        net::embedded().race.clone().expect("a race network"),
+    ];
+    for network in networks {
+        let network = network.quantised();
+        let layer = network.integer.as_deref().expect("quantised");
+        let h = network.hidden;
+        assert!(layer.b1.iter().all(|b| b.abs() <= 1 << 24));
+        for pos in random_positions(2_000, 13) {
+            let f = net::features(&pos, network.inputs);
+            let x = f.dense(network.inputs);
+            let m: Vec<i64> = (0..network.inputs)
+                .map(|i| (x[i] * net::DENOMINATORS[i] as f32).round() as i64)
+                .collect();
+            let hidden: Vec<f32> = (0..h)
+                .map(|j| {
+                    let sum = layer.b1[j] as i64
+                        + (0..network.inputs)
+                            .map(|i| layer.weight(i, j) as i64 * m[i])
+                            .sum::<i64>();
+                    assert!(sum.abs() <= net::SUM_BOUND);
+                    network
+                        .activation
+                        .apply(sum as i32 as f32 * layer.unscale[j])
+                })
+                .collect();
+            let out = network.forward(&f, &mut [0.0; net::MAX_HIDDEN]);
+            assert_same_bits(&network, &f, &out, &hidden);
+            for (o, p) in out.iter().enumerate() {
+                let sum = network.b2[o]
+                    + (0..h)
+                        .map(|j| network.w2[o * h + j] * hidden[j])
+                        .sum::<f32>();
+                assert!((p - net::sigmoid(sum)).abs() < 1e-5);
+            }
+        }
+    }
+}
+
+/// The engine's integer evaluation stays within a few thousandths of the
+/// f32 one it was made from.
+#[test]
+fn the_integer_evaluation_stays_close_to_f32() {
+    let [contact, race] = embedded_f32();
+    let float = Networks {
+        contact,
+        race: Some(race),
+    };
+    let (mut probability, mut equity) = (0.0f32, 0.0f32);
+    for pos in random_positions(20_000, 14) {
+        let (a, b) = (net::embedded().outcomes(&pos), float.outcomes(&pos));
+        for (p, q) in a.to_array().into_iter().zip(b.to_array()) {
+            probability = probability.max((p - q).abs());
+        }
+        equity = equity.max((a.equity() - b.equity()).abs());
+    }
+    println!("largest difference: {probability} in a probability, {equity} in equity");
+    assert!(probability < 0.005 && equity < 0.01, "{probability} {equity}");
 }
 
 #[test]

@@ -88,6 +88,10 @@ enum Command {
         /// House rules as NAME=VALUE (e.g. SugorokuFinish=bearoff).
         #[arg(long = "rule")]
         rules: Vec<String>,
+        /// Which side evaluates with integer first layers, as the engine
+        /// plays (the others in f32, as trained).
+        #[arg(long, value_parser = ["networks", "against", "both"])]
+        integer: Option<String>,
     },
     /// Fits networks to labelled data.
     Fit {
@@ -156,7 +160,8 @@ fn main() {
             pairs,
             seed,
             rules,
-        } => duel(&networks, &against, pairs, seed, &rules),
+            integer,
+        } => duel(&networks, &against, pairs, seed, &rules, integer.as_deref()),
         Command::Fit {
             from,
             data,
@@ -381,13 +386,23 @@ fn join(shards: &[PathBuf], out: &Path) -> Result<(), String> {
     Ok(())
 }
 
-fn duel(a: &Path, b: &Path, pairs: u32, seed: u64, rules: &[String]) -> Result<(), String> {
+fn duel(
+    a: &Path,
+    b: &Path,
+    pairs: u32,
+    seed: u64,
+    rules: &[String],
+    integer: Option<&str>,
+) -> Result<(), String> {
     use yomi_engine::core::HouseRules;
     use yomi_engine::sugoroku::duel::{duel, Player};
-    let load = |path: &Path| {
-        Networks::from_bytes(&read(path)?).map_err(|e| format!("{}: {e}", path.display()))
+    let load = |path: &Path, side: &str| {
+        let read =
+            Networks::from_bytes(&read(path)?).map_err(|e| format!("{}: {e}", path.display()))?;
+        let integer = integer.is_some_and(|which| which == side || which == "both");
+        Ok::<_, String>(if integer { read.quantised() } else { read })
     };
-    let (a_nets, b_nets) = (load(a)?, load(b)?);
+    let (a_nets, b_nets) = (load(a, "networks")?, load(b, "against")?);
     let mut house = yomi_engine::sugoroku::SugorokuRules::default();
     for rule in rules {
         let (name, value) = rule

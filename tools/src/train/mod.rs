@@ -93,6 +93,7 @@ fn network_for<'a>(networks: &'a mut Networks, pos: &Sugoroku) -> &'a mut Networ
 
 /// The gradient step of one position toward `target`.
 pub fn learn(network: &mut Network, f: &Features, target: &Outcomes, alpha: f32) {
+    network.integer = None;
     let h = network.hidden;
     let mut hidden = [0.0; MAX_HIDDEN];
     let out = network.forward(f, &mut hidden);
@@ -113,7 +114,7 @@ pub fn learn(network: &mut Network, f: &Features, target: &Outcomes, alpha: f32)
         network.b1[j] += alpha * back[j];
     }
     for k in 0..f.len {
-        let (i, x) = (f.index[k] as usize, f.value[k]);
+        let (i, x) = (f.index[k] as usize, f.value(k));
         let row = &mut network.w1[i * h..(i + 1) * h];
         for j in 0..h {
             row[j] += alpha * back[j] * x;
@@ -193,6 +194,7 @@ pub fn average(networks: &[Network]) -> Result<Network, String> {
         b1: mean(|n| &n.b1),
         w2: mean(|n| &n.w2),
         b2: mean(|n| &n.b2).try_into().expect("five outputs"),
+        integer: None,
     })
 }
 
