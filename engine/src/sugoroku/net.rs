@@ -610,8 +610,7 @@ pub struct IntegerLayer {
 /// The largest integer bias.
 const BIAS_LIMIT: f64 = (1 << 24) as f64;
 /// The largest size a 32-bit hidden sum can reach (see [`IntegerLayer`]).
-pub const SUM_BOUND: i64 =
-    (1 << 24) + MAX_ACTIVE as i64 * i16::MAX as i64 * MAX_NUMERATOR as i64;
+pub const SUM_BOUND: i64 = (1 << 24) + MAX_ACTIVE as i64 * i16::MAX as i64 * MAX_NUMERATOR as i64;
 const _: () = assert!(SUM_BOUND < i32::MAX as i64);
 
 impl IntegerLayer {
@@ -678,7 +677,10 @@ impl FirstLayer for IntegerLayer {
     /// give a group's 32-bit sums, without widening the weights first.
     #[inline(always)]
     fn add_times<const N: usize, const ISA: u8>(sums: &mut [i32; N], row: &[i16; N], x: i32) {
-        assert!(N.is_multiple_of(GROUP), "an integer layer is summed in whole groups");
+        assert!(
+            N.is_multiple_of(GROUP),
+            "an integer layer is summed in whole groups"
+        );
         #[cfg(target_arch = "x86_64")]
         if ISA != PLAIN {
             use std::arch::x86_64::*;
@@ -782,14 +784,20 @@ fn hidden_block<L: FirstLayer, const N: usize, const ISA: u8>(
     hidden: &mut [f32],
 ) {
     let (w1, width) = (layer.weights(), layer.biases().len());
-    let mut sums: [L::Sum; N] = layer.biases()[start..start + N].try_into().expect("a block");
+    let mut sums: [L::Sum; N] = layer.biases()[start..start + N]
+        .try_into()
+        .expect("a block");
     let row = |i: u16| -> &[L::Weight; N] {
         let at = i as usize * width + start;
         w1[at..at + N].try_into().expect("a block")
     };
     for k in 0..a.ones_len {
         if ISA == AVX512 {
-            let next = if k + 1 < a.ones_len { a.ones[k + 1] } else { a.index[0] };
+            let next = if k + 1 < a.ones_len {
+                a.ones[k + 1]
+            } else {
+                a.index[0]
+            };
             prefetch(row(next));
         }
         L::add::<N, ISA>(&mut sums, row(a.ones[k]));

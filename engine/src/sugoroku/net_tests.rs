@@ -81,7 +81,10 @@ fn embedded_f32() -> [Network; 2] {
         ..n.clone()
     };
     let e = net::embedded();
-    [float(&e.contact), float(e.race.as_ref().expect("a race network"))]
+    [
+        float(&e.contact),
+        float(e.race.as_ref().expect("a race network")),
+    ]
 }
 
 /// Every width of the forward pass gives `out` and `hidden`, bit for bit.
@@ -211,7 +214,10 @@ fn the_integer_evaluation_stays_close_to_f32() {
         equity = equity.max((a.equity() - b.equity()).abs());
     }
     println!("largest difference: {probability} in a probability, {equity} in equity");
-    assert!(probability < 0.005 && equity < 0.01, "{probability} {equity}");
+    assert!(
+        probability < 0.005 && equity < 0.01,
+        "{probability} {equity}"
+    );
 }
 
 #[test]
