@@ -312,12 +312,8 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             };
             let mv = self.thread.root_moves[k].mv;
             let busy_key = busy_key(key, &mv);
-            if !self
-                .thread
-                .shared
-                .busy
-                .claim(busy_key, k > first && !replaying)
-            {
+            let busy = &self.thread.shared.busy;
+            if !busy.claim(busy_key, k > first && !replaying) {
                 self.frames[0].deferred.push(k);
                 continue;
             }
@@ -495,13 +491,8 @@ impl<'a, G: TwoPlayerGame> Worker<'a, G> {
             }
             let mv = self.frames[ply].moves[index];
             let busy_key = busy_key(key, &mv);
-            if defer
-                && !self
-                    .thread
-                    .shared
-                    .busy
-                    .claim(busy_key, searched > 0 && !replaying)
-            {
+            let busy = &self.thread.shared.busy;
+            if defer && !busy.claim(busy_key, searched > 0 && !replaying) {
                 self.frames[ply].deferred.push(index);
                 continue;
             }
