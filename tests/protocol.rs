@@ -1042,6 +1042,46 @@ fn info_lines_agree_with_each_other_and_with_the_move_played() {
     }
 }
 
+/// A search stopped before its first iteration ends has searched no line:
+/// its one `info` line says depth 0 and scores the move by its static value
+/// (the rating that listed it first), never by a depth it did not reach.
+#[test]
+fn a_search_stopped_before_any_iteration_reports_depth_0() {
+    for (game, position) in EVERY_GAME {
+        let mut engine = engine_at(game, position);
+        // The first node counted ends the search.
+        let lines = engine.go("go nodes 1", PROMPT);
+        let infos: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .collect();
+        assert_eq!(infos.len(), 1, "{game}: {lines:?}");
+        assert_eq!(info_field(infos[0], "depth"), Some(0), "{game}: {lines:?}");
+        assert_eq!(
+            info_field(infos[0], "seldepth"),
+            Some(0),
+            "{game}: {lines:?}"
+        );
+        let (best, _) = bestmove(&lines);
+        assert_eq!(pv_first(infos[0]), Some(best.as_str()), "{game}: {lines:?}");
+        if game == "sugoroku" {
+            // Depth 1 judges the moves by that same static value.
+            let rated = engine.go("go depth 1", PROMPT);
+            let score = |line: &str| line.split(" nodes ").next().map(str::to_string);
+            let depth1 = rated
+                .iter()
+                .find(|l| l.starts_with("info depth 1 "))
+                .unwrap();
+            assert_eq!(pv_first(depth1), Some(best.as_str()), "{rated:?}");
+            assert_eq!(
+                score(depth1).map(|s| s.replace("depth 1 seldepth 1", "depth 0 seldepth 0")),
+                score(infos[0])
+            );
+        }
+        engine.quit_cleanly();
+    }
+}
+
 #[test]
 fn main_time_with_byoyomi_is_spent_a_bounded_share_at_a_time() {
     let mut engine = Engine::start();

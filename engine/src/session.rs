@@ -676,10 +676,12 @@ impl<G: Playable> Session<G> {
         let (result, shown) = (&searched.result, searched.shown);
         if let Some(mv) = chosen.best {
             if shown.map(|(_, _, first)| first) != Some(mv) {
+                // Depth 0 before any line was searched: the move as first
+                // rated, with that rating (the search's result says so).
                 let (depth, seldepth) = shown.map_or((result.depth, 0), |(d, sd, _)| (d, sd));
                 report(&SearchInfo {
-                    depth: depth.max(1),
-                    seldepth: seldepth.max(depth.max(1)),
+                    depth,
+                    seldepth: seldepth.max(depth),
                     multipv: 1,
                     score: chosen.score,
                     nodes: result.nodes,

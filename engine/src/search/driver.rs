@@ -11,9 +11,11 @@
 //!   with the main thread or one depth ahead. A helper that completes the
 //!   target depth first (with one line asked) ends the search, and the main
 //!   thread adopts its line as the answer.
-//! - **The answer**: the best line of the last completed iteration, or a better
-//!   move already proven in an interrupted one; before any, the first root move
-//!   of the initial order (TT move, then the one-ply rating).
+//! - **The answer**: the best line of the last completed iteration, or what
+//!   an interrupted one settled (the chance searcher: the first move's value
+//!   at that depth, or a move proven better there; reported as its line);
+//!   before any, the first root move of the initial order (TT move, then the
+//!   one-ply rating), its score that rating, at depth 0: no line searched.
 
 use super::budget::{Budget, NodeCounter};
 use super::smp::{beside_helpers, helper_lead, BusyMoves};
@@ -22,7 +24,7 @@ use super::tt::TranspositionTable;
 use super::tt::{Bound, TtEntry};
 use super::{
     Game, Limits, MoveList, RootChoice, Score, SearchControl, SearchInfo, SearchResult, Value,
-    DRAW, INFINITE, MATE, MATE_BOUND,
+    INFINITE, MATE, MATE_BOUND,
 };
 use crate::core::PerSeat;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -44,6 +46,9 @@ pub struct RootMove<M> {
     /// low (the chance searcher keeps the bound).
     pub score: Value,
     pub previous_score: Value,
+    /// Its static value after the move (the first order's rating), as
+    /// reported: the answer's score before any iteration completes.
+    pub rating: Value,
     /// Max-n: the vector of shares `score` is one component of.
     pub shares: PerSeat<Value>,
     pub pv: Vec<M>,
@@ -75,6 +80,14 @@ pub struct Shared<'a, M> {
     /// `go infinite`: the answer waits for `stop`.
     infinite: bool,
     finished: Mutex<Option<Finished<M>>>,
+}
+
+impl<M> Shared<'_, M> {
+    /// Only the clock limits the search: a move that alone is worth a
+    /// search may be played at once.
+    pub fn clock_only(&self) -> bool {
+        self.clock_only
+    }
 }
 
 impl<'a, M: Copy + Eq> Shared<'a, M> {
@@ -222,11 +235,12 @@ pub fn rate_root_moves<M: Copy + Eq + Default>(
     rated.sort_by_key(|&(first, value, _)| std::cmp::Reverse((first, value)));
     rated
         .into_iter()
-        .map(|(_, _, index)| RootMove {
+        .map(|(_, rating, index)| RootMove {
             mv: moves[index],
             index: index as u16,
             score: -INFINITE,
             previous_score: -INFINITE,
+            rating,
             shares: PerSeat::splat(0),
             pv: Vec::new(),
         })
@@ -257,6 +271,11 @@ pub trait Iterate<'a> {
     /// A value as a reported score (centipawns and mates, or points).
     fn score(value: Value) -> Score {
         Score::from_value(value)
+    }
+    /// After an interrupted iteration (one line asked): whether it settled
+    /// the first root move's line at its depth, to be reported.
+    fn settled(&self) -> bool {
+        false
     }
     /// The root's value when it has no move to search.
     fn no_move_value(&self) -> Value;
@@ -320,6 +339,12 @@ fn run_main<'a, W: Iterate<'a>>(worker: &mut W, report: &mut dyn FnMut(&SearchIn
         start_iteration(&mut thread.root_moves);
         worker.iterate(depth, lines);
         if worker.thread().stop {
+            if lines == 1 && worker.settled() {
+                worker.thread_mut().settle_nodes();
+                let thread = worker.thread();
+                let line = &thread.root_moves[0];
+                report(&info(worker, depth as u32, thread.seldepth as u32, 1, line));
+            }
             break;
         }
         worker.thread_mut().completed_depth = depth as u32;
@@ -461,7 +486,7 @@ fn result<'a, W: Iterate<'a>>(worker: &W) -> SearchResult<W::Move> {
     let value = if score > -INFINITE {
         worker.reported_value(score)
     } else {
-        DRAW
+        best.rating
     };
     let ponder = (best.pv.first() == Some(&best.mv))
         .then(|| best.pv.get(1).copied())

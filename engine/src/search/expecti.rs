@@ -60,12 +60,26 @@
 //! `multipv`-th best) proven so far. A move searched with a stale alpha is only
 //! less pruned, so the best value is the same as with one thread.
 //!
+//! # The root move filter chain
+//! As GNU Backgammon's (0 ply → 1 ply → 2 ply, [`ExpectiParams`]): every turn
+//! is rated at 0 ply when the root is listed and the best few are searched
+//! to depths 1 and 2; depth 3 searches the best of those by their values at
+//! depth 2 (one turn of look-ahead), valued exactly within the margin for
+//! that (cheap at depth 2); from depth 4 on, the best two of the depth
+//! before, where a move whose upper bound falls below the best by more than
+//! the margin is cut. With one move left the search ends when only the
+//! clock limits it. `go searchmoves` and [`run_fixed_depth`] search every move.
+//!
 //! # Time
-//! [`TimeManager`]: no new iteration after the soft limit; the hard limit, the node
+//! [`TimeManager`]: no new iteration after the soft limit, nor one that cannot
+//! end before the hard limit when the time it would take is kept for later
+//! moves (a clock's main time); the hard limit, the node
 //! limit and `stop` are looked at every [`CHECK_EVERY`](super::budget::CHECK_EVERY) nodes (the skeleton
 //! is [`super::driver`]'s, with the threads splitting each iteration's root
 //! instead of running beside it as Lazy SMP helpers). An interrupted
-//! iteration is thrown away unless it already proved a move better than the first.
+//! iteration compares moves at its own depth: the answer is the first move
+//! with its value there, or a move it proved better, reported as that
+//! depth's line; one that did not finish the first move is thrown away.
 //! `go infinite` and pondering wait for `stop` / `ponderhit` as in alpha-beta.
 
 use super::driver::{self, rate_root_moves, Iterate, RootMove, Shared, Thread};
@@ -74,8 +88,9 @@ use super::ordering::History;
 use super::picker::Picker;
 use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::*;
+use crate::clock::Instant;
 use crate::tune::{Params, Tunable};
-use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::{AtomicI32, AtomicUsize};
 /// Mixed into the key of a chance node so that it never shares an entry with a
 /// decision node of the same board.
 const CHANCE_KEY_SALT: u64 = 0x6A09_E667_F3BC_C908;
@@ -86,6 +101,8 @@ const OUTCOMES_RESERVED: usize = 64;
 const CUTOFF_HISTORY_CAP: Value = 1 << 20;
 /// Above every static ordering score: the TT move.
 const TT_MOVE_SCORE: Value = Value::MAX;
+/// [`SplitRoot::exact_within`] when the next iteration does not narrow.
+const NOT_NARROWING: Value = -1;
 
 /// The names [`SearchConfig::algorithm`] accepts; the first is the default.
 pub const ALGORITHMS: &[&str] = &["star2", "star1", "expectimax"];
@@ -110,6 +127,36 @@ pub struct ExpectiParams {
     /// `root_candidates` 0 searches them all.
     pub root_candidates: i32,
     pub root_margin: i32,
+    /// The filter chain after it: from depth 3 (two turns) an iteration
+    /// searches only the best `lookahead_candidates` of the iteration before
+    /// (the root's moves judged with one turn of look-ahead) within
+    /// `lookahead_margin` of its best, and from depth 4 on the best
+    /// `deep_candidates` within `deep_margin`; 0 candidates does not narrow.
+    pub lookahead_candidates: i32,
+    pub lookahead_margin: i32,
+    pub deep_candidates: i32,
+    pub deep_margin: i32,
+    /// An iteration costs at least this many times the one before (measured:
+    /// 28 to 66 times, docs/rules/sugoroku.md): under a clock, one that
+    /// cannot end in the time left by this estimate is not started, and the
+    /// time is saved.
+    pub iteration_growth: i32,
+}
+
+/// The first iteration that the filter chain narrows: its root moves were
+/// judged with one turn of look-ahead.
+const LOOKAHEAD_DEPTH: u32 = 3;
+
+impl ExpectiParams {
+    /// The narrowing before the iteration to `depth`: (candidates, margin).
+    fn narrowing(&self, depth: u32) -> Option<(usize, Value)> {
+        let (candidates, margin) = match depth {
+            0..LOOKAHEAD_DEPTH => return None,
+            LOOKAHEAD_DEPTH => (self.lookahead_candidates, self.lookahead_margin),
+            _ => (self.deep_candidates, self.deep_margin),
+        };
+        (candidates > 0).then_some((candidates as usize, margin))
+    }
 }
 
 impl Default for ExpectiParams {
@@ -120,6 +167,11 @@ impl Default for ExpectiParams {
             static_order_min_depth: 2,
             root_candidates: 8,
             root_margin: 200,
+            lookahead_candidates: 3,
+            lookahead_margin: 100,
+            deep_candidates: 2,
+            deep_margin: 50,
+            iteration_growth: 20,
         }
     }
 }
@@ -135,6 +187,13 @@ impl Params for ExpectiParams {
         }),
         Tunable::new("Tune_RootCandidates", 0, 64, |p| &mut p.root_candidates),
         Tunable::new("Tune_RootMargin", 0, 3000, |p| &mut p.root_margin),
+        Tunable::new("Tune_LookaheadCandidates", 0, 64, |p| {
+            &mut p.lookahead_candidates
+        }),
+        Tunable::new("Tune_LookaheadMargin", 0, 3000, |p| &mut p.lookahead_margin),
+        Tunable::new("Tune_DeepCandidates", 0, 64, |p| &mut p.deep_candidates),
+        Tunable::new("Tune_DeepMargin", 0, 3000, |p| &mut p.deep_margin),
+        Tunable::new("Tune_IterationGrowth", 0, 1000, |p| &mut p.iteration_growth),
     ];
 }
 
@@ -254,6 +313,7 @@ impl<G: ChanceGame> SearchesGame<G> for ExpectiKind<G::Eval> {
             algorithm: self.algorithm,
             lines: Mutex::new(Vec::new()),
             next: AtomicUsize::new(0),
+            exact_within: AtomicI32::new(NOT_NARROWING),
         };
         // Moves named by `searchmoves` are all searched.
         let filter = self.root_filter && limits.searchmoves.is_empty();
@@ -329,6 +389,10 @@ struct SplitRoot<'a, M, E> {
     lines: Mutex<Vec<SplitLine<M>>>,
     /// The next root move to hand out in this iteration.
     next: AtomicUsize,
+    /// This iteration values exactly the root moves within this many
+    /// thousandths of a point of the best, for the next one's narrowing
+    /// ([`ExpectiParams::narrowing`]); [`NOT_NARROWING`] when it does not narrow.
+    exact_within: AtomicI32,
 }
 
 impl<M: Copy, E> SplitRoot<'_, M, E> {
@@ -336,7 +400,8 @@ impl<M: Copy, E> SplitRoot<'_, M, E> {
         self.lines.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The alpha for the next root move: the `lines`-th best exact value so far.
+    /// The alpha for the next root move: the `lines`-th best exact value so
+    /// far, and no more than [`Self::exact_within`] below the best.
     fn alpha(&self, lines: usize, floor: Value) -> Value {
         let mut exact: Vec<Value> = self
             .lines()
@@ -344,11 +409,17 @@ impl<M: Copy, E> SplitRoot<'_, M, E> {
             .filter(|line| line.done && line.exact)
             .map(|line| line.score)
             .collect();
-        if exact.len() < lines {
-            return floor;
-        }
         exact.sort_unstable_by(|a, b| b.cmp(a));
-        exact[lines - 1]
+        let alpha = if exact.len() < lines {
+            floor
+        } else {
+            exact[lines - 1]
+        };
+        let within = self.exact_within.load(Ordering::Relaxed);
+        match exact.first() {
+            Some(&best) if within != NOT_NARROWING => alpha.min(best - within - 1).max(floor),
+            _ => alpha,
+        }
     }
 
     fn record(&self, k: usize, score: Value, exact: bool) {
@@ -407,6 +478,14 @@ struct Worker<'a, G: ChanceGame> {
     plies: usize,
     /// Cut-offs per (side, hashed move), for ordering where static values cost too much.
     history: History,
+    /// The main thread's: the root move filter and its chain apply.
+    narrow: bool,
+    /// The last iteration, interrupted, settled the first root move's line
+    /// (the best of the moves it compared, with its value at that depth).
+    settled: bool,
+    /// When the iteration under way started, and how long the one before took.
+    iteration_started: Option<Instant>,
+    last_iteration: Option<Duration>,
 }
 
 impl<G: ChanceGame> Drop for Worker<'_, G> {
@@ -452,6 +531,10 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
             frames,
             plies,
             history,
+            narrow: false,
+            settled: false,
+            iteration_started: None,
+            last_iteration: None,
         }
     }
 
@@ -467,6 +550,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         pool: Option<&'a rayon::ThreadPool>,
     ) -> Self {
         let mut main = Worker::new(0, shared, split, root);
+        main.narrow = filter;
         if !root.at_chance() && root.decided().is_none() {
             main.order_root_moves(filter.then_some(shared.multipv));
         }
@@ -562,7 +646,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
             }
             let alpha = self.split.alpha(lines, -G::VALUE_BOUND - 1);
             let mv = self.split.lines()[k].mv;
-            let value = self.search_root_move(mv, depth, alpha);
+            let value = self.search_root_move(mv, depth, alpha, G::VALUE_BOUND + 1);
             if self.thread.stop {
                 break;
             }
@@ -571,20 +655,90 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         self.thread.settle_nodes();
     }
 
-    /// The value of root move `mv` searched to `depth` with the window (alpha, U + 1).
-    fn search_root_move(&mut self, mv: G::Move, depth: u32, alpha: Value) -> Value {
+    /// The value of root move `mv` searched to `depth` with the window (alpha, beta).
+    fn search_root_move(&mut self, mv: G::Move, depth: u32, alpha: Value, beta: Value) -> Value {
         let side = self.pos.side_to_move();
         self.pos.make(mv);
-        let value = self.child(side, depth - 1, alpha, G::VALUE_BOUND + 1, 1, false);
+        let value = self.child(side, depth - 1, alpha, beta, 1, false);
         self.pos.unmake(mv);
         value
     }
 
+    /// The filter chain ([`ExpectiParams::narrowing`]) before the iteration
+    /// to `depth`: the best root moves of the iteration before, which left
+    /// them best first (exact within the margin before the look-ahead step,
+    /// upper bounds for the moves that failed low). One left is played at
+    /// once when the clock alone limits the search.
+    fn narrow_root(&mut self, depth: u32, lines: usize) {
+        let Some((candidates, margin)) = self.params.narrowing(depth) else {
+            return;
+        };
+        let root = &mut self.thread.root_moves;
+        let best = root[0].previous_score;
+        let kept = root
+            .iter()
+            .enumerate()
+            .take_while(|&(k, line)| {
+                k < lines || (k < candidates && line.previous_score >= best - margin)
+            })
+            .count();
+        root.truncate(kept.max(1));
+        if root.len() == 1 && self.thread.shared.clock_only() {
+            self.thread.stop = true;
+        }
+    }
+
+    /// Notes when the iteration about to start starts (and so how long the
+    /// one before took).
+    fn start_clock(&mut self) {
+        let now = Instant::now();
+        if let Some(started) = self.iteration_started.replace(now) {
+            self.last_iteration = Some(now.duration_since(started));
+        }
+    }
+
+    /// Whether the iteration about to start should not: it cannot end before
+    /// the deadline (it costs at least [`ExpectiParams::iteration_growth`]
+    /// times the one before), and the time it would spend is saved for the
+    /// moves to come (a clock's main time; a `movetime` or a byoyomi is lost
+    /// unspent, and an iteration cut short may still settle a better move).
+    fn cannot_finish(&self) -> bool {
+        let budget = &self.thread.shared.budget;
+        let saved = budget.time.soft_limit() < budget.time.hard_limit();
+        match (
+            self.last_iteration,
+            budget.time.hard_deadline(budget.control),
+        ) {
+            (Some(last), Some(deadline)) if saved => {
+                Instant::now() + last * self.params.iteration_growth as u32 > deadline
+            }
+            _ => false,
+        }
+    }
+
     /// One iteration: the first root move alone with the full window, then
-    /// the rest shared out among the threads with its value as alpha. An
-    /// interrupted iteration keeps only a move it proved better than the first.
+    /// the rest shared out among the threads with its value as alpha (lower
+    /// by the next narrowing's margin). An interrupted iteration keeps the
+    /// first move's value at this depth, or a move it proved better.
     fn split_iteration(&mut self, depth: u32, lines: usize) {
         self.thread.seldepth = depth as usize;
+        self.settled = false;
+        self.start_clock();
+        if self.narrow {
+            self.narrow_root(depth, lines);
+        }
+        if self.thread.stop || self.cannot_finish() {
+            self.thread.stop = true;
+            return;
+        }
+        // Exact values within the margin cost little at depth 2 (1.5 % of
+        // depth 3); deeper they cost more than narrowing saves, and the upper
+        // bounds alone cut the moves outside the margin.
+        let within = match self.params.narrowing(depth + 1) {
+            Some((_, margin)) if self.narrow && depth + 1 == LOOKAHEAD_DEPTH => margin,
+            _ => NOT_NARROWING,
+        };
+        self.split.exact_within.store(within, Ordering::Relaxed);
         *self.split.lines() = self
             .thread
             .root_moves
@@ -597,7 +751,7 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
             })
             .collect();
         let first = self.thread.root_moves[0].mv;
-        let value = self.search_root_move(first, depth, -G::VALUE_BOUND - 1);
+        let value = self.search_root_move(first, depth, -G::VALUE_BOUND - 1, G::VALUE_BOUND + 1);
         if self.thread.stop {
             self.thread.settle_nodes();
             return;
@@ -618,13 +772,16 @@ impl<'a, G: ChanceGame> Worker<'a, G> {
         let results = self.split.lines().clone();
         if self.thread.shared.budget.stopping() || !results.iter().all(|line| line.done) {
             self.thread.stop = true;
-            if let Some(k) = (1..results.len())
+            // Compared at this depth: the first move and those proven better.
+            let k = (1..results.len())
                 .filter(|&k| results[k].done && results[k].exact && results[k].score > value)
                 .max_by_key(|&k| results[k].score)
-            {
-                self.thread.root_moves.swap(0, k);
-                self.thread.root_moves[0].score = results[k].score;
-            }
+                .unwrap_or(0);
+            self.thread.root_moves.swap(0, k);
+            let line = &mut self.thread.root_moves[0];
+            line.score = results[k].score;
+            line.pv = vec![results[k].mv];
+            self.settled = true;
             return;
         }
         let mut order: Vec<usize> = (0..results.len()).collect();
@@ -965,6 +1122,10 @@ impl<'a, G: ChanceGame> Iterate<'a> for Worker<'a, G> {
 
     fn score(value: Value) -> Score {
         Score::Points(value)
+    }
+
+    fn settled(&self) -> bool {
+        self.settled
     }
 
     fn no_move_value(&self) -> Value {

@@ -428,6 +428,7 @@ fn split_for(
         algorithm,
         lines: Mutex::new(Vec::new()),
         next: AtomicUsize::new(0),
+        exact_within: AtomicI32::new(NOT_NARROWING),
     }
 }
 
@@ -602,6 +603,86 @@ fn multipv_lines_are_the_best_moves_with_exact_values() {
         );
         assert_eq!(reported, values, "at {}", pos.sfen());
     }
+}
+
+/// The root moves a search to `depth` ends with, with the full search's answer.
+fn searched_root(pos: &Race, depth: u32) -> (Vec<RaceMove>, SearchResult<RaceMove>) {
+    let mut searcher = <Expectimax<_> as Searcher<Race>>::new(&config(1));
+    let result = searcher.search(
+        pos,
+        &Limits::depth(depth),
+        &SearchControl::new(false),
+        &mut |_| {},
+    );
+    (
+        result.root_moves.iter().map(|&(mv, _)| mv).collect(),
+        result,
+    )
+}
+
+/// The filter chain: depth 3 searches the best moves of depth 2 within its
+/// margin, depth 4 at most two of those, never cutting the best of depth 3;
+/// each answers the best of the moves it searched.
+#[test]
+fn the_filter_chain_keeps_the_best_moves_of_the_depth_before() {
+    let params = ExpectiParams::default();
+    let value = |pos: &Race, mv, depth| naive_after(&mut pos.clone(), mv, depth);
+    let best = |pos: &Race, moves: &[RaceMove], depth| {
+        moves.iter().map(|&mv| value(pos, mv, depth)).max().unwrap()
+    };
+    let mut narrowed = 0;
+    for pos in random_positions(11, 60) {
+        let (listed, _) = searched_root(&pos, 2);
+        let (at3, result3) = searched_root(&pos, 3);
+        let (at4, result4) = searched_root(&pos, 4);
+        let (candidates, margin) = params.narrowing(3).unwrap();
+        assert!(at3.len() <= candidates && at3.iter().all(|mv| listed.contains(mv)));
+        let best2 = best(&pos, &listed, 2);
+        let lowest_kept = at3.iter().map(|&mv| value(&pos, mv, 2)).min().unwrap();
+        assert!(lowest_kept >= best2 - margin, "{}", pos.sfen());
+        for mv in listed.iter().filter(|mv| !at3.contains(mv)) {
+            // Cut by the margin, or by the count below every move kept.
+            let v = value(&pos, *mv, 2);
+            assert!(v < best2 - margin || (at3.len() == candidates && v <= lowest_kept));
+        }
+        let (candidates, _) = params.narrowing(4).unwrap();
+        assert!(at4.len() <= candidates && at4.iter().all(|mv| at3.contains(mv)));
+        assert_eq!(best(&pos, &at4, 3), best(&pos, &at3, 3), "{}", pos.sfen());
+        assert_eq!(points(result3.score), best(&pos, &at3, 3));
+        assert_eq!(points(result4.score), best(&pos, &at4, 4));
+        narrowed += (at4.len() < listed.len()) as usize;
+    }
+    assert!(narrowed > 0);
+}
+
+/// A search cut short inside an iteration answers with what it settled
+/// there, reported at that depth: the first move's exact value, or a move
+/// proven better.
+#[test]
+fn an_interrupted_iteration_reports_the_line_it_settled() {
+    let mut settled = 0;
+    for pos in random_positions(12, 20) {
+        for nodes in [40, 150, 600, 2500] {
+            let mut searcher = <Expectimax<_> as Searcher<Race>>::new(&config(1));
+            let mut reports = Vec::new();
+            let result = searcher.search(
+                &pos,
+                &Limits::nodes(nodes),
+                &SearchControl::new(false),
+                &mut |info| reports.push(info.clone()),
+            );
+            let last = reports.last().expect("a line");
+            if last.depth > result.depth {
+                settled += 1;
+                assert_eq!(last.depth, result.depth + 1);
+                assert_eq!(Some(last.pv[0]), result.best);
+                assert_eq!(result.score, last.score);
+                let exact = naive_after(&mut pos.clone(), last.pv[0], last.depth);
+                assert_eq!(points(last.score), exact, "{}", pos.sfen());
+            }
+        }
+    }
+    assert!(settled > 0);
 }
 
 #[test]
