@@ -142,16 +142,27 @@ const POINT_UNITS: [[u16; UNITS]; 16] = {
     table
 };
 
-/// A point's units as [`unary`] sets them, without a branch: all four are
-/// written and only the first min(`count`, 4) kept (the count of set points
-/// would mispredict; the slots past the end are free, as a side sets at most
-/// 15 units).
+/// Both sides' point units as [`unary`] sets them, without a branch: a
+/// point's four are written and only the first min(`count`, 4) kept (the
+/// count of set points would mispredict; the slots past the end are free, as
+/// a side sets at most 15 units). The four indices are one word, four
+/// apart from the last point's; `len % 32` is `len` (at most 30 units are
+/// set here), so the compiler knows the slots are within the arrays and
+/// tests none.
 #[inline(always)]
-fn point_units(out: &mut Features, base: usize, count: u8) {
-    let (at, n, base) = (out.len, count as usize & 15, base as u16);
-    out.index[at..at + UNITS].copy_from_slice(&[base, base + 1, base + 2, base + 3]);
-    out.numerator[at..at + UNITS].copy_from_slice(&POINT_UNITS[n]);
-    out.len = at + n.min(UNITS);
+fn point_units(out: &mut Features, sides: [&[u8; 26]; 2]) {
+    // Units 0, 1, 2, 3 of point 1, as 16-bit lanes.
+    let mut indices: u64 = 0x0003_0002_0001_0000;
+    for stones in sides {
+        for &count in &stones[1..25] {
+            let (at, n) = (out.len % 32, count as usize & 15);
+            let lanes: [u16; UNITS] = std::array::from_fn(|u| (indices >> (16 * u)) as u16);
+            out.index[at..at + UNITS].copy_from_slice(&lanes);
+            out.numerator[at..at + UNITS].copy_from_slice(&POINT_UNITS[n]);
+            out.len = at + n.min(UNITS);
+            indices += 0x0004_0004_0004_0004;
+        }
+    }
 }
 
 /// One side's stones in its own numbering, summed up in one pass over its
@@ -284,11 +295,7 @@ pub fn features(pos: &Sugoroku, inputs: usize) -> Features {
     let us = pos.side_to_move().index();
     let board = pos.board();
     let sides = [&board[us], &board[us ^ 1]];
-    for (k, stones) in sides.into_iter().enumerate() {
-        for point in 1..=24 {
-            point_units(&mut f, (k * 24 + point - 1) * UNITS, stones[point]);
-        }
-    }
+    point_units(&mut f, sides);
     let tally = [Tally::of(sides[0]), Tally::of(sides[1])];
     for (k, t) in tally.iter().enumerate() {
         unary(&mut f, POINT_INPUTS + k * 3, 3, t.bar);
