@@ -189,39 +189,54 @@ struct Tally {
 }
 
 impl Tally {
-    /// Without a branch or a loop over the points: the point sets eight
-    /// points to a word (a count is at most 15, so adding 0x7F or 0x7E to
-    /// its byte sets the byte's top bit exactly when it is ≥ 1 or ≥ 2), the
-    /// sums as dot products of the counts with a table of weights per point
-    /// (which the compiler turns into vector multiplies).
+    /// Without a branch or a loop over the points, eight points to a word:
+    /// the point sets from each byte's top bit (a count is at most 15, so
+    /// adding 0x7F or 0x7E to its byte sets the top bit exactly when it is
+    /// ≥ 1 or ≥ 2), the sums by multiplying a word: by 0x0101…01 its top
+    /// byte becomes the sum of its bytes, by 0x0102…08 the sum of byte `i`
+    /// times `i + 1`; a side has 15 stones, so no byte of either product
+    /// exceeds 8 · 15 and none carries into the next.
     #[inline]
     fn of(stones: &[u8; 26]) -> Self {
+        let word = |at: usize| u64::from_le_bytes(stones[at..at + 8].try_into().expect("8 points"));
+        // Points 1–8, 9–16, 17–24.
+        let words = [word(1), word(9), word(17)];
         let (mut made, mut occupied) = (0, 0);
-        for w in 0..3 {
-            let at = 1 + 8 * w;
-            let word = u64::from_le_bytes(stones[at..at + 8].try_into().expect("8 points"));
-            made |= top_bits(word + 0x7E7E_7E7E_7E7E_7E7E) << at;
-            occupied |= top_bits(word + 0x7F7F_7F7F_7F7F_7F7F) << at;
+        for (w, &word) in words.iter().enumerate() {
+            made |= top_bits(word + 0x7E7E_7E7E_7E7E_7E7E) << (1 + 8 * w);
+            occupied |= top_bits(word + 0x7F7F_7F7F_7F7F_7F7F) << (1 + 8 * w);
         }
-        let mut n = [0u8; 32];
-        n[..26].copy_from_slice(stones);
-        // Every sum is at most 15 · 25, so 16-bit lanes hold it.
-        let dot = |w: &[u8; 32]| -> u32 {
-            n.iter()
-                .zip(w)
-                .fold(0u16, |s, (&a, &b)| s.wrapping_add(a as u16 * b as u16)) as u32
-        };
+        let stones_in = |word: u64| (word.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32;
+        let rising = |word: u64| (word.wrapping_mul(0x0102_0304_0506_0708) >> 56) as u32;
+        let bar = stones[BAR as usize] as u32;
+        let [low, middle, high] = words.map(stones_in);
+        // Points 1–6 (home), 1–12 and 19–24 (the opponent's home).
+        let (home, first_half, far) = (
+            stones_in(words[0] & 0xFFFF_FFFF_FFFF),
+            low + stones_in(words[1] & 0xFFFF_FFFF),
+            stones_in(words[2] & !0xFFFF),
+        );
+        let (second, third) = (first_half - home, low + middle + high - first_half - far);
+        let pips = rising(words[0])
+            + 8 * middle
+            + rising(words[1])
+            + 16 * high
+            + rising(words[2])
+            + BAR as u32 * bar;
+        let home_pips = rising(words[0] & 0xFFFF_FFFF_FFFF);
         Tally {
             blots: occupied & !made,
             made,
             occupied,
             bar: stones[BAR as usize],
             off: stones[OFF as usize],
-            home: dot(&PER_POINT.home),
-            far: dot(&PER_POINT.far),
-            pips: dot(&PER_POINT.pips),
-            crossings: dot(&PER_POINT.crossings),
-            pips_home: dot(&PER_POINT.pips_home),
+            home,
+            far: far + bar,
+            pips,
+            // A stone on 7–12 has one quadrant to cross, … on the bar four.
+            crossings: second + 2 * third + 3 * far + 4 * bar,
+            // Pips beyond point 6 (the home).
+            pips_home: pips - home_pips - HOME as u32 * (second + third + far + bar),
         }
     }
 
@@ -241,36 +256,6 @@ impl Tally {
 fn top_bits(word: u64) -> u32 {
     (((word & 0x8080_8080_8080_8080) >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
 }
-
-/// Per point 0–25 (off, the points, the bar; padded to 32) the weight of a
-/// stone there in each of [`Tally`]'s sums.
-struct PointWeights {
-    home: [u8; 32],
-    far: [u8; 32],
-    pips: [u8; 32],
-    crossings: [u8; 32],
-    pips_home: [u8; 32],
-}
-
-const PER_POINT: PointWeights = {
-    let mut w = PointWeights {
-        home: [0; 32],
-        far: [0; 32],
-        pips: [0; 32],
-        crossings: [0; 32],
-        pips_home: [0; 32],
-    };
-    let mut p = 1;
-    while p <= BAR as usize {
-        w.home[p] = (p <= HOME as usize) as u8;
-        w.far[p] = (p >= 19) as u8;
-        w.pips[p] = p as u8;
-        w.crossings[p] = ((p - 1) / 6) as u8;
-        w.pips_home[p] = p.saturating_sub(HOME as usize) as u8;
-        p += 1;
-    }
-    w
-};
 
 /// The highest set bit's index of a point set, 0 for none.
 #[inline]

@@ -32,14 +32,14 @@ pub use super::features::{
 use super::position::Sugoroku;
 use super::rules::{Closeout, Finish};
 use crate::core::Game;
+use std::cell::RefCell;
 use std::sync::OnceLock;
 
 /// win, win ≥ 2, win = 3, loss ≥ 2, loss = 3.
 pub const OUTPUTS: usize = 5;
-/// The largest hidden layer a file may have (inference keeps it on the stack).
+/// The largest hidden layer a file may have (inference keeps a buffer of
+/// it per thread).
 pub const MAX_HIDDEN: usize = 1024;
-/// The hidden layers of the embedded networks and smaller.
-const SMALL_HIDDEN: usize = 256;
 /// The file format of the first networks: one sigmoid network of the raw
 /// inputs. Magic, inputs, hidden, outputs (u32 LE), then the f32 LE weights
 /// (first layer input-major, its biases, second layer output-major, its
@@ -471,19 +471,8 @@ impl Network {
             Activation::Relu => hidden.iter_mut().for_each(|a| *a = a.max(0.0)),
             Activation::Sigmoid => hidden.iter_mut().for_each(|a| *a = sigmoid(*a)),
         }
-        // The five outputs' sums side by side: five chains of additions
-        // instead of one after another.
-        let mut lanes = [[0.0f32; 8]; OUTPUTS];
+        let lanes = output_lanes::<ISA>(&self.w2, hidden);
         let whole = h / 8 * 8;
-        for c in (0..whole).step_by(8) {
-            let a: &[f32; 8] = hidden[c..c + 8].try_into().expect("eight");
-            for (o, lanes) in lanes.iter_mut().enumerate() {
-                let w: &[f32; 8] = self.w2[o * h + c..o * h + c + 8].try_into().expect("eight");
-                for l in 0..8 {
-                    lanes[l] += w[l] * a[l];
-                }
-            }
-        }
         let mut out = self.b2;
         for (o, sum) in out.iter_mut().enumerate() {
             let mut dot = lanes[o].iter().sum::<f32>();
@@ -506,13 +495,13 @@ impl Network {
     /// The result probabilities for the side to roll in `pos`, undecided.
     fn raw_outcomes(&self, pos: &Sugoroku) -> Outcomes {
         let f = features(pos, self.inputs);
-        // The hidden layer on the stack, zeroed no larger than it need be
-        // (4 KB cleared for every evaluation cost more than the output layer).
-        Outcomes::from_array(if self.hidden <= SMALL_HIDDEN {
-            self.forward(&f, &mut [0.0; SMALL_HIDDEN])
-        } else {
-            self.forward(&f, &mut [0.0; MAX_HIDDEN])
-        })
+        // The hidden layer in the thread's buffer: the forward pass writes
+        // every unit before it reads it, so nothing is cleared per call (a
+        // buffer on the stack had to be: 1 KB or 4 KB an evaluation).
+        thread_local! {
+            static HIDDEN: RefCell<[f32; MAX_HIDDEN]> = const { RefCell::new([0.0; MAX_HIDDEN]) };
+        }
+        Outcomes::from_array(HIDDEN.with_borrow_mut(|hidden| self.forward(&f, hidden)))
     }
 }
 
@@ -528,6 +517,51 @@ const AVX512: u8 = 2;
 const AVX512_VNNI: u8 = 3;
 /// An integer layer's units are stored in groups of 32 ([`IntegerLayer::w1`]).
 const GROUP: usize = 32;
+
+/// The five outputs' sums side by side, eight lanes each (lane `l` of
+/// output `o` sums `w2[o][c + l] · hidden[c + l]` over `c` = 0, 8, 16, …
+/// within the whole eights): five chains of additions instead of one after
+/// another. The vector copies write it with AVX2 (the compiler, left to
+/// itself, shuffled the lanes of 128-bit registers and spilled them: about
+/// 80 instructions an eight instead of 16); a multiply then an add, as the
+/// plain code, so the same bits.
+#[inline(always)]
+fn output_lanes<const ISA: u8>(w2: &[f32], hidden: &[f32]) -> [[f32; 8]; OUTPUTS] {
+    let h = hidden.len();
+    let whole = h / 8 * 8;
+    let mut lanes = [[0.0f32; 8]; OUTPUTS];
+    #[cfg(target_arch = "x86_64")]
+    if ISA != PLAIN {
+        use std::arch::x86_64::*;
+        assert!(w2.len() >= OUTPUTS * h);
+        // SAFETY: every copy but the plain one runs where the processor has
+        // AVX2; the loads are within `hidden` and each output's row of `w2`.
+        unsafe {
+            let mut sums = [_mm256_setzero_ps(); OUTPUTS];
+            for c in (0..whole).step_by(8) {
+                let a = _mm256_loadu_ps(hidden.as_ptr().add(c));
+                for (o, sum) in sums.iter_mut().enumerate() {
+                    let w = _mm256_loadu_ps(w2.as_ptr().add(o * h + c));
+                    *sum = _mm256_add_ps(*sum, _mm256_mul_ps(w, a));
+                }
+            }
+            for (lanes, sum) in lanes.iter_mut().zip(sums) {
+                _mm256_storeu_ps(lanes.as_mut_ptr(), sum);
+            }
+        }
+        return lanes;
+    }
+    for c in (0..whole).step_by(8) {
+        let a: &[f32; 8] = hidden[c..c + 8].try_into().expect("eight");
+        for (o, lanes) in lanes.iter_mut().enumerate() {
+            let w: &[f32; 8] = w2[o * h + c..o * h + c + 8].try_into().expect("eight");
+            for l in 0..8 {
+                lanes[l] += w[l] * a[l];
+            }
+        }
+    }
+    lanes
+}
 
 /// Asks for a row of weights to be brought into the cache ahead of its use
 /// (a row is 512 bytes or 1 KB for 256 hidden units, too far from the last
@@ -722,7 +756,8 @@ impl FirstLayer for IntegerLayer {
     fn rows(f: &Features) -> &Features {
         f
     }
-    /// Under AVX-512 the next row is asked for before this one is added.
+    /// Under AVX-512 the next row is asked for before this one is added
+    /// (each row found once, as the next, then as this one).
     #[inline(always)]
     fn add_rows<const N: usize, const ISA: u8>(
         &self,
@@ -731,15 +766,27 @@ impl FirstLayer for IntegerLayer {
         sums: &mut [i32; N],
     ) {
         let (w1, width) = (&self.w1, self.b1.len());
-        let row = |i| row::<i16, N>(w1, width, i, start);
-        for k in 0..f.len {
-            if ISA >= AVX512 && k + 1 < f.len {
-                prefetch(row(f.index[k + 1]));
+        let row = |k: usize| row::<i16, N>(w1, width, f.index[k], start);
+        // The numerator as it is (the rows were divided by the
+        // denominators), at most MAX_NUMERATOR.
+        let x = |k: usize| (f.numerator[k] as i32).min(MAX_NUMERATOR);
+        if ISA < AVX512 {
+            for k in 0..f.len {
+                Self::add_times::<N, ISA>(sums, row(k), x(k));
             }
-            // The numerator as it is (the rows were divided by the
-            // denominators), at most MAX_NUMERATOR.
-            let x = (f.numerator[k] as i32).min(MAX_NUMERATOR);
-            Self::add_times::<N, ISA>(sums, row(f.index[k]), x);
+            return;
+        }
+        if f.len == 0 {
+            return;
+        }
+        let mut next = row(0);
+        for k in 0..f.len {
+            let this = next;
+            if k + 1 < f.len {
+                next = row(k + 1);
+                prefetch(next);
+            }
+            Self::add_times::<N, ISA>(sums, this, x(k));
         }
     }
     #[inline(always)]
