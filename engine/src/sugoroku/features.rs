@@ -68,14 +68,20 @@ pub const DENOMINATORS: [u8; FULL_INPUTS] = {
 /// The largest value times its denominator: a pip count, 15 stones × 25.
 pub const MAX_NUMERATOR: i32 = STONES as i32 * 25;
 
+/// The slots of [`Features`]: [`MAX_ACTIVE`] rounded up to a power of two,
+/// so that a slot `len % SLOTS` is within the arrays without a test (it is
+/// `len`, never past [`MAX_ACTIVE`]).
+pub const SLOTS: usize = MAX_ACTIVE.next_power_of_two();
+
 /// The set inputs of a position: (index, numerator) pairs, in increasing
-/// index; an input's value is its numerator over its denominator
-/// ([`DENOMINATORS`]), so that an integer forward pass takes the numerator
-/// as it is, and no division is made unless a value is asked for.
+/// index, the first `len` of the arrays; an input's value is its numerator
+/// over its denominator ([`DENOMINATORS`]), so that an integer forward pass
+/// takes the numerator as it is, and no division is made unless a value is
+/// asked for.
 #[derive(Clone, Copy, Debug)]
 pub struct Features {
-    pub index: [u16; MAX_ACTIVE],
-    pub numerator: [u16; MAX_ACTIVE],
+    pub index: [u16; SLOTS],
+    pub numerator: [u16; SLOTS],
     pub len: usize,
 }
 
@@ -85,17 +91,19 @@ impl Features {
     /// are set before the last one.
     #[inline]
     fn set(&mut self, index: usize, numerator: u32) {
-        self.index[self.len] = index as u16;
-        self.numerator[self.len] = numerator as u16;
-        self.len += (numerator != 0) as usize;
+        let at = self.len % SLOTS;
+        self.index[at] = index as u16;
+        self.numerator[at] = numerator as u16;
+        self.len = at + (numerator != 0) as usize;
     }
 
     /// Sets an input known not to be 0.
     #[inline]
     fn push(&mut self, index: usize, numerator: u16) {
-        self.index[self.len] = index as u16;
-        self.numerator[self.len] = numerator;
-        self.len += 1;
+        let at = self.len % SLOTS;
+        self.index[at] = index as u16;
+        self.numerator[at] = numerator;
+        self.len = at + 1;
     }
 
     /// The value of the `k`th input set.
@@ -273,8 +281,8 @@ fn mirror_points(points: u32) -> u32 {
 /// roll): the raw ones, and the hand-made ones when `inputs` has room for them.
 pub fn features(pos: &Sugoroku, inputs: usize) -> Features {
     let mut f = Features {
-        index: [0; MAX_ACTIVE],
-        numerator: [0; MAX_ACTIVE],
+        index: [0; SLOTS],
+        numerator: [0; SLOTS],
         len: 0,
     };
     let us = pos.side_to_move().index();
@@ -348,9 +356,12 @@ const WITH_DIE: [u32; 7] = {
     table
 };
 
+/// Up to three rolls as (index, hi, lo).
+type RollsOfSum = [(u32, u8, u8); 3];
+
 /// Per distance 2–12: the rolls whose two moves add up to it, as
 /// (index, hi, lo), and how many there are (at most three).
-const SUMS: [([(u32, u8, u8); 3], usize); 13] = {
+const SUMS: [(RollsOfSum, usize); 13] = {
     let mut table = [([(0, 0, 0); 3], 0); 13];
     let mut hi = 1;
     while hi <= 6 {

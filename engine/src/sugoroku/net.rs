@@ -476,8 +476,8 @@ impl Network {
         let mut out = self.b2;
         for (o, sum) in out.iter_mut().enumerate() {
             let mut dot = lanes[o].iter().sum::<f32>();
-            for j in whole..h {
-                dot += self.w2[o * h + j] * hidden[j];
+            for (j, a) in hidden.iter().enumerate().skip(whole) {
+                dot += self.w2[o * h + j] * a;
             }
             *sum = sigmoid(*sum + dot);
         }
