@@ -192,6 +192,47 @@ pub fn tunable_specs<G: Playable>() -> Vec<OptionSpec> {
 /// Root moves the threat guard checks at most for one answer.
 pub const THREAT_CANDIDATES: usize = 8;
 
+/// The threat guard's choice among the other root moves, best first, after
+/// the search's was proven lost.
+#[derive(Debug, PartialEq, Eq)]
+struct Replacement<M, S> {
+    /// The move to play instead, if any.
+    safe: Option<(M, S)>,
+    /// The moves proven lost too.
+    lost: usize,
+    /// Whether `safe` was taken unchecked, the time being up.
+    unchecked: bool,
+}
+
+/// The first of `others` that `mated` does not prove lost; once `out_of_time`,
+/// the next one unchecked, as still better than one proven lost.
+fn replacement<M, S>(
+    others: impl Iterator<Item = (M, S)>,
+    mut out_of_time: impl FnMut() -> bool,
+    mut mated: impl FnMut(M) -> bool,
+) -> Replacement<M, S>
+where
+    M: Copy,
+{
+    let mut lost = 0;
+    for (mv, score) in others {
+        let unchecked = out_of_time();
+        if unchecked || !mated(mv) {
+            return Replacement {
+                safe: Some((mv, score)),
+                lost,
+                unchecked,
+            };
+        }
+        lost += 1;
+    }
+    Replacement {
+        safe: None,
+        lost,
+        unchecked: false,
+    }
+}
+
 /// What a mate search found (`checkmate …` in the protocol).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MateAnswer<M> {
@@ -763,8 +804,9 @@ impl<G: Playable> Session<G> {
     /// time of the search's own (so that under node or depth limits the
     /// answer is reproducible). A move
     /// that loses so is replaced by the first in `candidates` (the root moves,
-    /// best first) that does not, of [`THREAT_CANDIDATES`] checked; if none is
-    /// found, the choice stands. Returns the move to play instead with its
+    /// best first) that does not, of [`THREAT_CANDIDATES`] checked, or by the
+    /// next unchecked one when the time is up; if every one checked loses,
+    /// the choice stands. Returns the move to play instead with its
     /// score where the search had one, and the note that says why; `None`
     /// when the choice stands unremarked.
     fn threat_guard(
@@ -812,25 +854,20 @@ impl<G: Playable> Session<G> {
             }
         };
         let refutation = mate_after(choice)?;
-        let mut checked = 1;
-        let mut safe = None;
         let others = candidates.iter().filter(|(mv, _)| *mv != choice);
-        for &(mv, score) in others.take(THREAT_CANDIDATES - 1) {
-            if probe.stopped() || time.is_some_and(|time| now.elapsed() >= time) {
-                break;
-            }
-            checked += 1;
-            if mate_after(mv).is_none() {
-                safe = Some((mv, score));
-                break;
-            }
-        }
-        let losing = checked - 1 - usize::from(safe.is_some());
-        let also = match (losing, safe) {
-            (0, _) => String::new(),
-            (n, Some(_)) => format!(", and {n} more moves checked"),
-            (n, None) => format!(", and the {n} other moves checked"),
+        let found = replacement(
+            others.take(THREAT_CANDIDATES - 1).copied(),
+            || probe.stopped() || time.is_some_and(|time| now.elapsed() >= time),
+            |mv| mate_after(mv).is_some(),
+        );
+        let also = match (found.lost, found.unchecked) {
+            (0, false) => String::new(),
+            (0, true) => ", no time to check another".to_string(),
+            (n, true) => format!(", and {n} more moves, no time for another"),
+            (n, false) if found.safe.is_some() => format!(", and {n} more moves checked"),
+            (n, false) => format!(", and the {n} other moves checked"),
         };
+        let safe = found.safe;
         let (played, played_score) = safe.unwrap_or((choice, Some(score)));
         let note = format!(
             "mate threat: {} loses to mate in {} ({}){also}; playing {}",
@@ -1302,6 +1339,38 @@ mod tests {
             session.status_details(),
             session.legal_moves(),
         )
+    }
+
+    #[test]
+    fn the_guard_replaces_a_lost_move_by_the_first_not_proven_lost() {
+        let others = [(1, 'a'), (2, 'b'), (3, 'c')];
+        // Moves 1 and 2 lose too; 3 does not.
+        let found = replacement(others.into_iter(), || false, |mv| mv < 3);
+        let expected = Replacement {
+            safe: Some((3, 'c')),
+            lost: 2,
+            unchecked: false,
+        };
+        assert_eq!(found, expected);
+        // Every one loses: none to play instead.
+        let found = replacement(others.into_iter(), || false, |_| true);
+        assert_eq!((found.safe, found.lost), (None, 3));
+        // The time is up after one check: the next move, unchecked.
+        let checks = std::cell::Cell::new(0);
+        let found = replacement(
+            others.into_iter(),
+            || checks.get() == 1,
+            |_| {
+                checks.set(checks.get() + 1);
+                true
+            },
+        );
+        let expected = Replacement {
+            safe: Some((2, 'b')),
+            lost: 1,
+            unchecked: true,
+        };
+        assert_eq!(found, expected);
     }
 
     #[test]
