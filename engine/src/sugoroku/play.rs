@@ -1,7 +1,7 @@
 //! Ban-Sugoroku as the session plays it: expectimax over the dice, perft over
 //! the rolls, and no search before the side to move has rolled.
 
-use super::Sugoroku;
+use super::{RaceTables, Sugoroku};
 use crate::core::{Game, HouseRules, OptionError, OptionSpec};
 use crate::profile::{Levels, Profile};
 use crate::search::expecti::{self, Expectimax};
@@ -84,7 +84,12 @@ impl Playable for Sugoroku {
     };
 
     /// The race table of the finish rule in use, built in the background.
-    fn prepare_evaluation(rules: &super::SugorokuRules, params: &ParamsOf<Self>) {
+    fn prepare_evaluation(rules: &super::SugorokuRules, params: &mut ParamsOf<Self>, wait: bool) {
+        params.eval.race_tables = if wait {
+            RaceTables::Wait
+        } else {
+            RaceTables::IfBuilt
+        };
         if params.eval.evaluation == super::Evaluation::Network {
             super::race::prepare(rules.finish);
         }
@@ -118,7 +123,7 @@ impl Playable for Sugoroku {
     fn odds_after(&self, mv: super::SugorokuMove, params: &ParamsOf<Self>) -> Option<Odds> {
         let mut after = *self;
         after.make(mv);
-        let p = super::race::outcomes(params.eval.network(), &after)
+        let p = super::race::outcomes(params.eval.network(), &after, params.eval.race_tables)
             .flipped()
             .to_array()
             .map(|v| (v * 1000.0).round() as i32);
