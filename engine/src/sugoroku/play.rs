@@ -58,10 +58,11 @@ impl Playable for Sugoroku {
         ],
         review: crate::review::ReviewScale::SUGOROKU,
         levels: Levels {
-            // Measured: docs/cpu-seats.md (`match ladder`, 200 games a pair, 2026-12-03).
+            // Measured: docs/cpu-seats.md (`match ladder`, 200 games a pair,
+            // 2026-12-06, the gen3 network; greedy's +339 from 2026-12-03).
             elo: &[
-                118, 214, 259, 235, 255, 304, 349, 441, 480, 535, 627, 705, 750, 774, 826, 864,
-                899, 906, 934, 916, 1001,
+                75, 92, 162, 221, 277, 358, 424, 428, 487, 540, 592, 658, 781, 794, 850, 868, 885,
+                962, 983, 1039, 1123,
             ],
             // Evenly spaced, its levels gained 31-111 Elo a step up to level 14 and
             // nothing from level 15 (about 16 000 nodes a move) on: placed by
