@@ -3,8 +3,9 @@
 //! pays them; the features alone too), beside the hand-made evaluation. Prints
 //! figures only.
 //!
-//! `cargo bench --bench network [-- WEIGHTS_FILE ...]`: the embedded networks,
-//! and those of any weights files named.
+//! `cargo bench --bench network [-- [--positions N] WEIGHTS_FILE ...]`: the
+//! embedded networks, and those of any weights files named, over N positions
+//! (100 000; fewer for a run under valgrind).
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -48,14 +49,21 @@ fn time_per_position(positions: &[Sugoroku], mut each: impl FnMut(&Sugoroku) -> 
 }
 
 fn main() {
-    let positions = positions(100_000);
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let mut count = 100_000;
+    if let Some(at) = args.iter().position(|a| a == "--positions") {
+        let n = args.get(at + 1).and_then(|n| n.parse().ok());
+        count = n.expect("--positions takes a number");
+        args.drain(at..at + 2);
+    }
+    let positions = positions(count);
     // The embedded networks, and any weights files named after `--`.
     let mut sets = vec![("embedded".to_string(), net::embedded().clone())];
-    for path in std::env::args().skip(1).filter(|a| !a.starts_with('-')) {
-        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    for path in args.iter().filter(|a| !a.starts_with('-')) {
+        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
         let read = net::Networks::from_bytes(&bytes).unwrap_or_else(|e| panic!("{path}: {e}"));
         // As the engine plays a weights file: integer first layers.
-        sets.push((path, read.quantised()));
+        sets.push((path.clone(), read.quantised()));
     }
     for (name, networks) in &sets {
         let shape = |n: &net::Network| {

@@ -195,6 +195,40 @@ fn info_reports_the_result_probabilities_with_the_equity() {
     engine.quit_cleanly();
 }
 
+/// A race the tables hold once `b`'s last two stones reach point 12 or below
+/// (every stone past every opposing one), `b` to play 43.
+const RACE: &str = "0/0/0/1b/2b/6b/2b/0/0/2b/0/0/2b/0/1w/1w/4w/2w/6w/1w/0/0/0/0 0/0 0/0 b 43 23";
+
+/// The `points` of a search's depth-1 line.
+fn depth_one_points(lines: &[String]) -> i32 {
+    let line = lines
+        .iter()
+        .find(|l| l.starts_with("info depth 1 "))
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    points(line).unwrap_or_else(|| panic!("{line}"))
+}
+
+#[test]
+fn a_timed_search_does_not_wait_for_the_race_table_and_a_bounded_one_does() {
+    let position = format!("position sfen {RACE}");
+    // Bounded by depth, the search waits for the table: the exact value.
+    let mut engine = sugoroku();
+    engine.ask(&position);
+    let exact = depth_one_points(&engine.go("go depth 1", PROMPT));
+    engine.quit_cleanly();
+    // A fresh engine began the table at `isready` (a second or more of work);
+    // against the clock its first iteration, milliseconds later, values the
+    // race by the network instead of stalling.
+    let mut engine = sugoroku();
+    engine.ask(&position);
+    let lines = engine.go("go movetime 100", PROMPT);
+    bestmove(&lines);
+    assert_ne!(depth_one_points(&lines), exact, "{lines:?}");
+    // Bounded again, the same exact value.
+    assert_eq!(depth_one_points(&engine.go("go depth 1", PROMPT)), exact);
+    engine.quit_cleanly();
+}
+
 #[test]
 fn another_weights_file_is_read_and_a_bad_one_refused() {
     let mut engine = sugoroku();

@@ -80,10 +80,11 @@ pub trait Playable: Game + Notation {
         None
     }
     /// Starts the heavy set-up of the evaluation `params` choose for `rules`
-    /// (Sugoroku's race tables) at `isready`, so that no search waits for it;
-    /// nothing by default.
-    fn prepare_evaluation(rules: &Self::Rules, params: &ParamsOf<Self>) {
-        let _ = (rules, params);
+    /// (Sugoroku's race tables) in the background, and says whether the
+    /// evaluation is to wait for it (`wait`: the same play at any load) or do
+    /// without until it is ready (a timed search); nothing by default.
+    fn prepare_evaluation(rules: &Self::Rules, params: &mut ParamsOf<Self>, wait: bool) {
+        let _ = (rules, params, wait);
     }
     /// Options of the game's evaluator (Sugoroku's evaluation and network),
     /// announced after the house rules; none by default.
@@ -824,7 +825,7 @@ impl<G: Playable> Session<G> {
         // whatever is played. Nor does an answer `stop` asked for, nor a
         // timed one without a deadline to keep to (a search held for
         // `ponderhit` that had finished).
-        let timed = limits.movetime.is_some() || limits.clock.is_some();
+        let timed = limits.timed();
         if !G::PROFILE.mate_solver
             || budget == 0
             || control.stopped()
@@ -1015,7 +1016,13 @@ impl<G: Playable> GameSession for Session<G> {
     }
 
     fn prepare(&mut self) -> Result<(), String> {
-        G::prepare_evaluation(&self.rules, Searcher::<G>::params_mut(&mut self.searcher));
+        // At `isready`, long before the first race; each search says again
+        // whether it waits.
+        G::prepare_evaluation(
+            &self.rules,
+            Searcher::<G>::params_mut(&mut self.searcher),
+            false,
+        );
         let prepared = Searcher::<G>::prepare(&mut self.searcher);
         self.config.hash_mb = Searcher::<G>::tables(&self.searcher).config().hash_mb;
         prepared
@@ -1171,6 +1178,14 @@ impl<G: Playable> GameSession for Session<G> {
                 notes: Vec::new(),
             };
         }
+        // A search against a clock never stalls on the evaluation's set-up;
+        // one bounded by depth or nodes waits, to play the same at any load.
+        let wait = !(limits.timed() || limits.infinite);
+        G::prepare_evaluation(
+            &self.rules,
+            Searcher::<G>::params_mut(&mut self.searcher),
+            wait,
+        );
         let level = self.level_in_play();
         // Stage one: a mate of our own, played at once.
         if level.is_none() {
@@ -1215,6 +1230,7 @@ impl<G: Playable> GameSession for Session<G> {
         // Fresh tables, this session's tunables.
         *Searcher::<G>::params_mut(&mut searcher) =
             Searcher::<G>::params_mut(&mut self.searcher).clone();
+        G::prepare_evaluation(&self.rules, Searcher::<G>::params_mut(&mut searcher), true);
         for sfen in G::PROFILE.bench {
             let pos = G::from_sfen(sfen, &self.rules).expect("bench positions are valid");
             Searcher::<G>::clear(&mut searcher);

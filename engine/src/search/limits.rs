@@ -53,6 +53,10 @@ impl<M> Limits<M> {
             ..Limits::default()
         }
     }
+    /// Whether a clock bounds the search: a move time or the game's clock.
+    pub fn timed(&self) -> bool {
+        self.movetime.is_some() || self.clock.is_some()
+    }
     pub fn movetime(time: Duration) -> Self {
         Limits {
             movetime: Some(time),

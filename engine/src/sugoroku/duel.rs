@@ -7,7 +7,9 @@
 //! units the error bar is computed over.
 
 use super::net::Networks;
-use super::{Evaluation, Roll, Sugoroku, SugorokuEval, SugorokuMove, SugorokuRules, ROLLS};
+use super::{
+    Evaluation, RaceTables, Roll, Sugoroku, SugorokuEval, SugorokuMove, SugorokuRules, ROLLS,
+};
 use crate::core::{Game, GameResult, MoveList, Seat};
 use crate::search::expecti::Expectimax;
 use crate::search::{ChanceGame, Limits, SearchConfig, SearchControl, Searcher};
@@ -116,7 +118,7 @@ impl<'a> Contestant<'a> {
                 best_at_zero_ply(pos, &moves, |after| -network.outcomes(after).equity())
             }
             (Player::NetworkWithExactRaces(network), _) => best_at_zero_ply(pos, &moves, |after| {
-                -super::race::outcomes(network, after).equity()
+                -super::race::outcomes(network, after, RaceTables::Wait).equity()
             }),
             (Player::Static(evaluation), _) => {
                 let eval = SugorokuEval {
@@ -247,7 +249,7 @@ pub fn race_starts(count: usize, seed: u64, rules: &SugorokuRules) -> Vec<Sugoro
             if pos.decided().is_some() {
                 break;
             }
-            if super::race::exact(&pos).is_some() {
+            if super::race::exact(&pos, RaceTables::Wait).is_some() {
                 starts.push(pos);
                 break;
             }

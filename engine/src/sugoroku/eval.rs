@@ -10,6 +10,7 @@
 use super::dice::ROLLS;
 use super::net::Networks;
 use super::position::{Sugoroku, BAR, HOME, OFF};
+use super::race::RaceTables;
 use super::rules::{Closeout, Finish};
 use crate::core::options::OptionValue;
 use crate::core::{Game, HouseRules, OptionSpec, Seat};
@@ -137,6 +138,8 @@ pub struct SugorokuEval {
     /// A network read from `SugorokuWeights`; `None`: the embedded one.
     pub network: Option<Arc<Networks>>,
     pub handmade: Handmade,
+    /// Whether the evaluation waits for a race table still being built.
+    pub race_tables: RaceTables,
 }
 
 impl SugorokuEval {

@@ -68,14 +68,20 @@ pub const DENOMINATORS: [u8; FULL_INPUTS] = {
 /// The largest value times its denominator: a pip count, 15 stones × 25.
 pub const MAX_NUMERATOR: i32 = STONES as i32 * 25;
 
+/// The slots of [`Features`]: [`MAX_ACTIVE`] rounded up to a power of two,
+/// so that a slot `len % SLOTS` is within the arrays without a test (it is
+/// `len`, never past [`MAX_ACTIVE`]).
+pub const SLOTS: usize = MAX_ACTIVE.next_power_of_two();
+
 /// The set inputs of a position: (index, numerator) pairs, in increasing
-/// index; an input's value is its numerator over its denominator
-/// ([`DENOMINATORS`]), so that an integer forward pass takes the numerator
-/// as it is, and no division is made unless a value is asked for.
+/// index, the first `len` of the arrays; an input's value is its numerator
+/// over its denominator ([`DENOMINATORS`]), so that an integer forward pass
+/// takes the numerator as it is, and no division is made unless a value is
+/// asked for.
 #[derive(Clone, Copy, Debug)]
 pub struct Features {
-    pub index: [u16; MAX_ACTIVE],
-    pub numerator: [u16; MAX_ACTIVE],
+    pub index: [u16; SLOTS],
+    pub numerator: [u16; SLOTS],
     pub len: usize,
 }
 
@@ -85,17 +91,19 @@ impl Features {
     /// are set before the last one.
     #[inline]
     fn set(&mut self, index: usize, numerator: u32) {
-        self.index[self.len] = index as u16;
-        self.numerator[self.len] = numerator as u16;
-        self.len += (numerator != 0) as usize;
+        let at = self.len % SLOTS;
+        self.index[at] = index as u16;
+        self.numerator[at] = numerator as u16;
+        self.len = at + (numerator != 0) as usize;
     }
 
     /// Sets an input known not to be 0.
     #[inline]
     fn push(&mut self, index: usize, numerator: u16) {
-        self.index[self.len] = index as u16;
-        self.numerator[self.len] = numerator;
-        self.len += 1;
+        let at = self.len % SLOTS;
+        self.index[at] = index as u16;
+        self.numerator[at] = numerator;
+        self.len = at + 1;
     }
 
     /// The value of the `k`th input set.
@@ -142,16 +150,27 @@ const POINT_UNITS: [[u16; UNITS]; 16] = {
     table
 };
 
-/// A point's units as [`unary`] sets them, without a branch: all four are
-/// written and only the first min(`count`, 4) kept (the count of set points
-/// would mispredict; the slots past the end are free, as a side sets at most
-/// 15 units).
+/// Both sides' point units as [`unary`] sets them, without a branch: a
+/// point's four are written and only the first min(`count`, 4) kept (the
+/// count of set points would mispredict; the slots past the end are free, as
+/// a side sets at most 15 units). The four indices are one word, four
+/// apart from the last point's; `len % 32` is `len` (at most 30 units are
+/// set here), so the compiler knows the slots are within the arrays and
+/// tests none.
 #[inline(always)]
-fn point_units(out: &mut Features, base: usize, count: u8) {
-    let (at, n, base) = (out.len, count as usize & 15, base as u16);
-    out.index[at..at + UNITS].copy_from_slice(&[base, base + 1, base + 2, base + 3]);
-    out.numerator[at..at + UNITS].copy_from_slice(&POINT_UNITS[n]);
-    out.len = at + n.min(UNITS);
+fn point_units(out: &mut Features, sides: [&[u8; 26]; 2]) {
+    // Units 0, 1, 2, 3 of point 1, as 16-bit lanes.
+    let mut indices: u64 = 0x0003_0002_0001_0000;
+    for stones in sides {
+        for &count in &stones[1..25] {
+            let (at, n) = (out.len % 32, count as usize & 15);
+            let lanes: [u16; UNITS] = std::array::from_fn(|u| (indices >> (16 * u)) as u16);
+            out.index[at..at + UNITS].copy_from_slice(&lanes);
+            out.numerator[at..at + UNITS].copy_from_slice(&POINT_UNITS[n]);
+            out.len = at + n.min(UNITS);
+            indices += 0x0004_0004_0004_0004;
+        }
+    }
 }
 
 /// One side's stones in its own numbering, summed up in one pass over its
@@ -178,39 +197,54 @@ struct Tally {
 }
 
 impl Tally {
-    /// Without a branch or a loop over the points: the point sets eight
-    /// points to a word (a count is at most 15, so adding 0x7F or 0x7E to
-    /// its byte sets the byte's top bit exactly when it is ≥ 1 or ≥ 2), the
-    /// sums as dot products of the counts with a table of weights per point
-    /// (which the compiler turns into vector multiplies).
+    /// Without a branch or a loop over the points, eight points to a word:
+    /// the point sets from each byte's top bit (a count is at most 15, so
+    /// adding 0x7F or 0x7E to its byte sets the top bit exactly when it is
+    /// ≥ 1 or ≥ 2), the sums by multiplying a word: by 0x0101…01 its top
+    /// byte becomes the sum of its bytes, by 0x0102…08 the sum of byte `i`
+    /// times `i + 1`; a side has 15 stones, so no byte of either product
+    /// exceeds 8 · 15 and none carries into the next.
     #[inline]
     fn of(stones: &[u8; 26]) -> Self {
+        let word = |at: usize| u64::from_le_bytes(stones[at..at + 8].try_into().expect("8 points"));
+        // Points 1–8, 9–16, 17–24.
+        let words = [word(1), word(9), word(17)];
         let (mut made, mut occupied) = (0, 0);
-        for w in 0..3 {
-            let at = 1 + 8 * w;
-            let word = u64::from_le_bytes(stones[at..at + 8].try_into().expect("8 points"));
-            made |= top_bits(word + 0x7E7E_7E7E_7E7E_7E7E) << at;
-            occupied |= top_bits(word + 0x7F7F_7F7F_7F7F_7F7F) << at;
+        for (w, &word) in words.iter().enumerate() {
+            made |= top_bits(word + 0x7E7E_7E7E_7E7E_7E7E) << (1 + 8 * w);
+            occupied |= top_bits(word + 0x7F7F_7F7F_7F7F_7F7F) << (1 + 8 * w);
         }
-        let mut n = [0u8; 32];
-        n[..26].copy_from_slice(stones);
-        // Every sum is at most 15 · 25, so 16-bit lanes hold it.
-        let dot = |w: &[u8; 32]| -> u32 {
-            n.iter()
-                .zip(w)
-                .fold(0u16, |s, (&a, &b)| s.wrapping_add(a as u16 * b as u16)) as u32
-        };
+        let stones_in = |word: u64| (word.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32;
+        let rising = |word: u64| (word.wrapping_mul(0x0102_0304_0506_0708) >> 56) as u32;
+        let bar = stones[BAR as usize] as u32;
+        let [low, middle, high] = words.map(stones_in);
+        // Points 1–6 (home), 1–12 and 19–24 (the opponent's home).
+        let (home, first_half, far) = (
+            stones_in(words[0] & 0xFFFF_FFFF_FFFF),
+            low + stones_in(words[1] & 0xFFFF_FFFF),
+            stones_in(words[2] & !0xFFFF),
+        );
+        let (second, third) = (first_half - home, low + middle + high - first_half - far);
+        let pips = rising(words[0])
+            + 8 * middle
+            + rising(words[1])
+            + 16 * high
+            + rising(words[2])
+            + BAR as u32 * bar;
+        let home_pips = rising(words[0] & 0xFFFF_FFFF_FFFF);
         Tally {
             blots: occupied & !made,
             made,
             occupied,
             bar: stones[BAR as usize],
             off: stones[OFF as usize],
-            home: dot(&PER_POINT.home),
-            far: dot(&PER_POINT.far),
-            pips: dot(&PER_POINT.pips),
-            crossings: dot(&PER_POINT.crossings),
-            pips_home: dot(&PER_POINT.pips_home),
+            home,
+            far: far + bar,
+            pips,
+            // A stone on 7–12 has one quadrant to cross, … on the bar four.
+            crossings: second + 2 * third + 3 * far + 4 * bar,
+            // Pips beyond point 6 (the home).
+            pips_home: pips - home_pips - HOME as u32 * (second + third + far + bar),
         }
     }
 
@@ -231,36 +265,6 @@ fn top_bits(word: u64) -> u32 {
     (((word & 0x8080_8080_8080_8080) >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
 }
 
-/// Per point 0–25 (off, the points, the bar; padded to 32) the weight of a
-/// stone there in each of [`Tally`]'s sums.
-struct PointWeights {
-    home: [u8; 32],
-    far: [u8; 32],
-    pips: [u8; 32],
-    crossings: [u8; 32],
-    pips_home: [u8; 32],
-}
-
-const PER_POINT: PointWeights = {
-    let mut w = PointWeights {
-        home: [0; 32],
-        far: [0; 32],
-        pips: [0; 32],
-        crossings: [0; 32],
-        pips_home: [0; 32],
-    };
-    let mut p = 1;
-    while p <= BAR as usize {
-        w.home[p] = (p <= HOME as usize) as u8;
-        w.far[p] = (p >= 19) as u8;
-        w.pips[p] = p as u8;
-        w.crossings[p] = ((p - 1) / 6) as u8;
-        w.pips_home[p] = p.saturating_sub(HOME as usize) as u8;
-        p += 1;
-    }
-    w
-};
-
 /// The highest set bit's index of a point set, 0 for none.
 #[inline]
 fn highest(points: u32) -> u8 {
@@ -277,18 +281,14 @@ fn mirror_points(points: u32) -> u32 {
 /// roll): the raw ones, and the hand-made ones when `inputs` has room for them.
 pub fn features(pos: &Sugoroku, inputs: usize) -> Features {
     let mut f = Features {
-        index: [0; MAX_ACTIVE],
-        numerator: [0; MAX_ACTIVE],
+        index: [0; SLOTS],
+        numerator: [0; SLOTS],
         len: 0,
     };
     let us = pos.side_to_move().index();
     let board = pos.board();
     let sides = [&board[us], &board[us ^ 1]];
-    for (k, stones) in sides.into_iter().enumerate() {
-        for point in 1..=24 {
-            point_units(&mut f, (k * 24 + point - 1) * UNITS, stones[point]);
-        }
-    }
+    point_units(&mut f, sides);
     let tally = [Tally::of(sides[0]), Tally::of(sides[1])];
     for (k, t) in tally.iter().enumerate() {
         unary(&mut f, POINT_INPUTS + k * 3, 3, t.bar);
@@ -356,9 +356,12 @@ const WITH_DIE: [u32; 7] = {
     table
 };
 
+/// Up to three rolls as (index, hi, lo).
+type RollsOfSum = [(u32, u8, u8); 3];
+
 /// Per distance 2–12: the rolls whose two moves add up to it, as
 /// (index, hi, lo), and how many there are (at most three).
-const SUMS: [([(u32, u8, u8); 3], usize); 13] = {
+const SUMS: [(RollsOfSum, usize); 13] = {
     let mut table = [([(0, 0, 0); 3], 0); 13];
     let mut hi = 1;
     while hi <= 6 {

@@ -26,5 +26,6 @@ pub use eval::{Evaluation, Handmade, SugorokuEval};
 pub use movegen::{Step, SugorokuMove};
 pub use perft::{divide, perft};
 pub use position::{Sugoroku, BAR, HOME, OFF};
+pub use race::RaceTables;
 pub use rules::{Closeout, Finish, SugorokuRules};
 mod play;

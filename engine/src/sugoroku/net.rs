@@ -32,14 +32,14 @@ pub use super::features::{
 use super::position::Sugoroku;
 use super::rules::{Closeout, Finish};
 use crate::core::Game;
+use std::cell::RefCell;
 use std::sync::OnceLock;
 
 /// win, win ≥ 2, win = 3, loss ≥ 2, loss = 3.
 pub const OUTPUTS: usize = 5;
-/// The largest hidden layer a file may have (inference keeps it on the stack).
+/// The largest hidden layer a file may have (inference keeps a buffer of
+/// it per thread).
 pub const MAX_HIDDEN: usize = 1024;
-/// The hidden layers of the embedded networks and smaller.
-const SMALL_HIDDEN: usize = 256;
 /// The file format of the first networks: one sigmoid network of the raw
 /// inputs. Magic, inputs, hidden, outputs (u32 LE), then the f32 LE weights
 /// (first layer input-major, its biases, second layer output-major, its
@@ -327,6 +327,11 @@ impl Network {
             if std::arch::is_x86_feature_detected!("avx512f")
                 && std::arch::is_x86_feature_detected!("avx512bw")
             {
+                if std::arch::is_x86_feature_detected!("avx512vnni") {
+                    // SAFETY: the processor has just been found to have
+                    // AVX-512 with its multiply-add-accumulate.
+                    return unsafe { self.forward_avx512_vnni(layer, f, hidden) };
+                }
                 // SAFETY: the processor has just been found to have AVX-512.
                 return unsafe { self.forward_avx512(layer, f, hidden) };
             }
@@ -350,6 +355,21 @@ impl Network {
         hidden: &mut [f32],
     ) -> [f32; OUTPUTS] {
         self.forward_plain::<L, { 4 * BLOCK }, { 2 * BLOCK }, AVX512>(layer, f, hidden)
+    }
+
+    /// The same with VNNI's multiply-add-accumulate: one instruction where
+    /// [`Network::forward_avx512`] multiplies and then adds (the integer
+    /// sums, bound by those two on the same ports, take half the
+    /// instructions; the same sums, so the same bits).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+    unsafe fn forward_avx512_vnni<L: FirstLayer>(
+        &self,
+        layer: &L,
+        f: &Features,
+        hidden: &mut [f32],
+    ) -> [f32; OUTPUTS] {
+        self.forward_plain::<L, { 4 * BLOCK }, { 2 * BLOCK }, AVX512_VNNI>(layer, f, hidden)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -392,6 +412,10 @@ impl Network {
                 {
                     // SAFETY: the processor has AVX-512.
                     run(&|hidden| unsafe { n.forward_avx512(layer, f, hidden) });
+                    if std::arch::is_x86_feature_detected!("avx512vnni") {
+                        // SAFETY: and VNNI.
+                        run(&|hidden| unsafe { n.forward_avx512_vnni(layer, f, hidden) });
+                    }
                 }
             }
             runs
@@ -419,26 +443,26 @@ impl Network {
         // The layer's units: an integer layer's are whole groups.
         let width = layer.biases().len();
         let hidden = &mut hidden[..width];
-        let active = Active::of(layer, f);
+        let rows = L::rows(f);
         let mut start = 0;
         while start + N <= width {
-            hidden_block::<L, N, ISA>(layer, &active, start, hidden);
+            hidden_block::<L, N, ISA>(layer, &rows, start, hidden);
             start += N;
         }
         while start + M <= width {
-            hidden_block::<L, M, ISA>(layer, &active, start, hidden);
+            hidden_block::<L, M, ISA>(layer, &rows, start, hidden);
             start += M;
         }
         while start + GROUP <= width {
-            hidden_block::<L, GROUP, ISA>(layer, &active, start, hidden);
+            hidden_block::<L, GROUP, ISA>(layer, &rows, start, hidden);
             start += GROUP;
         }
         while start + 8 <= width {
-            hidden_block::<L, 8, ISA>(layer, &active, start, hidden);
+            hidden_block::<L, 8, ISA>(layer, &rows, start, hidden);
             start += 8;
         }
         while start < width {
-            hidden_block::<L, 1, PLAIN>(layer, &active, start, hidden);
+            hidden_block::<L, 1, PLAIN>(layer, &rows, start, hidden);
             start += 1;
         }
         let h = self.hidden;
@@ -447,24 +471,13 @@ impl Network {
             Activation::Relu => hidden.iter_mut().for_each(|a| *a = a.max(0.0)),
             Activation::Sigmoid => hidden.iter_mut().for_each(|a| *a = sigmoid(*a)),
         }
-        // The five outputs' sums side by side: five chains of additions
-        // instead of one after another.
-        let mut lanes = [[0.0f32; 8]; OUTPUTS];
+        let lanes = output_lanes::<ISA>(&self.w2, hidden);
         let whole = h / 8 * 8;
-        for c in (0..whole).step_by(8) {
-            let a: &[f32; 8] = hidden[c..c + 8].try_into().expect("eight");
-            for (o, lanes) in lanes.iter_mut().enumerate() {
-                let w: &[f32; 8] = self.w2[o * h + c..o * h + c + 8].try_into().expect("eight");
-                for l in 0..8 {
-                    lanes[l] += w[l] * a[l];
-                }
-            }
-        }
         let mut out = self.b2;
         for (o, sum) in out.iter_mut().enumerate() {
             let mut dot = lanes[o].iter().sum::<f32>();
-            for j in whole..h {
-                dot += self.w2[o * h + j] * hidden[j];
+            for (j, a) in hidden.iter().enumerate().skip(whole) {
+                dot += self.w2[o * h + j] * a;
             }
             *sum = sigmoid(*sum + dot);
         }
@@ -482,13 +495,13 @@ impl Network {
     /// The result probabilities for the side to roll in `pos`, undecided.
     fn raw_outcomes(&self, pos: &Sugoroku) -> Outcomes {
         let f = features(pos, self.inputs);
-        // The hidden layer on the stack, zeroed no larger than it need be
-        // (4 KB cleared for every evaluation cost more than the output layer).
-        Outcomes::from_array(if self.hidden <= SMALL_HIDDEN {
-            self.forward(&f, &mut [0.0; SMALL_HIDDEN])
-        } else {
-            self.forward(&f, &mut [0.0; MAX_HIDDEN])
-        })
+        // The hidden layer in the thread's buffer: the forward pass writes
+        // every unit before it reads it, so nothing is cleared per call (a
+        // buffer on the stack had to be: 1 KB or 4 KB an evaluation).
+        thread_local! {
+            static HIDDEN: RefCell<[f32; MAX_HIDDEN]> = const { RefCell::new([0.0; MAX_HIDDEN]) };
+        }
+        Outcomes::from_array(HIDDEN.with_borrow_mut(|hidden| self.forward(&f, hidden)))
     }
 }
 
@@ -499,8 +512,56 @@ const BLOCK: usize = 64;
 const PLAIN: u8 = 0;
 const AVX2: u8 = 1;
 const AVX512: u8 = 2;
+/// AVX-512 with VNNI's multiply-add-accumulate (the same as [`AVX512`] but
+/// for the integer sums).
+const AVX512_VNNI: u8 = 3;
 /// An integer layer's units are stored in groups of 32 ([`IntegerLayer::w1`]).
 const GROUP: usize = 32;
+
+/// The five outputs' sums side by side, eight lanes each (lane `l` of
+/// output `o` sums `w2[o][c + l] · hidden[c + l]` over `c` = 0, 8, 16, …
+/// within the whole eights): five chains of additions instead of one after
+/// another. The vector copies write it with AVX2 (the compiler, left to
+/// itself, shuffled the lanes of 128-bit registers and spilled them: about
+/// 80 instructions an eight instead of 16); a multiply then an add, as the
+/// plain code, so the same bits.
+#[inline(always)]
+fn output_lanes<const ISA: u8>(w2: &[f32], hidden: &[f32]) -> [[f32; 8]; OUTPUTS] {
+    let h = hidden.len();
+    let whole = h / 8 * 8;
+    let mut lanes = [[0.0f32; 8]; OUTPUTS];
+    #[cfg(target_arch = "x86_64")]
+    if ISA != PLAIN {
+        use std::arch::x86_64::*;
+        assert!(w2.len() >= OUTPUTS * h);
+        // SAFETY: every copy but the plain one runs where the processor has
+        // AVX2; the loads are within `hidden` and each output's row of `w2`.
+        unsafe {
+            let mut sums = [_mm256_setzero_ps(); OUTPUTS];
+            for c in (0..whole).step_by(8) {
+                let a = _mm256_loadu_ps(hidden.as_ptr().add(c));
+                for (o, sum) in sums.iter_mut().enumerate() {
+                    let w = _mm256_loadu_ps(w2.as_ptr().add(o * h + c));
+                    *sum = _mm256_add_ps(*sum, _mm256_mul_ps(w, a));
+                }
+            }
+            for (lanes, sum) in lanes.iter_mut().zip(sums) {
+                _mm256_storeu_ps(lanes.as_mut_ptr(), sum);
+            }
+        }
+        return lanes;
+    }
+    for c in (0..whole).step_by(8) {
+        let a: &[f32; 8] = hidden[c..c + 8].try_into().expect("eight");
+        for (o, lanes) in lanes.iter_mut().enumerate() {
+            let w: &[f32; 8] = w2[o * h + c..o * h + c + 8].try_into().expect("eight");
+            for l in 0..8 {
+                lanes[l] += w[l] * a[l];
+            }
+        }
+    }
+    lanes
+}
 
 /// Asks for a row of weights to be brought into the cache ahead of its use
 /// (a row is 512 bytes or 1 KB for 256 hidden units, too far from the last
@@ -524,55 +585,80 @@ fn prefetch<W>(row: &[W]) {
 /// trained) or 16-bit integers ([`IntegerLayer`]), input-major, summed in
 /// `Sum`s and turned into real hidden sums per unit.
 trait FirstLayer {
-    type Weight: Copy;
-    type Sum: Copy + PartialEq + std::ops::AddAssign + std::ops::Mul<Output = Self::Sum>;
-    const ONE: Self::Sum;
-    fn weights(&self) -> &[Self::Weight];
+    type Sum: Copy;
+    /// The set inputs in the order their rows are added (made once for all
+    /// the blocks of units).
+    type Rows<'f>;
     /// One a unit (an integer layer's padded to whole groups).
     fn biases(&self) -> &[Self::Sum];
-    /// `sums += row`, for a block of units starting at a multiple of `N`.
-    fn add<const N: usize, const ISA: u8>(sums: &mut [Self::Sum; N], row: &[Self::Weight; N]);
-    /// `sums += row · x`.
-    fn add_times<const N: usize, const ISA: u8>(
+    fn rows(f: &Features) -> Self::Rows<'_>;
+    /// `sums` (units `start..start + N`) plus the row of every set input
+    /// times its value.
+    fn add_rows<const N: usize, const ISA: u8>(
+        &self,
+        rows: &Self::Rows<'_>,
+        start: usize,
         sums: &mut [Self::Sum; N],
-        row: &[Self::Weight; N],
-        x: Self::Sum,
     );
-    /// What input `index` of numerator `n` multiplies its row by.
-    fn multiplier(index: usize, n: u16) -> Self::Sum;
     /// The real sums of units `start..start + N` from theirs.
     fn real<const N: usize>(&self, start: usize, sums: &[Self::Sum; N], out: &mut [f32]);
 }
 
+/// Units `start..start + N` of input `i`'s row in an input-major layer of
+/// `width` units a row.
+#[inline(always)]
+fn row<W, const N: usize>(w1: &[W], width: usize, i: u16, start: usize) -> &[W; N] {
+    let at = i as usize * width + start;
+    w1[at..at + N].try_into().expect("a block")
+}
+
+/// The f32 layer adds the rows of inputs of 1 first, as they are, then the
+/// others multiplied: an order of additions that every width keeps, so all
+/// give the same bits (and training the results it always had).
 impl FirstLayer for Network {
-    type Weight = f32;
     type Sum = f32;
-    const ONE: f32 = 1.0;
-    #[inline(always)]
-    fn weights(&self) -> &[f32] {
-        &self.w1
-    }
+    type Rows<'f> = Active;
     #[inline(always)]
     fn biases(&self) -> &[f32] {
         &self.b1
     }
     #[inline(always)]
-    fn add<const N: usize, const ISA: u8>(sums: &mut [f32; N], row: &[f32; N]) {
-        for (s, w) in sums.iter_mut().zip(row) {
-            *s += w;
-        }
+    fn rows(f: &Features) -> Active {
+        Active::of(f)
     }
+    /// Under AVX-512 (256 units a block) the next row is asked for before
+    /// this one is added (it costs AVX2 instructions).
     #[inline(always)]
-    fn add_times<const N: usize, const ISA: u8>(sums: &mut [f32; N], row: &[f32; N], x: f32) {
-        for (s, w) in sums.iter_mut().zip(row) {
-            *s += w * x;
+    fn add_rows<const N: usize, const ISA: u8>(
+        &self,
+        a: &Active,
+        start: usize,
+        sums: &mut [f32; N],
+    ) {
+        let (w1, width) = (&self.w1, self.b1.len());
+        let row = |i| row::<f32, N>(w1, width, i, start);
+        for k in 0..a.ones_len {
+            if ISA >= AVX512 {
+                let next = if k + 1 < a.ones_len {
+                    a.ones[k + 1]
+                } else {
+                    a.index[0]
+                };
+                prefetch(row(next));
+            }
+            for (s, w) in sums.iter_mut().zip(row(a.ones[k])) {
+                *s += w;
+            }
         }
-    }
-
-    /// The input's value (see [`Features::value`]).
-    #[inline(always)]
-    fn multiplier(index: usize, n: u16) -> f32 {
-        n as f32 / DENOMINATORS[index] as f32
+        for k in 0..a.len {
+            if ISA >= AVX512 && k + 1 < a.len {
+                prefetch(row(a.index[k + 1]));
+            }
+            let x = a.times[k];
+            for (s, w) in sums.iter_mut().zip(row(a.index[k])) {
+                *s += w * x;
+            }
+        }
     }
     #[inline(always)]
     fn real<const N: usize>(&self, _: usize, sums: &[f32; N], out: &mut [f32]) {
@@ -656,24 +742,65 @@ impl IntegerLayer {
     }
 }
 
+/// Integer sums are exact in any order: the rows are added as the features
+/// list them, each multiplied by its numerator (a multiply by 1 costs the
+/// same instructions as any other), with no list made first.
 impl FirstLayer for IntegerLayer {
-    type Weight = i16;
     type Sum = i32;
-    const ONE: i32 = 1;
-    #[inline(always)]
-    fn weights(&self) -> &[i16] {
-        &self.w1
-    }
+    type Rows<'f> = &'f Features;
     #[inline(always)]
     fn biases(&self) -> &[i32] {
         &self.b1
     }
     #[inline(always)]
-    fn add<const N: usize, const ISA: u8>(sums: &mut [i32; N], row: &[i16; N]) {
-        Self::add_times::<N, ISA>(sums, row, 1)
+    fn rows(f: &Features) -> &Features {
+        f
     }
-    /// In the groups' interleaved order ([`IntegerLayer::w1`]): with AVX-512
-    /// or AVX2, one multiply-add of 16-bit pairs by (x, 0) and one by (0, x)
+    /// Under AVX-512 the next row is asked for before this one is added
+    /// (each row found once, as the next, then as this one).
+    #[inline(always)]
+    fn add_rows<const N: usize, const ISA: u8>(
+        &self,
+        f: &&Features,
+        start: usize,
+        sums: &mut [i32; N],
+    ) {
+        let (w1, width) = (&self.w1, self.b1.len());
+        let row = |k: usize| row::<i16, N>(w1, width, f.index[k], start);
+        // The numerator as it is (the rows were divided by the
+        // denominators), at most MAX_NUMERATOR.
+        let x = |k: usize| (f.numerator[k] as i32).min(MAX_NUMERATOR);
+        if ISA < AVX512 {
+            for k in 0..f.len {
+                Self::add_times::<N, ISA>(sums, row(k), x(k));
+            }
+            return;
+        }
+        if f.len == 0 {
+            return;
+        }
+        let mut next = row(0);
+        for k in 0..f.len {
+            let this = next;
+            if k + 1 < f.len {
+                next = row(k + 1);
+                prefetch(next);
+            }
+            Self::add_times::<N, ISA>(sums, this, x(k));
+        }
+    }
+    #[inline(always)]
+    fn real<const N: usize>(&self, start: usize, sums: &[i32; N], out: &mut [f32]) {
+        let unscale: &[f32; N] = self.unscale[start..start + N].try_into().expect("a block");
+        for l in 0..N {
+            out[l] = sums[l] as f32 * unscale[l];
+        }
+    }
+}
+
+impl IntegerLayer {
+    /// `sums += row · x`, in the groups' interleaved order
+    /// ([`IntegerLayer::w1`]): with AVX-512 or AVX2, one multiply-add of 16-bit pairs by (x, 0) and one by (0, x)
     /// give a group's 32-bit sums, without widening the weights first.
     #[inline(always)]
     fn add_times<const N: usize, const ISA: u8>(sums: &mut [i32; N], row: &[i16; N], x: i32) {
@@ -692,12 +819,16 @@ impl FirstLayer for IntegerLayer {
                 unsafe {
                     let w = row.as_ptr().add(g);
                     let s = sums.as_mut_ptr().add(g);
-                    if ISA == AVX512 {
+                    if ISA >= AVX512 {
                         let v = _mm512_loadu_si512(w as *const _);
                         for (half, pair) in [(0, first), (16, second)] {
-                            let p = _mm512_madd_epi16(v, _mm512_set1_epi32(pair));
-                            let at = s.add(half);
-                            let sum = _mm512_add_epi32(_mm512_loadu_si512(at as *const _), p);
+                            let (at, pair) = (s.add(half), _mm512_set1_epi32(pair));
+                            let before = _mm512_loadu_si512(at as *const _);
+                            let sum = if ISA == AVX512_VNNI {
+                                _mm512_dpwssd_epi32(before, v, pair)
+                            } else {
+                                _mm512_add_epi32(before, _mm512_madd_epi16(v, pair))
+                            };
                             _mm512_storeu_si512(at as *mut _, sum);
                         }
                     } else {
@@ -722,49 +853,36 @@ impl FirstLayer for IntegerLayer {
             }
         }
     }
-    /// The input's numerator, as it is (the rows were divided by the
-    /// denominators), at most [`MAX_NUMERATOR`].
-    #[inline(always)]
-    fn multiplier(_: usize, n: u16) -> i32 {
-        (n as i32).min(MAX_NUMERATOR)
-    }
-    #[inline(always)]
-    fn real<const N: usize>(&self, start: usize, sums: &[i32; N], out: &mut [f32]) {
-        let unscale: &[f32; N] = self.unscale[start..start + N].try_into().expect("a block");
-        for l in 0..N {
-            out[l] = sums[l] as f32 * unscale[l];
-        }
-    }
 }
 
-/// The set inputs as the first layer adds them: those that multiply by 1
-/// (most: the unary units) apart, to be added as they are.
-struct Active<S> {
+/// The set inputs as the f32 layer adds them: those of 1 (most: the unary
+/// units) apart, to be added as they are.
+struct Active {
     ones: [u16; MAX_ACTIVE],
     ones_len: usize,
     index: [u16; MAX_ACTIVE],
-    times: [S; MAX_ACTIVE],
+    times: [f32; MAX_ACTIVE],
     len: usize,
 }
 
-impl<S: Copy + PartialEq> Active<S> {
+impl Active {
     #[inline(always)]
-    fn of<L: FirstLayer<Sum = S>>(_: &L, f: &Features) -> Self {
+    fn of(f: &Features) -> Self {
         let mut a = Active {
             ones: [0; MAX_ACTIVE],
             ones_len: 0,
             index: [0; MAX_ACTIVE],
-            times: [L::ONE; MAX_ACTIVE],
+            times: [1.0; MAX_ACTIVE],
             len: 0,
         };
         for k in 0..f.len {
             let i = f.index[k];
-            let x = L::multiplier(i as usize, f.numerator[k]);
+            let x = f.value(k);
             // Written to both lists, kept in one (no branch to mispredict).
             a.ones[a.ones_len] = i;
             a.index[a.len] = i;
             a.times[a.len] = x;
-            let one = x == L::ONE;
+            let one = x == 1.0;
             a.ones_len += one as usize;
             a.len += !one as usize;
         }
@@ -773,41 +891,18 @@ impl<S: Copy + PartialEq> Active<S> {
 }
 
 /// The sums of hidden units `start..start + N` over every set input, into
-/// `hidden` as real numbers: the rows of inputs of 1 added as they are, then
-/// the others multiplied. Under AVX-512 (256 units a block) the next row is
-/// asked for before this one is added (it costs AVX2 instructions).
+/// `hidden` as real numbers.
 #[inline(always)]
 fn hidden_block<L: FirstLayer, const N: usize, const ISA: u8>(
     layer: &L,
-    a: &Active<L::Sum>,
+    rows: &L::Rows<'_>,
     start: usize,
     hidden: &mut [f32],
 ) {
-    let (w1, width) = (layer.weights(), layer.biases().len());
     let mut sums: [L::Sum; N] = layer.biases()[start..start + N]
         .try_into()
         .expect("a block");
-    let row = |i: u16| -> &[L::Weight; N] {
-        let at = i as usize * width + start;
-        w1[at..at + N].try_into().expect("a block")
-    };
-    for k in 0..a.ones_len {
-        if ISA == AVX512 {
-            let next = if k + 1 < a.ones_len {
-                a.ones[k + 1]
-            } else {
-                a.index[0]
-            };
-            prefetch(row(next));
-        }
-        L::add::<N, ISA>(&mut sums, row(a.ones[k]));
-    }
-    for k in 0..a.len {
-        if ISA == AVX512 && k + 1 < a.len {
-            prefetch(row(a.index[k + 1]));
-        }
-        L::add_times::<N, ISA>(&mut sums, row(a.index[k]), a.times[k]);
-    }
+    layer.add_rows::<N, ISA>(rows, start, &mut sums);
     layer.real(start, &sums, &mut hidden[start..start + N]);
 }
 

@@ -1,7 +1,7 @@
 //! Ban-Sugoroku as the session plays it: expectimax over the dice, perft over
 //! the rolls, and no search before the side to move has rolled.
 
-use super::Sugoroku;
+use super::{RaceTables, Sugoroku};
 use crate::core::{Game, HouseRules, OptionError, OptionSpec};
 use crate::profile::{Levels, Profile};
 use crate::search::expecti::{self, Expectimax};
@@ -58,10 +58,11 @@ impl Playable for Sugoroku {
         ],
         review: crate::review::ReviewScale::SUGOROKU,
         levels: Levels {
-            // Measured: docs/cpu-seats.md (`match ladder`, 200 games a pair, 2026-12-03).
+            // Measured: docs/cpu-seats.md (`match ladder`, 200 games a pair,
+            // 2026-12-06, the gen3 network; greedy's +339 from 2026-12-03).
             elo: &[
-                118, 214, 259, 235, 255, 304, 349, 441, 480, 535, 627, 705, 750, 774, 826, 864,
-                899, 906, 934, 916, 1001,
+                75, 92, 162, 221, 277, 358, 424, 428, 487, 540, 592, 658, 781, 794, 850, 868, 885,
+                962, 983, 1039, 1123,
             ],
             // Evenly spaced, its levels gained 31-111 Elo a step up to level 14 and
             // nothing from level 15 (about 16 000 nodes a move) on: placed by
@@ -84,7 +85,12 @@ impl Playable for Sugoroku {
     };
 
     /// The race table of the finish rule in use, built in the background.
-    fn prepare_evaluation(rules: &super::SugorokuRules, params: &ParamsOf<Self>) {
+    fn prepare_evaluation(rules: &super::SugorokuRules, params: &mut ParamsOf<Self>, wait: bool) {
+        params.eval.race_tables = if wait {
+            RaceTables::Wait
+        } else {
+            RaceTables::IfBuilt
+        };
         if params.eval.evaluation == super::Evaluation::Network {
             super::race::prepare(rules.finish);
         }
@@ -118,7 +124,7 @@ impl Playable for Sugoroku {
     fn odds_after(&self, mv: super::SugorokuMove, params: &ParamsOf<Self>) -> Option<Odds> {
         let mut after = *self;
         after.make(mv);
-        let p = super::race::outcomes(params.eval.network(), &after)
+        let p = super::race::outcomes(params.eval.network(), &after, params.eval.race_tables)
             .flipped()
             .to_array()
             .map(|v| (v * 1000.0).round() as i32);

@@ -427,7 +427,7 @@ impl ChanceGame for Sugoroku {
     fn evaluate(&self, eval: &Self::Eval) -> Value {
         match eval.evaluation {
             Evaluation::Network => {
-                let equity = super::race::outcomes(eval.network(), self).equity();
+                let equity = super::race::outcomes(eval.network(), self, eval.race_tables).equity();
                 let (low, high) = self.value_bounds();
                 ((equity * 1000.0).round() as Value).clamp(low, high)
             }

@@ -342,6 +342,31 @@ pub fn table(finish: Finish) -> &'static RaceTable {
     TABLES[(finish == Finish::BearOff) as usize].get_or_init(|| RaceTable::build(finish))
 }
 
+/// Whether an evaluation waits for a race table still to be built.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RaceTables {
+    /// Waits: the same answer at any load (searches bounded by depth or nodes,
+    /// the training tools).
+    #[default]
+    Wait,
+    /// Uses the network until the table is built, begun in the background:
+    /// a timed search must not stall for seconds on its first race.
+    IfBuilt,
+}
+
+/// The table of `finish` as `tables` allows: `None` while it is being built
+/// and `IfBuilt` will not wait (WebAssembly, without threads, builds it).
+fn table_if(finish: Finish, tables: RaceTables) -> Option<&'static RaceTable> {
+    if tables == RaceTables::Wait || cfg!(target_arch = "wasm32") {
+        return Some(table(finish));
+    }
+    let built = TABLES[(finish == Finish::BearOff) as usize].get();
+    if built.is_none() {
+        prepare(finish);
+    }
+    built
+}
+
 /// Starts building the table of `finish` on a thread of its own, unless it
 /// is built or begun: an engine readies it at `isready`, long before its
 /// first race. (WebAssembly has no threads: there it is built on first use.)
@@ -361,8 +386,9 @@ pub fn prepare(finish: Finish) {
 
 /// The exact results for the side to roll in a race both of whose sides the
 /// table holds; `None` elsewhere (contact, stones beyond the table, dice to
-/// play, or a decided game).
-pub fn exact(pos: &Sugoroku) -> Option<Outcomes> {
+/// play, or a decided game) and while the table is being built, if `tables`
+/// does not wait.
+pub fn exact(pos: &Sugoroku, tables: RaceTables) -> Option<Outcomes> {
     if !pos.at_chance() || contact(pos) {
         return None;
     }
@@ -371,12 +397,12 @@ pub fn exact(pos: &Sugoroku) -> Option<Outcomes> {
     let me = state(&pos.board()[us], finish)?;
     let them = state(&pos.board()[us ^ 1], finish)?;
     Some(Outcomes {
-        win: table(finish).win_chance(me, them),
+        win: table_if(finish, tables)?.win_chance(me, them),
         ..Outcomes::default()
     })
 }
 
 /// The evaluation's results: exact in a race the tables hold, else the network's.
-pub fn outcomes(networks: &Networks, pos: &Sugoroku) -> Outcomes {
-    exact(pos).unwrap_or_else(|| networks.outcomes(pos))
+pub fn outcomes(networks: &Networks, pos: &Sugoroku, tables: RaceTables) -> Outcomes {
+    exact(pos, tables).unwrap_or_else(|| networks.outcomes(pos))
 }

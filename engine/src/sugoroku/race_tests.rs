@@ -151,7 +151,9 @@ fn a_table_numbers_every_way_to_lay_fifteen_stones_on_six_points() {
 }
 
 fn exact_win(pos: &Sugoroku) -> f32 {
-    race::exact(pos).expect("a race in the table").win
+    race::exact(pos, RaceTables::Wait)
+        .expect("a race in the table")
+        .win
 }
 
 #[test]
@@ -260,13 +262,16 @@ fn the_evaluation_is_exact_in_races_the_tables_hold() {
         race(Finish::AllHome, &[(13, 1)], &[(7, 1)]),
         Sugoroku::start(&SugorokuRules::default()),
     ] {
-        assert!(race::exact(&pos).is_none());
-        assert_eq!(race::outcomes(net::embedded(), &pos), network(&pos));
+        assert!(race::exact(&pos, RaceTables::Wait).is_none());
+        assert_eq!(
+            race::outcomes(net::embedded(), &pos, RaceTables::Wait),
+            network(&pos)
+        );
     }
     // With dice to play the network answers (the table values a side to roll).
     let mut rolled = race(Finish::AllHome, &[(12, 1)], &[(7, 1)]);
     rolled.apply_chance(ROLLS[0].0);
-    assert!(race::exact(&rolled).is_none());
+    assert!(race::exact(&rolled, RaceTables::Wait).is_none());
 }
 
 /// Build time and size of the tables: `cargo test -p yomi-engine --release
