@@ -870,8 +870,7 @@ impl<G: Playable> Session<G> {
             (n, false) if found.safe.is_some() => format!(", and {n} more moves checked"),
             (n, false) => format!(", and the {n} other moves checked"),
         };
-        let safe = found.safe;
-        let (played, played_score) = safe.unwrap_or((choice, Some(score)));
+        let (played, played_score) = found.safe.unwrap_or((choice, Some(score)));
         let note = format!(
             "mate threat: {} loses to mate in {} ({}){also}; playing {}",
             self.pos.format_move(choice),

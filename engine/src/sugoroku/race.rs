@@ -336,10 +336,15 @@ fn board_of(slots: &[u8; SLOTS], finish: Finish, first: usize) -> Side {
 
 static TABLES: [OnceLock<RaceTable>; 2] = [OnceLock::new(), OnceLock::new()];
 
+/// Where the table of `finish` is kept in [`TABLES`].
+fn slot(finish: Finish) -> usize {
+    (finish == Finish::BearOff) as usize
+}
+
 /// The table of `finish`, built on first use (or waited for, if
 /// [`prepare`] is building it).
 pub fn table(finish: Finish) -> &'static RaceTable {
-    TABLES[(finish == Finish::BearOff) as usize].get_or_init(|| RaceTable::build(finish))
+    TABLES[slot(finish)].get_or_init(|| RaceTable::build(finish))
 }
 
 /// Whether an evaluation waits for a race table still to be built.
@@ -360,7 +365,7 @@ fn table_if(finish: Finish, tables: RaceTables) -> Option<&'static RaceTable> {
     if tables == RaceTables::Wait || cfg!(target_arch = "wasm32") {
         return Some(table(finish));
     }
-    let built = TABLES[(finish == Finish::BearOff) as usize].get();
+    let built = TABLES[slot(finish)].get();
     if built.is_none() {
         prepare(finish);
     }
@@ -375,7 +380,7 @@ pub fn prepare(finish: Finish) {
     {
         use std::sync::atomic::{AtomicBool, Ordering};
         static STARTED: [AtomicBool; 2] = [AtomicBool::new(false), AtomicBool::new(false)];
-        let i = (finish == Finish::BearOff) as usize;
+        let i = slot(finish);
         if TABLES[i].get().is_none() && !STARTED[i].swap(true, Ordering::Relaxed) {
             std::thread::spawn(move || table(finish));
         }
