@@ -215,6 +215,17 @@ pub fn no_destination(color: Seat, kind: Kind) -> Bitboard {
     NO_DESTINATION[color.index()][kind.index()]
 }
 
+/// The squares strictly between `a` and `b` on a rank, file or diagonal;
+/// none when they share no line.
+#[inline]
+pub fn between(a: Square, b: Square) -> Bitboard {
+    (0..8)
+        .find(|&d| RAYS[d][a.index()].has(b))
+        .map_or(Bitboard::EMPTY, |d| {
+            RAYS[d][a.index()] & !RAYS[d][b.index()] & !b.bit()
+        })
+}
+
 /// The squares sharing a rank, file or diagonal with `sq`.
 #[inline]
 pub fn lines(sq: Square) -> Bitboard {

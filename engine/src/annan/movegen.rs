@@ -6,8 +6,8 @@
 //! counting them is a popcount.
 
 use super::attacks::{
-    ahead, attacks, behind, file, files_of, knight_apart, last_two_ranks, lines, next_on_ray,
-    no_destination, slides_back_along, zone,
+    ahead, attacks, behind, between, file, files_of, knight_apart, last_two_ranks, lines,
+    next_on_ray, no_destination, slides_back_along, zone,
 };
 #[cfg(test)]
 use super::piece::Piece;
@@ -158,6 +158,11 @@ struct Generator<'a> {
     occupied: Bitboard,
     king: Option<Square>,
     in_check: bool,
+    /// In check, where a move other than the king's can answer it: a checker
+    /// (captured), a square between a sliding checker and the king (blocked),
+    /// a checker's back piece (captured, the checker moves by its own kind
+    /// again). Taking another piece or leaving a square only adds attacks.
+    answers: Bitboard,
     /// Own pieces whose departure may open a line from an opponent slider to
     /// the own king (none in check, where every answer is tested anyway).
     pinned: Bitboard,
@@ -187,6 +192,20 @@ impl<'a> Generator<'a> {
             Some(king) if !in_check => pinned(state, us, king),
             _ => Bitboard::EMPTY,
         };
+        let answers = match king {
+            Some(king) if in_check => {
+                state
+                    .attackers(king, them)
+                    .fold(Bitboard::EMPTY, |answers, checker| {
+                        let lender = State::behind(checker, them).filter(|&back| theirs.has(back));
+                        answers
+                            | checker.bit()
+                            | between(king, checker)
+                            | lender.map_or(Bitboard::EMPTY, Square::bit)
+                    })
+            }
+            _ => Bitboard::EMPTY,
+        };
         let backed = ahead(state.occupied[us.index()], us);
         let dead_by_support = match rules.dead_piece {
             DeadPiece::Forbid => Bitboard::EMPTY,
@@ -204,6 +223,7 @@ impl<'a> Generator<'a> {
             occupied: state.all(),
             king,
             in_check,
+            answers,
             pinned,
             lenders: theirs & behind(theirs, them),
             pawn_files: files_of(state.pawns[us.index()]),
@@ -268,8 +288,7 @@ impl<'a> Generator<'a> {
             let safe = if Some(from) == self.king || self.pinned.has(from) {
                 tested(targets)
             } else if self.in_check {
-                // Only a block or a capture can answer a check.
-                tested(targets & (lines(self.king.expect("in check")) | self.theirs()))
+                tested(targets & self.answers)
             } else {
                 // Arriving elsewhere only blocks lines and lends to an own piece.
                 (targets & !self.lenders) | tested(targets & self.lenders)
@@ -312,8 +331,7 @@ impl<'a> Generator<'a> {
         // kind is dropped makes no difference to that.
         let empty = empty & self.relevant;
         let squares = if self.in_check {
-            let king = self.king.expect("in check");
-            self.safe(empty & lines(king), |to| AnnanMove::drop(any_kind, to))
+            self.safe(empty & self.answers, |to| AnnanMove::drop(any_kind, to))
         } else {
             empty
         };
@@ -333,11 +351,6 @@ impl<'a> Generator<'a> {
             }
         }
         false
-    }
-
-    #[inline]
-    fn theirs(&self) -> Bitboard {
-        self.state.occupied[self.us.other().index()]
     }
 
     /// `squares` without the pawn drops that mate, read literally: the opponent
@@ -461,6 +474,22 @@ mod tests {
         }
         moves.sort_by_key(|mv| format!("{mv:?}"));
         moves
+    }
+
+    #[test]
+    fn a_check_by_borrowed_movement_is_answered_by_taking_the_lender() {
+        // White's pawn on 4h checks as the bishop behind it moves: taking the
+        // bishop, neither a checker nor on a line between, ends the check.
+        let rules = AnnanRules::default();
+        let pos = Annan::from_sfen("8k/9/5R3/9/9/9/5b3/5p3/4K4 b - 1", &rules).unwrap();
+        assert!(pos.in_check());
+        let mut moves = MoveList::new();
+        pos.generate_moves(&mut moves);
+        let names: Vec<String> = moves.iter().map(|&mv| pos.format_move(mv)).collect();
+        assert!(names.contains(&"4c4g".to_string()), "{names:?}");
+        let mut sorted = moves.to_vec();
+        sorted.sort_by_key(|mv| format!("{mv:?}"));
+        assert_eq!(sorted, reference(pos.state(), pos.side_to_move(), &rules));
     }
 
     #[test]

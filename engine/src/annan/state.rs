@@ -113,6 +113,19 @@ impl State {
         })
     }
 
+    /// The pieces of `by` that attack `target` ([`State::attacked`] as a set).
+    pub fn attackers(&self, target: Square, by: Seat) -> Bitboard {
+        let theirs = self.occupied[by.index()];
+        let stepping = (step_sources(by, target) & theirs)
+            .filter(|&from| steps_to(by, self.movement(from), from, target))
+            .fold(Bitboard::EMPTY, |set, from| set | from.bit());
+        let occupied = self.all();
+        (0..8)
+            .filter_map(|d| next_on_ray(d, target, occupied).map(|from| (d, from)))
+            .filter(|&(d, from)| theirs.has(from) && slides_back_along(by, self.movement(from), d))
+            .fold(stepping, |set, (_, from)| set | from.bit())
+    }
+
     #[inline]
     pub fn in_check(&self, color: Seat) -> bool {
         self.kings[color.index()].is_some_and(|king| self.attacked(king, color.other()))
