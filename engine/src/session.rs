@@ -137,10 +137,6 @@ pub struct MateParams {
     /// that loses so is replaced by the next root move that does not
     /// ([`Session::threat_guard`]).
     pub threat_nodes: i32,
-    /// The percentage of a timed move's search time given to the guard
-    /// instead (`SearchConfig::after_search_percent`), beyond the spare part
-    /// of the margin it has anyway.
-    pub threat_time_percent: i32,
 }
 
 impl Default for MateParams {
@@ -148,7 +144,6 @@ impl Default for MateParams {
         MateParams {
             probe_nodes: 5_000,
             threat_nodes: 20_000,
-            threat_time_percent: 0,
         }
     }
 }
@@ -159,12 +154,6 @@ impl Params for MateParams {
         Tunable::new("Tune_MateThreatNodes", 0, 10_000_000, |p| {
             &mut p.threat_nodes
         }),
-        Tunable::new(
-            "Tune_MateThreatTimePercent",
-            0,
-            crate::search::MAX_KEPT_PERCENT as i32,
-            |p| &mut p.threat_time_percent,
-        ),
     ];
 }
 
@@ -1203,17 +1192,8 @@ impl<G: Playable> GameSession for Session<G> {
                 return best;
             }
         }
-        // Stage two: the search, leaving the guard its time.
+        // Stage two: the search.
         let guarded = level.is_none() && G::PROFILE.mate_solver && self.mate.threat_nodes > 0;
-        let kept = if guarded {
-            self.mate.threat_time_percent as u32
-        } else {
-            0
-        };
-        if self.config.after_search_percent != kept {
-            self.config.after_search_percent = kept;
-            Searcher::<G>::configure(&mut self.searcher, &self.config);
-        }
         let started = Instant::now();
         let searched = self.root_search(level, limits, control, report);
         // Stage three: the choice among the root lines, for a weaker or varied play.

@@ -3,7 +3,7 @@
 //! searched. Threads count nodes locally and settle with the shared total every
 //! `every` nodes, so the hot path touches no shared memory.
 
-use super::{Limits, Margin, SearchConfig, SearchControl, TimeManager};
+use super::{Limits, Margin, SearchControl, TimeManager, TimeParams};
 use crate::clock::Instant;
 use crate::core::Seat;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -25,17 +25,16 @@ pub struct Budget<'a> {
 
 impl<'a> Budget<'a> {
     /// The budget of `limits` for `side` (whose clock counts), with the time
-    /// margin of [`Margin::for_search`] and the time `config` keeps for work
-    /// after the search.
+    /// margin of [`Margin::for_search`].
     pub fn new<M>(
         limits: &Limits<M>,
         control: &'a SearchControl,
         side: Seat,
-        config: &SearchConfig,
+        margin_ms: u64,
+        params: &TimeParams,
     ) -> Self {
-        let margin = Margin::for_search(config.time_margin_ms, control);
-        let time = TimeManager::new(limits, side, margin, &config.time)
-            .keeping_for_after_search(config.after_search_percent);
+        let margin = Margin::for_search(margin_ms, control);
+        let time = TimeManager::new(limits, side, margin, params);
         time.publish(control);
         Budget {
             control,
@@ -161,11 +160,7 @@ mod tests {
     /// Nodes counted until the counter says stop, under `limits`.
     fn counted_until_stop(limits: &Limits) -> u64 {
         let control = SearchControl::new(false);
-        let config = SearchConfig {
-            time_margin_ms: 0,
-            ..SearchConfig::default()
-        };
-        let budget = Budget::new(limits, &control, Seat::FIRST, &config);
+        let budget = Budget::new(limits, &control, Seat::FIRST, 0, &TimeParams::default());
         let mut counter = NodeCounter::new(&budget, true);
         let mut nodes = 0;
         while !counter.count(&budget) {

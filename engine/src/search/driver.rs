@@ -102,7 +102,13 @@ impl<'a, M: Copy + Eq> Shared<'a, M> {
         Shared {
             tt,
             scratch,
-            budget: Budget::new(limits, control, pos.side_to_move(), config),
+            budget: Budget::new(
+                limits,
+                control,
+                pos.side_to_move(),
+                config.time_margin_ms,
+                &config.time,
+            ),
             max_depth: limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH) as i32,
             root_ply: pos.ply(),
             main_depth: AtomicU32::new(0),

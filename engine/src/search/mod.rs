@@ -18,7 +18,7 @@ pub mod time;
 pub mod tt;
 
 pub use limits::{Clock, Limits, RootChoice};
-pub use time::{DelayEstimate, Margin, TimeManager, TimeParams, MAX_KEPT_PERCENT};
+pub use time::{DelayEstimate, Margin, TimeManager, TimeParams};
 
 use crate::clock::Instant;
 use crate::core::{Game, MoveList, PerSeat, Seat};
@@ -272,9 +272,6 @@ pub struct SearchConfig {
     pub algorithm: &'static str,
     /// Time management's tunables.
     pub time: TimeParams,
-    /// The percentage of a timed search's hard limit kept for work after it
-    /// (the session's threat guard; [`TimeManager::keeping_for_after_search`]).
-    pub after_search_percent: u32,
 }
 
 impl Default for SearchConfig {
@@ -287,7 +284,6 @@ impl Default for SearchConfig {
             seed: 0,
             algorithm: "",
             time: TimeParams::default(),
-            after_search_percent: 0,
         }
     }
 }

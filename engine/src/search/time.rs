@@ -89,10 +89,6 @@ const DELAY_DECAY: u32 = 16;
 /// Work after the search (Annan's threat guard) may take at most 1/n of the
 /// search's hard limit beyond it.
 const AFTER_SEARCH_SHARE: u32 = 5;
-/// At most this percentage of a hard limit is kept for work after the search
-/// ([`TimeManager::keeping_for_after_search`]): the search itself always has
-/// a quarter.
-pub const MAX_KEPT_PERCENT: u32 = 75;
 
 /// What comes off every hard limit, for the time the answer spends outside the
 /// search: the configured margin, at most a quarter of the allowance, or three
@@ -177,8 +173,6 @@ pub struct TimeManager {
     side: Seat,
     margin: Margin,
     params: TimeParams,
-    /// The percentage of the hard limit moved to `spare`.
-    kept_percent: u32,
 }
 
 impl TimeManager {
@@ -211,20 +205,7 @@ impl TimeManager {
             side,
             margin,
             params: *params,
-            kept_percent: 0,
         }
-    }
-
-    /// The same plan with `percent` % of the hard limit (at most
-    /// [`MAX_KEPT_PERCENT`]) kept for work after the search: the search stops
-    /// that much sooner and the work may spend it, so the answer comes no later.
-    pub fn keeping_for_after_search(mut self, percent: u32) -> Self {
-        self.kept_percent = percent.min(MAX_KEPT_PERCENT);
-        if let (Some(soft), Some(hard)) = (self.soft, self.hard) {
-            let (soft, hard, spare) = keep(soft, hard, self.spare, self.kept_percent);
-            (self.soft, self.hard, self.spare) = (Some(soft), Some(hard), spare);
-        }
-        self
     }
 
     pub fn soft_limit(&self) -> Option<Duration> {
@@ -241,7 +222,6 @@ impl TimeManager {
         match control.revised_clock() {
             Some(clock) => {
                 let (soft, hard, spare) = plan(&clock, self.side, self.margin, &self.params);
-                let (soft, hard, spare) = keep(soft, hard, spare, self.kept_percent);
                 (Some(soft), Some(hard), spare)
             }
             None => (self.soft, self.hard, self.spare),
@@ -307,18 +287,6 @@ fn plan(
         .saturating_sub(margin.of(allowed));
     let soft = (share * params.soft_percent as u32 / 100 + byoyomi).min(hard);
     (soft, hard, margin.spare(allowed, hard))
-}
-
-/// (soft, hard, spare) with `percent` % of `hard` moved to `spare`.
-fn keep(
-    soft: Duration,
-    hard: Duration,
-    spare: Duration,
-    percent: u32,
-) -> (Duration, Duration, Duration) {
-    let kept = hard * percent / 100;
-    let hard = hard - kept;
-    (soft.min(hard), hard, spare + kept)
 }
 
 #[cfg(test)]
@@ -431,42 +399,6 @@ mod tests {
         // No margin configured, none spent.
         let tm = planned(&Limits::movetime(ms(2_000)), Seat::FIRST, Margin::fixed(0));
         assert_eq!(tm.spare, Duration::ZERO);
-    }
-
-    #[test]
-    fn time_kept_for_after_the_search_moves_from_the_hard_limit_to_the_spare() {
-        let margin = Margin {
-            observed_delay: ms(1),
-            ..Margin::fixed(MARGIN)
-        };
-        let plain = planned(&Limits::movetime(ms(100)), Seat::FIRST, margin);
-        let kept = plain.keeping_for_after_search(40);
-        // 40 % of 75 ms: the answer is due no later.
-        assert_eq!(kept.hard_limit(), Some(ms(45)));
-        assert_eq!(kept.soft_limit(), Some(ms(45)));
-        assert_eq!(kept.spare, ms(11 + 30));
-        // The search keeps a quarter at least.
-        let most = plain.keeping_for_after_search(100);
-        assert_eq!(most.hard_limit(), Some(ms(75) / 4));
-        // A clock `ponderhit` brings is planned with the same share kept.
-        let control = SearchControl::new(true);
-        let infinite = Limits {
-            infinite: true,
-            ..Limits::default()
-        };
-        let pondering =
-            planned(&infinite, Seat::FIRST, Margin::fixed(300)).keeping_for_after_search(40);
-        let fresh = planned(&clock(Some(0), 1_000), Seat::FIRST, Margin::fixed(300))
-            .keeping_for_after_search(40);
-        control.ponderhit(clock(Some(0), 1_000).clock);
-        assert_eq!(
-            pondering.current(&control),
-            (fresh.soft, fresh.hard, fresh.spare)
-        );
-        assert_eq!(fresh.hard_limit(), Some(ms(450)));
-        // Nothing to keep when nothing expires.
-        let unlimited = planned(&infinite, Seat::FIRST, margin).keeping_for_after_search(40);
-        assert_eq!(unlimited.spare, Duration::ZERO);
     }
 
     #[test]
