@@ -163,6 +163,9 @@ struct Generator<'a> {
     /// a checker's back piece (captured, the checker moves by its own kind
     /// again). Taking another piece or leaving a square only adds attacks.
     answers: Bitboard,
+    /// The own pieces that may have a legal move: in check, the king and those
+    /// that reach a square of `answers`; otherwise all.
+    movers: Bitboard,
     /// Own pieces whose departure may open a line from an opponent slider to
     /// the own king (none in check, where every answer is tested anyway).
     pinned: Bitboard,
@@ -206,6 +209,12 @@ impl<'a> Generator<'a> {
             }
             _ => Bitboard::EMPTY,
         };
+        let movers = match king {
+            Some(king) if in_check => {
+                answers.fold(king.bit(), |movers, sq| movers | state.attackers(sq, us))
+            }
+            _ => state.occupied[us.index()],
+        };
         let backed = ahead(state.occupied[us.index()], us);
         let dead_by_support = match rules.dead_piece {
             DeadPiece::Forbid => Bitboard::EMPTY,
@@ -224,6 +233,7 @@ impl<'a> Generator<'a> {
             king,
             in_check,
             answers,
+            movers,
             pinned,
             lenders: theirs & behind(theirs, them),
             pawn_files: files_of(state.pawns[us.index()]),
@@ -276,7 +286,7 @@ impl<'a> Generator<'a> {
     fn board_moves(&self, visit: &mut impl FnMut(Group) -> bool) -> bool {
         let us = self.us;
         let ours = self.state.occupied[us.index()];
-        for from in ours {
+        for from in self.movers {
             let mut targets = attacks(us, self.state.movement(from), from, self.occupied) & !ours;
             if !self.relevant.has(from) {
                 targets &= self.relevant;
