@@ -32,7 +32,7 @@ const MAX_PLIES: &str = "120";
 /// (what is shown, game, the runner's clock, games: enough for 2 000 moves,
 /// Annan's and Sugoroku's games being shorter).
 const CLOCKS: &[(&str, &str, &[&str], usize)] = &[
-    ("byoyomi 1 s", "hasami", &["--byoyomi", "1000"], 32),
+    ("byoyomi 1 s", "hasami", &["--byoyomi", "1000"], 40),
     ("Fischer 10 s + 1 s", "annan", &["--clock", "10s+1s"], 48),
     ("sudden death 60 s", "sugoroku", &["--clock", "60s"], 48),
 ];

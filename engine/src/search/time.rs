@@ -75,7 +75,7 @@ impl Params for TimeParams {
 pub const MAX_MAIN_SHARE: u32 = 10;
 /// The configured margin takes at most this fraction (1/n) of the time a move
 /// is allowed.
-const MARGIN_SHARE: u32 = 4;
+const MARGIN_SHARE: u32 = 8;
 /// A margin for delays observed may take up to this fraction (1/n): a move
 /// played early is better than a game lost on time.
 const OBSERVED_MARGIN_SHARE: u32 = 2;
@@ -91,7 +91,7 @@ const DELAY_DECAY: u32 = 16;
 const AFTER_SEARCH_SHARE: u32 = 5;
 
 /// What comes off every hard limit, for the time the answer spends outside the
-/// search: the configured margin, at most a quarter of the allowance, or three
+/// search: the configured margin, at most an eighth of the allowance, or three
 /// times the delay observed lately, at most half of it, whichever is larger.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Margin {
@@ -364,11 +364,11 @@ mod tests {
     }
 
     #[test]
-    fn a_short_limit_keeps_three_quarters_of_itself() {
+    fn a_short_limit_keeps_seven_eighths_of_itself() {
         let tm = planned(&Limits::movetime(ms(40)), Seat::FIRST, Margin::fixed(300));
-        assert_eq!(tm.hard_limit(), Some(ms(30)));
+        assert_eq!(tm.hard_limit(), Some(ms(35)));
         let tm = planned(&clock(Some(0), 1_000), Seat::FIRST, Margin::fixed(300));
-        assert_eq!(tm.hard_limit(), Some(ms(750)));
+        assert_eq!(tm.hard_limit(), Some(ms(875)));
     }
 
     #[test]
@@ -377,25 +377,25 @@ mod tests {
             observed_delay: ms(observed),
             ..Margin::fixed(MARGIN)
         };
-        // 100 ms a move: 25 ms margin, 75 ms searched, and (25 - 3) / 2 after.
+        // 100 ms a move: 12.5 ms margin, 87.5 ms searched, (12.5 - 3) / 2 after.
         let tm = planned(&Limits::movetime(ms(100)), Seat::FIRST, margin(1));
-        assert_eq!(tm.hard_limit(), Some(ms(75)));
-        assert_eq!(tm.spare, ms(11));
+        assert_eq!(tm.hard_limit(), Some(Duration::from_micros(87_500)));
+        assert_eq!(tm.spare, Duration::from_micros(4_750));
         // A long margin against a short search: a fifth of the search at most.
         let tm = planned(&clock(Some(60_000), 0), Seat::FIRST, Margin::fixed(2_000));
         assert_eq!(tm.hard_limit(), Some(ms(60_000 / 40 * 3 - 2_000)));
         assert_eq!(tm.spare, ms(2_500 / 5));
-        // 2 s: (300 - 3 * 10) / 2 of the 300 ms margin.
+        // 2 s: (250 - 3 * 10) / 2 of the 250 ms margin (an eighth).
         let tm = planned(&Limits::movetime(ms(2_000)), Seat::FIRST, margin(10));
-        assert_eq!(tm.hard_limit(), Some(ms(1_700)));
-        assert_eq!(tm.spare, ms(135));
+        assert_eq!(tm.hard_limit(), Some(ms(1_750)));
+        assert_eq!(tm.spare, ms(110));
         // A slow machine's delays take the whole margin: nothing is spare.
         let tm = planned(&Limits::movetime(ms(2_000)), Seat::FIRST, margin(100));
         assert_eq!(tm.spare, Duration::ZERO);
         // Under a clock, the same from the allowance.
         let tm = planned(&clock(Some(0), 1_000), Seat::FIRST, margin(0));
-        assert_eq!(tm.hard_limit(), Some(ms(750)));
-        assert_eq!(tm.spare, ms(125));
+        assert_eq!(tm.hard_limit(), Some(ms(875)));
+        assert_eq!(tm.spare, Duration::from_micros(62_500));
         // No margin configured, none spent.
         let tm = planned(&Limits::movetime(ms(2_000)), Seat::FIRST, Margin::fixed(0));
         assert_eq!(tm.spare, Duration::ZERO);
@@ -407,9 +407,9 @@ mod tests {
             observed_delay: ms(observed),
             ..Margin::fixed(MARGIN)
         };
-        // Short delays leave the configured margin (a quarter at most) in force.
+        // Short delays leave the configured margin (an eighth at most) in force.
         assert_eq!(margin(50).of(ms(10_000)), ms(300));
-        assert_eq!(margin(50).of(ms(1_000)), ms(250));
+        assert_eq!(margin(30).of(ms(1_000)), ms(125));
         // Three times a long one, but the search keeps half its time.
         assert_eq!(margin(200).of(ms(10_000)), ms(600));
         assert_eq!(margin(200).of(ms(1_000)), ms(500));
