@@ -190,30 +190,27 @@ impl<'a> Generator<'a> {
         let them = us.other();
         let theirs = state.occupied[them.index()];
         let king = state.kings[us.index()];
-        let in_check = king.is_some_and(|king| state.attacked(king, them));
-        let pinned = match king {
-            Some(king) if !in_check => pinned(state, us, king),
-            _ => Bitboard::EMPTY,
-        };
-        let answers = match king {
+        let checkers = king.map_or(Bitboard::EMPTY, |king| state.attackers(king, them));
+        let in_check = !checkers.is_empty();
+        let (pinned, answers, movers) = match king {
             Some(king) if in_check => {
-                state
-                    .attackers(king, them)
-                    .fold(Bitboard::EMPTY, |answers, checker| {
-                        let lender = State::behind(checker, them).filter(|&back| theirs.has(back));
-                        answers
-                            | checker.bit()
-                            | between(king, checker)
-                            | lender.map_or(Bitboard::EMPTY, Square::bit)
-                    })
+                let answers = checkers.fold(Bitboard::EMPTY, |answers, checker| {
+                    let lender = State::behind(checker, them).filter(|&back| theirs.has(back));
+                    answers
+                        | checker.bit()
+                        | between(king, checker)
+                        | lender.map_or(Bitboard::EMPTY, Square::bit)
+                });
+                let movers =
+                    answers.fold(king.bit(), |movers, sq| movers | state.attackers(sq, us));
+                (Bitboard::EMPTY, answers, movers)
             }
-            _ => Bitboard::EMPTY,
-        };
-        let movers = match king {
-            Some(king) if in_check => {
-                answers.fold(king.bit(), |movers, sq| movers | state.attackers(sq, us))
-            }
-            _ => state.occupied[us.index()],
+            Some(king) => (
+                pinned(state, us, king),
+                Bitboard::EMPTY,
+                state.occupied[us.index()],
+            ),
+            None => (Bitboard::EMPTY, Bitboard::EMPTY, state.occupied[us.index()]),
         };
         let backed = ahead(state.occupied[us.index()], us);
         let dead_by_support = match rules.dead_piece {
