@@ -23,7 +23,7 @@ use yomi_engine::core::Notation;
 use yomi_engine::registry::new_session;
 use yomi_engine::search::tables::Scratch;
 use yomi_engine::search::{Limits, Score, SearchConfig, SearchControl, Searcher};
-use yomi_engine::session::{MateAnswer, MateParams, Playable};
+use yomi_engine::session::{MateAnswer, MateGoal, MateParams, Playable};
 
 const PROBLEMS: &str = include_str!("mate_problems.txt");
 
@@ -46,7 +46,12 @@ fn problems() -> Vec<(Annan, u32, &'static str)> {
 fn dfpn(pos: &Annan, budget: Duration) -> (String, u64, Duration) {
     let control = SearchControl::new(false);
     let started = Instant::now();
-    let answer = pos.mate(&Limits::movetime(budget), &control, &Scratch::default());
+    let answer = pos.mate(
+        &Limits::movetime(budget),
+        &control,
+        &Scratch::default(),
+        MateGoal::Shortest,
+    );
     let elapsed = started.elapsed();
     let found = match answer {
         MateAnswer::Mate(line) => format!("mate {}", line.len()),

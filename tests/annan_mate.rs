@@ -161,17 +161,22 @@ fn threat_guard_avoids_the_mate(go: &str) {
     engine.send("setoption name Tune_MateThreatNodes value 20000");
     let (guarded, lines) = play(&mut engine, go);
     assert_ne!(guarded, unguarded);
-    let note = format!("info string mate threat: {unguarded} loses to mate in ");
-    let said = lines
+    let notes = threat_notes(&lines);
+    let said = notes
         .iter()
-        .find(|l| l.starts_with(&note))
+        .find(|(lost, _, _)| *lost == unguarded)
         .unwrap_or_else(|| panic!("{lines:?}"));
-    assert!(said.ends_with(&format!("; playing {guarded}")), "{said}");
-    // The mate it names is the solver's (the same line, or one as long).
-    let plies = refutation.split(' ').count() - 1;
+    // The mate it names is the solver's, or a longer one (the guard asks
+    // for any).
+    let shortest = refutation.split(' ').count() - 1;
     assert!(
-        said.contains(&format!("mate in {plies} (")),
-        "{said} / {refutation}"
+        said.1 >= shortest && said.1 % 2 == 1,
+        "{said:?} / {refutation}"
+    );
+    let last = notes.last().unwrap();
+    assert!(
+        last.2.ends_with(&format!("; playing {guarded}")),
+        "{last:?}"
     );
     // The move played is the last info line's.
     let last_info = lines
@@ -187,6 +192,59 @@ fn threat_guard_avoids_the_mate(go: &str) {
     // Limited by nodes or depth, the guard's choice is reproducible.
     assert_eq!(play(&mut engine, go).0, guarded);
     engine.quit_cleanly();
+}
+
+/// The guard's notes: (the move it names as lost, the plies of the mate
+/// after it, what follows the line).
+fn threat_notes(lines: &[String]) -> Vec<(String, usize, String)> {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info string mate threat: "))
+        .map(|note| {
+            let (lost, rest) = note.split_once(" loses to mate in ").expect(note);
+            let (plies, rest) = rest.split_once(' ').expect(note);
+            let after = &rest[rest.find(')').expect(note) + 1..];
+            (
+                lost.to_string(),
+                plies.parse().expect(note),
+                after.to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn moves_proven_lost_during_the_search_are_searched_no_more() {
+    for go in ["go nodes 20000", "go depth 4"] {
+        let mut engine = Engine::start();
+        engine.ask("setoption name USI_Variant value annan");
+        let (played, lines) = play(&mut engine, go);
+        let notes = threat_notes(&lines);
+        let dropped: Vec<&String> = notes
+            .iter()
+            .filter(|(_, _, after)| after == "; searching the others")
+            .map(|(lost, _, _)| lost)
+            .collect();
+        // The search met several lost first moves, each dropped once.
+        assert!(dropped.len() >= 2, "{lines:?}");
+        let mut unique = dropped.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), dropped.len(), "{lines:?}");
+        assert!(!dropped.contains(&&played), "{lines:?}");
+        for lost in [dropped[0], dropped[dropped.len() - 1]] {
+            assert!(mate_after(&mut engine, lost).is_some(), "{lost}");
+        }
+        assert_eq!(mate_after(&mut engine, &played), None, "{played}");
+        // Checked only after the search (Tune_MateThreatCheckDepth 0), a
+        // move proven lost is replaced without searching again.
+        engine.send("setoption name Tune_MateThreatCheckDepth value 0");
+        let (_, lines) = play(&mut engine, go);
+        let notes = threat_notes(&lines);
+        assert_eq!(notes.len(), 1, "{lines:?}");
+        assert!(notes[0].2.contains("; playing "), "{lines:?}");
+        engine.quit_cleanly();
+    }
 }
 
 #[test]

@@ -107,16 +107,17 @@ pub trait Playable: Game + Notation {
         None
     }
     /// `go mate`: a mate for the side to move within the `movetime` or
-    /// `nodes` of `limits` (`infinite`: until `control` stops it), its memory
-    /// taken from `scratch` and given back. Games without a mate solver keep
-    /// the default.
+    /// `nodes` of `limits` (`infinite`: until `control` stops it), as `goal`
+    /// asks, its memory taken from `scratch` and given back. Games without a
+    /// mate solver keep the default.
     fn mate(
         &self,
         limits: &Limits<Self::Move>,
         control: &SearchControl,
         scratch: &Scratch,
+        goal: MateGoal,
     ) -> MateAnswer<Self::Move> {
-        let _ = (limits, control, scratch);
+        let _ = (limits, control, scratch, goal);
         MateAnswer::NotImplemented
     }
 }
@@ -137,6 +138,11 @@ pub struct MateParams {
     /// that loses so is replaced by the next root move that does not
     /// ([`Session::threat_guard`]).
     pub threat_nodes: i32,
+    /// From this iteration on (0: never), the search's first move is checked
+    /// so at the end of each iteration (not in `go infinite`, pondering or
+    /// MultiPV); a move proven lost ends the search, and the other moves are
+    /// searched again in the time left ([`ThreatChecks`]).
+    pub threat_check_depth: i32,
 }
 
 impl Default for MateParams {
@@ -144,6 +150,7 @@ impl Default for MateParams {
         MateParams {
             probe_nodes: 5_000,
             threat_nodes: 20_000,
+            threat_check_depth: 2,
         }
     }
 }
@@ -153,6 +160,9 @@ impl Params for MateParams {
         Tunable::new("Tune_MateProbeNodes", 0, 10_000_000, |p| &mut p.probe_nodes),
         Tunable::new("Tune_MateThreatNodes", 0, 10_000_000, |p| {
             &mut p.threat_nodes
+        }),
+        Tunable::new("Tune_MateThreatCheckDepth", 0, 64, |p| {
+            &mut p.threat_check_depth
         }),
     ];
 }
@@ -234,6 +244,96 @@ where
     }
 }
 
+/// A threat check during the search may take 1/n of the search's hard limit …
+const CHECK_SHARE: u32 = 16;
+/// … and all of them together 1/n.
+const CHECKS_SHARE: u32 = 8;
+
+/// The threat guard's verdicts on root moves, made during the search (at the
+/// ends of its iterations) or after it: the opponent's mating line where the
+/// solver proved one, `None` where it did not within its budget. A move is
+/// asked once.
+struct ThreatChecks<M> {
+    verdicts: Vec<(M, Option<Vec<M>>)>,
+    /// The moves proven lost during the search, in turn.
+    lost: Vec<M>,
+    /// The time the checks during the search took.
+    spent: std::time::Duration,
+}
+
+impl<M: Copy + Eq> ThreatChecks<M> {
+    fn new() -> Self {
+        ThreatChecks {
+            verdicts: Vec::new(),
+            lost: Vec::new(),
+            spent: std::time::Duration::ZERO,
+        }
+    }
+
+    fn verdict(&self, mv: M) -> Option<&Option<Vec<M>>> {
+        self.verdicts.iter().find(|(m, _)| *m == mv).map(|(_, v)| v)
+    }
+
+    /// Whether the opponent mates after `mv` of `pos`, asked of the solver
+    /// within `limits` unless known.
+    fn lost_after<G: Playable<Move = M>>(
+        &mut self,
+        pos: &G,
+        mv: M,
+        limits: &Limits<M>,
+        scratch: &Scratch,
+    ) -> bool {
+        if let Some(verdict) = self.verdict(mv) {
+            return verdict.is_some();
+        }
+        let mut after = pos.clone();
+        after.make(mv);
+        let probe = SearchControl::new(false);
+        let line = match after.mate(limits, &probe, scratch, MateGoal::Any) {
+            MateAnswer::Mate(line) => Some(line),
+            _ => None,
+        };
+        let lost = line.is_some();
+        self.verdicts.push((mv, line));
+        lost
+    }
+
+    /// At the end of an iteration of a search under `control`, whose first
+    /// move is `mv`: whether it is proven lost, within `nodes` and, under a
+    /// clock, a share of the search's time.
+    fn check_during<G: Playable<Move = M>>(
+        &mut self,
+        pos: &G,
+        mv: M,
+        nodes: u64,
+        control: &SearchControl,
+        scratch: &Scratch,
+    ) -> bool {
+        let now = Instant::now();
+        let mut movetime = None;
+        if let Some(deadline) = control.deadline() {
+            let hard = deadline.saturating_duration_since(control.started());
+            if self.verdict(mv).is_none() && self.spent >= hard / CHECKS_SHARE {
+                return false;
+            }
+            movetime = Some((hard / CHECK_SHARE).min(deadline.saturating_duration_since(now)));
+        }
+        let limits = Limits {
+            nodes: Some(nodes),
+            movetime,
+            ..Limits::default()
+        };
+        let lost = self.lost_after(pos, mv, &limits, scratch);
+        let took = now.elapsed();
+        self.spent += took;
+        control.held_for(took);
+        if lost && !self.lost.contains(&mv) {
+            self.lost.push(mv);
+        }
+        lost
+    }
+}
+
 /// What a mate search found (`checkmate …` in the protocol).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MateAnswer<M> {
@@ -245,6 +345,16 @@ pub enum MateAnswer<M> {
     Timeout,
     /// The game has no mate solver.
     NotImplemented,
+}
+
+/// What a mate search is asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MateGoal {
+    /// The shortest mate (`go mate`, a mate to play).
+    Shortest,
+    /// Whether there is one: the first proof's line, the rest of the budget
+    /// not spent on shorter ones (the threat guard).
+    Any,
 }
 
 /// The option choosing among a game's search algorithms.
@@ -494,6 +604,9 @@ pub struct Session<G: Playable> {
     /// own and its evaluator's, `config` time management's).
     strength: StrengthParams,
     mate: MateParams,
+    /// The threat guard's solver memory (the searcher's is busy while the
+    /// guard checks during a search).
+    threat_scratch: Scratch,
     searcher: G::Searcher,
 }
 
@@ -519,6 +632,7 @@ impl<G: Playable> Session<G> {
             analysis: false,
             strength: StrengthParams::default(),
             mate: MateParams::default(),
+            threat_scratch: Scratch::default(),
         }
     }
 
@@ -598,6 +712,7 @@ impl<G: Playable> Session<G> {
         level: Option<strength::Level>,
         limits: &Limits<G::Move>,
         control: &SearchControl,
+        mut threats: Option<&mut ThreatChecks<G::Move>>,
         report: &mut dyn FnMut(&SearchInfo<String>),
     ) -> Searched<G> {
         let margin = self.loose_margin(level, limits);
@@ -619,12 +734,25 @@ impl<G: Playable> Session<G> {
         let params = Searcher::<G>::params_mut(&mut self.searcher).clone();
         let pos = &self.pos;
         let shown_lines = self.config.multipv;
+        let (mate, scratch) = (self.mate, &self.threat_scratch);
+        // Within a tenth of a node limit, as the guard after the search.
+        let check_nodes = (mate.threat_nodes as u64).min(limits.nodes.map_or(u64::MAX, |n| n / 10));
         let mut lines: Vec<Line<G::Move>> = Vec::new();
         let mut shown: Option<(u32, u32, G::Move)> = None;
         let mut forward = |info: &SearchInfo<G::Move>| {
             if info.multipv <= 1 {
                 if let Some(&first) = info.pv.first() {
                     shown = Some((info.depth, info.seldepth, first));
+                    // A first move the opponent mates after ends the search
+                    // (then searched again without it).
+                    if let Some(threats) = threats.as_deref_mut() {
+                        if info.depth >= mate.threat_check_depth as u32
+                            && !matches!(info.score, Score::Mate(_))
+                            && threats.check_during(pos, first, check_nodes, control, scratch)
+                        {
+                            control.interrupt();
+                        }
+                    }
                 }
             }
             if loose {
@@ -775,7 +903,10 @@ impl<G: Playable> Session<G> {
         };
         let probe = SearchControl::new(false);
         let scratch = Searcher::<G>::tables(&self.searcher).scratch();
-        let MateAnswer::Mate(line) = self.pos.mate(&probe_limits, &probe, scratch) else {
+        let MateAnswer::Mate(line) =
+            self.pos
+                .mate(&probe_limits, &probe, scratch, MateGoal::Shortest)
+        else {
             return None;
         };
         let pv = line_notation(&self.pos, &line);
@@ -809,7 +940,8 @@ impl<G: Playable> Session<G> {
     /// that loses so is replaced by the first in `candidates` (the root moves,
     /// best first) that does not, of [`THREAT_CANDIDATES`] checked, or by the
     /// next unchecked one when the time is up; if every one checked loses,
-    /// the choice stands. Returns the move to play instead with its
+    /// the choice stands. A move checked during the search is not asked
+    /// again (`threats`). Returns the move to play instead with its
     /// score where the search had one, and the note that says why; `None`
     /// when the choice stands unremarked.
     fn threat_guard(
@@ -819,6 +951,7 @@ impl<G: Playable> Session<G> {
         choice: G::Move,
         score: Score,
         candidates: &[(G::Move, Option<Score>)],
+        threats: &mut ThreatChecks<G::Move>,
     ) -> Option<(G::Move, Option<Score>, String)> {
         let budget = (self.mate.threat_nodes as u64).min(limits.nodes.map_or(u64::MAX, |n| n / 10));
         // A proven result needs no guard: the search's own mate, or its loss
@@ -840,28 +973,29 @@ impl<G: Playable> Session<G> {
         let deadline = control.deadline_after_search();
         control.publish_deadline(deadline);
         let time = deadline.map(|deadline| deadline.saturating_duration_since(now));
-        let probe = SearchControl::started_at(false, now);
         let probe_limits = Limits {
             nodes: Some(budget),
             movetime: time,
             ..Limits::default()
         };
-        // The opponent's mate after `mv`, if the solver proves one.
-        let scratch = Searcher::<G>::tables(&self.searcher).scratch();
-        let mate_after = |mv: G::Move| {
-            let mut after = self.pos.clone();
-            after.make(mv);
-            match after.mate(&probe_limits, &probe, scratch) {
-                MateAnswer::Mate(line) => Some(line_notation(&after, &line)),
-                _ => None,
-            }
-        };
-        let refutation = mate_after(choice)?;
+        let scratch = &self.threat_scratch;
+        if !threats.lost_after(&self.pos, choice, &probe_limits, scratch) {
+            return None;
+        }
+        let out_of_time = || time.is_some_and(|time| now.elapsed() >= time);
         let others = candidates.iter().filter(|(mv, _)| *mv != choice);
         let found = replacement(
             others.take(THREAT_CANDIDATES - 1).copied(),
-            || probe.stopped() || time.is_some_and(|time| now.elapsed() >= time),
-            |mv| mate_after(mv).is_some(),
+            out_of_time,
+            |mv| {
+                // Each check within the time left, not the whole move's.
+                let left = time.map(|time| time.saturating_sub(now.elapsed()));
+                let limits = Limits {
+                    movetime: left,
+                    ..probe_limits.clone()
+                };
+                threats.lost_after(&self.pos, mv, &limits, scratch)
+            },
         );
         let also = match (found.lost, found.unchecked) {
             (0, false) => String::new(),
@@ -871,14 +1005,23 @@ impl<G: Playable> Session<G> {
             (n, false) => format!(", and the {n} other moves checked"),
         };
         let (played, played_score) = found.safe.unwrap_or((choice, Some(score)));
-        let note = format!(
-            "mate threat: {} loses to mate in {} ({}){also}; playing {}",
-            self.pos.format_move(choice),
-            refutation.len(),
-            refutation.join(" "),
-            self.pos.format_move(played),
-        );
+        let playing = format!("{also}; playing {}", self.pos.format_move(played));
+        let note = self.threat_note(choice, threats, &playing);
         Some((played, played_score, note))
+    }
+
+    /// What the guard says of `lost`, a move the opponent mates after, and
+    /// then `rest` (what it does about it).
+    fn threat_note(&self, lost: G::Move, threats: &ThreatChecks<G::Move>, rest: &str) -> String {
+        let refutation = threats.verdict(lost).cloned().flatten().unwrap_or_default();
+        let mut after = self.pos.clone();
+        after.make(lost);
+        format!(
+            "mate threat: {} loses to mate in {} ({}){rest}",
+            self.pos.format_move(lost),
+            refutation.len(),
+            line_notation(&after, &refutation).join(" "),
+        )
     }
 
     /// Every tunable of this session, where it lives.
@@ -1147,10 +1290,12 @@ impl<G: Playable> GameSession for Session<G> {
 
     fn mate(&mut self, limits: &Limits, control: &SearchControl) -> MateAnswer<String> {
         let scratch = Searcher::<G>::tables(&self.searcher).scratch();
-        match self
-            .pos
-            .mate(&limits.with_moves(Vec::new()), control, scratch)
-        {
+        match self.pos.mate(
+            &limits.with_moves(Vec::new()),
+            control,
+            scratch,
+            MateGoal::Shortest,
+        ) {
             MateAnswer::Mate(line) => MateAnswer::Mate(line_notation(&self.pos, &line)),
             MateAnswer::NoMate => MateAnswer::NoMate,
             MateAnswer::Timeout => MateAnswer::Timeout,
@@ -1192,19 +1337,59 @@ impl<G: Playable> GameSession for Session<G> {
                 return best;
             }
         }
-        // Stage two: the search.
+        // Stage two: the search, its first moves checked for a mate threat
+        // at the ends of its iterations.
         let guarded = level.is_none() && G::PROFILE.mate_solver && self.mate.threat_nodes > 0;
+        let mut threats = ThreatChecks::new();
+        let checked = guarded
+            && self.mate.threat_check_depth > 0
+            && !limits.infinite
+            && !control.waiting()
+            && self.config.multipv == 1;
         let started = Instant::now();
-        let searched = self.root_search(level, limits, control, report);
+        let mut notes = Vec::new();
+        let mut round_limits = limits.clone();
+        let searched = loop {
+            let watch = (checked && threats.lost.len() < THREAT_CANDIDATES).then_some(&mut threats);
+            let searched = self.root_search(level, &round_limits, control, watch, report);
+            // Interrupted: its first move loses to a mate; the others are
+            // searched again, in the time and nodes left.
+            if !control.resume() || control.stopped() {
+                break searched;
+            }
+            let Some(&lost) = threats.lost.last() else {
+                break searched;
+            };
+            let nodes_left = limits.nodes.map(|n| n.saturating_sub(control.nodes()));
+            let others: Vec<G::Move> = searched
+                .result
+                .root_moves
+                .iter()
+                .map(|&(mv, _)| mv)
+                .filter(|mv| !threats.lost.contains(mv))
+                .collect();
+            notes.push(self.threat_note(lost, &threats, "; searching the others"));
+            if others.is_empty() || nodes_left == Some(0) {
+                break searched;
+            }
+            round_limits = Limits {
+                nodes: nodes_left,
+                ..limits.with_moves(others)
+            };
+        };
         // Stage three: the choice among the root lines, for a weaker or varied play.
         let mut chosen = self.choose_line(&searched);
         // Stage four: no move the opponent mates after, where one is found.
-        let mut notes = Vec::new();
         if let (true, Some(choice)) = (guarded, chosen.best) {
             let root_moves = &searched.result.root_moves;
-            if let Some((played, played_score, note)) =
-                self.threat_guard(limits, control, choice, chosen.score, root_moves)
-            {
+            if let Some((played, played_score, note)) = self.threat_guard(
+                limits,
+                control,
+                choice,
+                chosen.score,
+                root_moves,
+                &mut threats,
+            ) {
                 if played != choice {
                     chosen = Chosen {
                         best: Some(played),

@@ -223,7 +223,8 @@ impl Playable for Annan {
         limits: &crate::search::Limits<AnnanMove>,
         control: &crate::search::SearchControl,
         scratch: &crate::search::tables::Scratch,
+        goal: crate::session::MateGoal,
     ) -> crate::session::MateAnswer<AnnanMove> {
-        super::mate::solve(self, limits, control, scratch)
+        super::mate::solve(self, limits, control, scratch, goal)
     }
 }

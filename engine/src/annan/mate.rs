@@ -25,7 +25,7 @@ use crate::clock::Instant;
 use crate::core::{Game, MoveList};
 use crate::search::tables::Scratch;
 use crate::search::{Limits, SearchControl};
-use crate::session::MateAnswer;
+use crate::session::{MateAnswer, MateGoal};
 
 /// Proof and disproof numbers at this value are infinite (resolved).
 const INFINITE: u32 = u32::MAX / 4;
@@ -303,6 +303,7 @@ pub fn solve(
     limits: &Limits<AnnanMove>,
     control: &SearchControl,
     scratch: &Scratch,
+    goal: MateGoal,
 ) -> MateAnswer<AnnanMove> {
     // A search bounded by nodes gets a table it can fill: the play's short
     // probes would otherwise spend more time clearing it than solving.
@@ -312,7 +313,7 @@ pub fn solve(
         }
         _ => DEFAULT_TABLE_BITS,
     };
-    let report = MateSolver::new(pos, limits, control, bits, scratch).run(scratch);
+    let report = MateSolver::new(pos, limits, control, bits, scratch).run(scratch, goal);
     control.add_nodes(report.nodes);
     report.answer
 }
@@ -344,10 +345,10 @@ impl<'a> MateSolver<'a> {
         }
     }
 
-    /// Solves the root: the shortest mate and its line, no mate, or timeout;
-    /// then gives the table back to `scratch`.
-    pub fn run(mut self, scratch: &Scratch) -> MateReport {
-        let answer = self.answer();
+    /// Solves the root: a mate as `goal` asks and its line, no mate, or
+    /// timeout; then gives the table back to `scratch`.
+    pub fn run(mut self, scratch: &Scratch, goal: MateGoal) -> MateReport {
+        let answer = self.answer(goal);
         let empty = Table {
             entries: Vec::new(),
             bucket_mask: 0,
@@ -359,7 +360,7 @@ impl<'a> MateSolver<'a> {
         }
     }
 
-    fn answer(&mut self) -> MateAnswer<AnnanMove> {
+    fn answer(&mut self, goal: MateGoal) -> MateAnswer<AnnanMove> {
         let plies_left = match self.pos.rules().move_limit {
             0 => UNBOUNDED,
             limit if self.pos.ply() >= limit => return MateAnswer::NoMate,
@@ -377,8 +378,8 @@ impl<'a> MateSolver<'a> {
         }
         // Shorter mates, until none is left or the time runs out.
         let mut plies = found.plies;
-        let mut shortest = true;
-        while plies >= 3 {
+        let mut shortest = goal == MateGoal::Shortest;
+        while shortest && plies >= 3 {
             match self.search(0, true, plies - 2) {
                 Some(shorter) if shorter.proven() => plies = shorter.plies,
                 Some(_) => break,

@@ -6,7 +6,7 @@ use super::mate::{MateReport, MateSolver};
 use super::{Annan, AnnanMove, AnnanRules};
 use crate::core::{Game, MoveList, Seat};
 use crate::search::{Limits, SearchControl};
-use crate::session::{MateAnswer, Playable};
+use crate::session::{MateAnswer, MateGoal, Playable};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -15,9 +15,13 @@ fn at(sfen: &str) -> Annan {
 }
 
 fn solve(pos: &Annan, nodes: u64) -> MateReport {
+    solve_for(pos, nodes, MateGoal::Shortest)
+}
+
+fn solve_for(pos: &Annan, nodes: u64, goal: MateGoal) -> MateReport {
     let control = SearchControl::new(false);
     let scratch = crate::search::tables::Scratch::default();
-    MateSolver::new(pos, &Limits::nodes(nodes), &control, 16, &scratch).run(&scratch)
+    MateSolver::new(pos, &Limits::nodes(nodes), &control, 16, &scratch).run(&scratch, goal)
 }
 
 fn text(pos: &Annan, line: &[AnnanMove]) -> String {
@@ -263,6 +267,17 @@ fn agrees_with_a_plain_search_on_random_problems() {
         positions += 1;
         let brute = shortest_mate(&pos, PLIES);
         let report = solve(&pos, 300_000);
+        // Any mate: the same verdict, a mating line no shorter, no more nodes.
+        let any = solve_for(&pos, 300_000, MateGoal::Any);
+        assert!(any.nodes <= report.nodes, "{sfen}");
+        match (&report.answer, &any.answer) {
+            (MateAnswer::Mate(shortest), MateAnswer::Mate(line)) => {
+                assert!(line.len() >= shortest.len(), "{sfen}");
+                assert_mating_line(&pos, line);
+            }
+            (MateAnswer::Mate(_), other) => panic!("{sfen}: any mate {other:?}"),
+            (answer, other) => assert_eq!(answer, other, "{sfen}"),
+        }
         match (brute, &report.answer) {
             (Some(plies), MateAnswer::Mate(line)) => {
                 assert_eq!(line.len() as u32, plies, "{sfen}: {}", text(&pos, line));
@@ -303,7 +318,8 @@ fn limits_and_stop_end_the_search_with_timeout() {
         ..Limits::default()
     };
     let scratch = crate::search::tables::Scratch::default();
-    let report = MateSolver::new(&pos, &infinite, &control, 16, &scratch).run(&scratch);
+    let report =
+        MateSolver::new(&pos, &infinite, &control, 16, &scratch).run(&scratch, MateGoal::Shortest);
     assert_eq!(report.answer, MateAnswer::Timeout);
     assert!(
         report.nodes <= 2 * 1024,
@@ -318,6 +334,7 @@ fn limits_and_stop_end_the_search_with_timeout() {
         &Limits::movetime(std::time::Duration::from_millis(100)),
         &control,
         &crate::search::tables::Scratch::default(),
+        MateGoal::Shortest,
     );
     assert_eq!(answer, MateAnswer::Timeout);
     assert!(

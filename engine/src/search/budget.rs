@@ -156,6 +156,7 @@ impl NodeCounter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     /// Nodes counted until the counter says stop, under `limits`.
     fn counted_until_stop(limits: &Limits) -> u64 {
@@ -168,6 +169,37 @@ mod tests {
             assert!(nodes < 1 << 20, "never stopped");
         }
         nodes + 1
+    }
+
+    #[test]
+    fn an_interrupt_stops_the_search_until_resumed_and_a_stop_stays() {
+        let control = SearchControl::new(false);
+        let budget = Budget::new(
+            &Limits::<String>::default(),
+            &control,
+            Seat::FIRST,
+            0,
+            &TimeParams::default(),
+        );
+        control.interrupt();
+        assert!(budget.stopping());
+        assert!(control.resume());
+        assert!(!budget.stopping() && !control.resume());
+        control.stop();
+        control.interrupt();
+        assert!(control.resume());
+        assert!(budget.stopping());
+    }
+
+    #[test]
+    fn time_the_watcher_held_the_search_is_not_a_delay_of_the_machine() {
+        let control = SearchControl::new(false);
+        control.held_for(Duration::from_millis(40));
+        control.note_gap(Duration::from_millis(50));
+        assert_eq!(control.longest_gap(), Duration::from_millis(10));
+        // Left out once: the next gap is the machine's again.
+        control.note_gap(Duration::from_millis(30));
+        assert_eq!(control.longest_gap(), Duration::from_millis(30));
     }
 
     #[test]

@@ -292,6 +292,9 @@ impl Default for SearchConfig {
 #[derive(Debug)]
 pub struct SearchControl {
     stop: AtomicBool,
+    /// Set by whoever watches the search's lines to end it early (not a
+    /// `stop`: the answer is still theirs to make); cleared by `resume`.
+    interrupt: AtomicBool,
     /// Set while pondering or in `go infinite`: the time manager must not stop the
     /// search, and the result waits for `stop` or `ponderhit`.
     waiting: AtomicBool,
@@ -306,6 +309,9 @@ pub struct SearchControl {
     spare: Mutex<Duration>,
     /// The longest wall-clock gap between two looks at the clock in this search.
     longest_gap: Mutex<Duration>,
+    /// Time (ns) the search's own thread spent on its watcher's work since
+    /// its last look at the clock: not a delay of the machine's.
+    held: AtomicU64,
     /// When the search will abort at the latest, as its time manager last said;
     /// `None` while nothing expires.
     deadline: Mutex<Option<Instant>>,
@@ -326,6 +332,7 @@ impl SearchControl {
     pub fn started_at(waiting: bool, started: Instant) -> Self {
         SearchControl {
             stop: AtomicBool::new(false),
+            interrupt: AtomicBool::new(false),
             waiting: AtomicBool::new(waiting),
             started: Mutex::new(started),
             revised_clock: Mutex::new(None),
@@ -333,6 +340,7 @@ impl SearchControl {
             carried_delay: Mutex::new(Duration::ZERO),
             spare: Mutex::new(Duration::ZERO),
             longest_gap: Mutex::new(Duration::ZERO),
+            held: AtomicU64::new(0),
             deadline: Mutex::new(None),
         }
     }
@@ -340,9 +348,19 @@ impl SearchControl {
         self.stop.store(true, Ordering::SeqCst);
         self.waiting.store(false, Ordering::SeqCst);
     }
+    /// Whether the search is to end: `stop`, or an interrupt.
     #[inline]
     pub fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
+        self.stop.load(Ordering::Relaxed) || self.interrupt.load(Ordering::Relaxed)
+    }
+    /// Ends the search at its next look, as `stop` does, for the session to
+    /// answer otherwise (Annan's threat guard, a root move proven lost).
+    pub fn interrupt(&self) {
+        self.interrupt.store(true, Ordering::SeqCst);
+    }
+    /// Clears an interrupt; whether there was one.
+    pub fn resume(&self) -> bool {
+        self.interrupt.swap(false, Ordering::SeqCst)
     }
     /// `ponderhit`: the pondered move was played; the clock starts now, and a
     /// clock sent with it (YaneuraOu's early ponder: `go ponder` without one,
@@ -377,10 +395,19 @@ impl SearchControl {
     pub fn carried_delay(&self) -> Duration {
         *lock(&self.carried_delay)
     }
-    /// A gap of `gap` between two looks at the clock.
+    /// A gap of `gap` between two looks at the clock, less the time the
+    /// search was held by its watcher meanwhile ([`SearchControl::held_for`]).
     pub fn note_gap(&self, gap: Duration) {
+        let held = Duration::from_nanos(self.held.swap(0, Ordering::Relaxed));
+        let gap = gap.saturating_sub(held);
         let mut longest = lock(&self.longest_gap);
         *longest = gap.max(*longest);
+    }
+    /// Work done on the search's thread between its looks at the clock (the
+    /// lines it reports, watched), which the next gap noted leaves out.
+    pub fn held_for(&self, time: Duration) {
+        self.held
+            .fetch_add(time.as_nanos() as u64, Ordering::Relaxed);
     }
     /// After the search: the longest gap it saw, for the next searches' margin.
     pub fn longest_gap(&self) -> Duration {
