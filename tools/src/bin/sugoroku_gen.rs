@@ -19,7 +19,7 @@ use std::time::Instant;
 use yomi_engine::sugoroku::net::{fnv1a, Networks};
 use yomi_tools::runner::config::parse_shard;
 use yomi_tools::train::generations::{
-    encode, fit_epoch, held_out, label_game, loss, read_records, Header, Sample, Sampling,
+    encode, fit_epoch, held_out, label_game, loss, read_records, Header, Labels, Sample, Sampling,
     HEADER_BYTES, RECORD_BYTES,
 };
 use yomi_tools::train::shard_games;
@@ -49,6 +49,13 @@ enum Command {
         /// Turns of look-ahead of the labels (1 or 2).
         #[arg(long, default_value_t = 1)]
         plies: u32,
+        /// Label by this many truncated rollouts a position instead (games
+        /// played on at 0 ply, the luck of each roll taken off).
+        #[arg(long, conflicts_with = "plies")]
+        rollouts: Option<u16>,
+        /// The turns after which a rollout is cut and valued by the networks.
+        #[arg(long, default_value_t = 10, requires = "rollouts")]
+        turns: u8,
         /// Keep every position whose 0-ply and 1-turn values differ by this many points.
         #[arg(long, default_value_t = 0.04)]
         keep_above: f32,
@@ -128,6 +135,8 @@ fn main() {
             games,
             shard,
             plies,
+            rollouts,
+            turns,
             keep_above,
             keep_rest,
             explore,
@@ -135,12 +144,16 @@ fn main() {
             threads,
             stop_after,
         } => {
-            if !(1..=2).contains(&plies) {
-                fail("--plies: 1 or 2".into());
-            }
+            let labels = match rollouts {
+                Some(0) => fail("--rollouts: at least 1".into()),
+                Some(trials) if turns > 0 => Labels::Rollout { trials, turns },
+                Some(_) => fail("--turns: at least 1".into()),
+                None if (1..=2).contains(&plies) => Labels::LookAhead(plies),
+                None => fail("--plies: 1 or 2".into()),
+            };
             let sampling = Sampling {
                 seed,
-                plies,
+                labels,
                 keep_above,
                 keep_rest,
                 explore,
@@ -241,7 +254,7 @@ fn label(
         Networks::from_bytes(&bytes).map_err(|e| format!("{}: {e}", networks_path.display()))?;
     let header = Header {
         seed: sampling.seed,
-        plies: sampling.plies,
+        labels: sampling.labels,
         keep_above: sampling.keep_above,
         keep_rest: sampling.keep_rest,
         explore: sampling.explore,

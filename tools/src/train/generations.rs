@@ -10,10 +10,13 @@
 //!   the same whoever runs it. Every position waiting for a roll is valued at
 //!   0 ply and at one turn of look-ahead; it is kept when the two disagree by
 //!   `keep_above` points or more, otherwise with probability `keep_rest`.
-//! - **Labels** ([`lookahead`]): the probabilities of the five results after
-//!   `plies` turns of look-ahead, every roll weighed, each roll's turn the one
-//!   the look-ahead values most (at two turns, the best few at 0 ply are
-//!   looked at deeper, GNU Backgammon's move filter).
+//! - **Labels** ([`Labels`]): the probabilities of the five results after
+//!   `plies` turns of look-ahead ([`lookahead`]), every roll weighed, each
+//!   roll's turn the one the look-ahead values most (at two turns, the best
+//!   few at 0 ply are looked at deeper, GNU Backgammon's move filter); or
+//!   truncated rollouts ([`rollout`]): games played on at 0 ply for some
+//!   turns and valued there by the networks, the luck of every roll taken
+//!   off, as GNU Backgammon's variance reduction does.
 //! - **Data** ([`Header`], [`encode`]): a file of fixed-size records after a
 //!   header that says how they were made, so that shards of one run join and
 //!   shards of different runs do not.
@@ -41,12 +44,47 @@ const MAX_TURNS: usize = 1_000;
 /// At two turns of look-ahead, the turns of each roll looked at deeper.
 const DEEP_CANDIDATES: usize = 3;
 
+/// How the kept positions are labelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Labels {
+    /// Every roll of this many turns (1 or 2), each roll's best turn.
+    LookAhead(u32),
+    /// `trials` games on from the position, cut after `turns` turns.
+    Rollout { trials: u16, turns: u8 },
+}
+
+impl Labels {
+    /// The header's four bytes: look-ahead as the turns (a u32, as the first
+    /// files wrote it), a rollout as 0, the turns, the trials (u16).
+    fn to_bytes(self) -> [u8; 4] {
+        match self {
+            Labels::LookAhead(plies) => plies.to_le_bytes(),
+            Labels::Rollout { trials, turns } => {
+                let [lo, hi] = trials.to_le_bytes();
+                [0, turns, lo, hi]
+            }
+        }
+    }
+
+    fn from_bytes(bytes: [u8; 4]) -> Option<Self> {
+        match bytes {
+            [0, turns, lo, hi] if turns > 0 && (lo, hi) != (0, 0) => Some(Labels::Rollout {
+                trials: u16::from_le_bytes([lo, hi]),
+                turns,
+            }),
+            _ => match u32::from_le_bytes(bytes) {
+                plies @ 1..=2 => Some(Labels::LookAhead(plies)),
+                _ => None,
+            },
+        }
+    }
+}
+
 /// How a data file was made; shards of one run differ only in their games.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Header {
     pub seed: u64,
-    /// Turns of look-ahead of the labels.
-    pub plies: u32,
+    pub labels: Labels,
     pub keep_above: f32,
     pub keep_rest: f32,
     /// The probability of an exploring move (a random legal turn) in sampling.
@@ -64,7 +102,7 @@ impl Header {
         let mut out = [0u8; HEADER_BYTES];
         out[..8].copy_from_slice(DATA_MAGIC);
         out[8..16].copy_from_slice(&self.seed.to_le_bytes());
-        out[16..20].copy_from_slice(&self.plies.to_le_bytes());
+        out[16..20].copy_from_slice(&self.labels.to_bytes());
         out[20..24].copy_from_slice(&self.keep_above.to_le_bytes());
         out[24..28].copy_from_slice(&self.keep_rest.to_le_bytes());
         out[28..32].copy_from_slice(&self.explore.to_le_bytes());
@@ -82,9 +120,11 @@ impl Header {
         let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8"));
         let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4"));
         let f32_at = |at: usize| f32::from_bits(u32_at(at));
+        let labels = Labels::from_bytes(bytes[16..20].try_into().expect("4"))
+            .ok_or_else(|| format!("damaged labels {:?}", &bytes[16..20]))?;
         let header = Header {
             seed: u64_at(8),
-            plies: u32_at(16),
+            labels,
             keep_above: f32_at(20),
             keep_rest: f32_at(24),
             explore: f32_at(28),
@@ -93,10 +133,7 @@ impl Header {
             end: u64_at(48),
             games: u64_at(56),
         };
-        if header.first > header.end
-            || header.end > header.games
-            || !(1..=2).contains(&header.plies)
-        {
+        if header.first > header.end || header.end > header.games {
             return Err(format!("a damaged header: {header:?}"));
         }
         Ok(header)
@@ -234,11 +271,85 @@ pub fn lookahead(networks: &Networks, pos: &Sugoroku, plies: u32) -> Outcomes {
     Outcomes::from_array(sum.map(|s| s / 36.0))
 }
 
+/// The results for the side to roll in `pos` by truncated rollouts: `trials`
+/// games played on, each turn the best at 0 ply, cut after `turns` turns
+/// and valued there by the networks (or by the result, if the game ends),
+/// averaged. Each roll's luck (what its best turn is worth to the mover,
+/// less the mean over all rolls) is taken off the trial's value: the dice
+/// that make a trial lucky cancel, which keeps the mean and cuts its
+/// variance (GNU Backgammon's variance reduction).
+pub fn rollout(
+    networks: &Networks,
+    pos: &Sugoroku,
+    trials: u16,
+    turns: u8,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Outcomes {
+    if pos.outcome().is_some() {
+        return networks.outcomes(pos);
+    }
+    let root = pos.side_to_move();
+    let mut moves: MoveList<SugorokuMove> = MoveList::new();
+    let mut sum = [0.0f64; OUTPUTS];
+    for _ in 0..trials {
+        let mut at = *pos;
+        let mut luck = [0.0f32; OUTPUTS];
+        for _ in 0..turns {
+            if at.outcome().is_some() {
+                break;
+            }
+            // In the root's view: what each roll's best turn is worth.
+            let ours = at.side_to_move() == root;
+            let view = |o: Outcomes| if ours { o } else { o.flipped() }.to_array();
+            let mut mean = [0.0f32; OUTPUTS];
+            let drawn = roll(rng);
+            let mut played = None;
+            for &(dice, weight) in ROLLS.iter() {
+                let mut rolled = at;
+                rolled.apply_chance(dice);
+                moves.clear();
+                rolled.generate_moves(&mut moves);
+                let (after, value) = moves
+                    .iter()
+                    .map(|&mv| {
+                        let mut after = rolled;
+                        after.make(mv);
+                        (after, for_mover(networks, &after))
+                    })
+                    .max_by(|a, b| a.1.equity().total_cmp(&b.1.equity()))
+                    .expect("a roll has a turn");
+                let value = view(value);
+                for (m, v) in mean.iter_mut().zip(value) {
+                    *m += weight as f32 * v / 36.0;
+                }
+                if dice == drawn {
+                    played = Some((after, value));
+                }
+            }
+            let (after, value) = played.expect("the drawn roll is one of the 21");
+            for ((l, v), m) in luck.iter_mut().zip(value).zip(mean) {
+                *l += v - m;
+            }
+            at = after;
+        }
+        let end = networks.outcomes(&at);
+        let end = if at.side_to_move() == root {
+            end
+        } else {
+            end.flipped()
+        };
+        for ((s, e), l) in sum.iter_mut().zip(end.to_array()).zip(luck) {
+            *s += (e - l) as f64;
+        }
+    }
+    Outcomes::from_array(sum.map(|s| (s / trials as f64) as f32)).sanitized(true)
+}
+
 /// The sampling settings of a run (everything in [`Header`] but the games).
 #[derive(Clone, Copy, Debug)]
 pub struct Sampling {
     pub seed: u64,
-    pub plies: u32,
+    pub labels: Labels,
     pub keep_above: f32,
     pub keep_rest: f32,
     pub explore: f32,
@@ -262,10 +373,12 @@ pub fn label_game(networks: &Networks, sampling: &Sampling, game: u64) -> Vec<Sa
         if (one.equity() - quick.equity()).abs() >= sampling.keep_above
             || keep_draw < sampling.keep_rest
         {
-            let target = if sampling.plies > 1 {
-                lookahead(networks, &pos, sampling.plies)
-            } else {
-                one
+            let target = match sampling.labels {
+                Labels::LookAhead(1) => one,
+                Labels::LookAhead(plies) => lookahead(networks, &pos, plies),
+                Labels::Rollout { trials, turns } => {
+                    rollout(networks, &pos, trials, turns, &mut rng)
+                }
             };
             kept.push(Sample { pos, target });
         }
@@ -346,7 +459,7 @@ mod tests {
         let networks = small();
         let sampling = Sampling {
             seed: 3,
-            plies: 1,
+            labels: Labels::LookAhead(1),
             keep_above: 0.0,
             keep_rest: 1.0,
             explore: 0.1,
@@ -363,7 +476,7 @@ mod tests {
         }
         let header = Header {
             seed: 3,
-            plies: 2,
+            labels: Labels::LookAhead(2),
             keep_above: 0.05,
             keep_rest: 0.25,
             explore: 0.1,
@@ -389,7 +502,7 @@ mod tests {
         let networks = small();
         let sampling = Sampling {
             seed: 5,
-            plies: 1,
+            labels: Labels::LookAhead(1),
             keep_above: 0.02,
             keep_rest: 0.3,
             explore: 0.1,
@@ -430,11 +543,66 @@ mod tests {
     }
 
     #[test]
+    fn a_rollout_of_one_turn_is_the_one_turn_lookahead_whatever_the_dice() {
+        // The luck taken off leaves the mean over the rolls, exactly.
+        let networks = small();
+        let pos = Sugoroku::start(&SugorokuRules::default());
+        let one = lookahead(&networks, &pos, 1).to_array();
+        for seed in 0..3 {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let rolled = rollout(&networks, &pos, 2, 1, &mut rng).to_array();
+            for (a, b) in rolled.iter().zip(one) {
+                assert!((a - b).abs() < 1e-5, "{rolled:?} {one:?}");
+            }
+        }
+        // Longer ones look further: another value, the same for the same dice.
+        let mut a = Xoshiro256PlusPlus::seed_from_u64(1);
+        let mut b = Xoshiro256PlusPlus::seed_from_u64(1);
+        let far = rollout(&networks, &pos, 4, 6, &mut a);
+        assert_eq!(far, rollout(&networks, &pos, 4, 6, &mut b));
+        assert_ne!(far.to_array(), one);
+    }
+
+    #[test]
+    fn rollout_labels_are_written_and_read_as_such() {
+        let labels = Labels::Rollout {
+            trials: 300,
+            turns: 9,
+        };
+        assert_eq!(Labels::from_bytes(labels.to_bytes()), Some(labels));
+        // The look-ahead files of before read as they were written.
+        assert_eq!(
+            Labels::from_bytes(2u32.to_le_bytes()),
+            Some(Labels::LookAhead(2))
+        );
+        for damaged in [[0, 0, 5, 0], [0, 9, 0, 0], [3, 0, 0, 0]] {
+            assert_eq!(Labels::from_bytes(damaged), None);
+        }
+        // Rollout labels are a function of seed and game, as the sampling.
+        let networks = small();
+        let sampling = Sampling {
+            seed: 4,
+            labels: Labels::Rollout {
+                trials: 2,
+                turns: 3,
+            },
+            keep_above: 0.0,
+            keep_rest: 0.2,
+            explore: 0.1,
+        };
+        let a = label_game(&networks, &sampling, 1);
+        let b = label_game(&networks, &sampling, 1);
+        assert!(!a.is_empty());
+        let targets = |s: &[Sample]| s.iter().map(|x| x.target).collect::<Vec<_>>();
+        assert_eq!(targets(&a), targets(&b));
+    }
+
+    #[test]
     fn fitting_lowers_the_loss_on_the_data() {
         let mut networks = small();
         let sampling = Sampling {
             seed: 9,
-            plies: 1,
+            labels: Labels::LookAhead(1),
             keep_above: 0.0,
             keep_rest: 1.0,
             explore: 0.0,
