@@ -244,9 +244,8 @@ where
     }
 }
 
-/// A threat check during the search may take 1/n of the search's hard limit …
-const CHECK_SHARE: u32 = 16;
-/// … and all of them together 1/n.
+/// The threat checks during a search take at most 1/n of its hard limit, all
+/// together.
 const CHECKS_SHARE: u32 = 8;
 
 /// The threat guard's verdicts on root moves, made during the search (at the
@@ -300,7 +299,7 @@ impl<M: Copy + Eq> ThreatChecks<M> {
 
     /// At the end of an iteration of a search under `control`, whose first
     /// move is `mv`: whether it is proven lost, within `nodes` and, under a
-    /// clock, a share of the search's time.
+    /// clock, what is left of the checks' share of the search's time.
     fn check_during<G: Playable<Move = M>>(
         &mut self,
         pos: &G,
@@ -313,10 +312,13 @@ impl<M: Copy + Eq> ThreatChecks<M> {
         let mut movetime = None;
         if let Some(deadline) = control.deadline() {
             let hard = deadline.saturating_duration_since(control.started());
-            if self.verdict(mv).is_none() && self.spent >= hard / CHECKS_SHARE {
+            let left = (hard / CHECKS_SHARE)
+                .saturating_sub(self.spent)
+                .min(deadline.saturating_duration_since(now));
+            if self.verdict(mv).is_none() && left.is_zero() {
                 return false;
             }
-            movetime = Some((hard / CHECK_SHARE).min(deadline.saturating_duration_since(now)));
+            movetime = Some(left);
         }
         let limits = Limits {
             nodes: Some(nodes),
