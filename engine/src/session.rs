@@ -254,8 +254,6 @@ const CHECKS_SHARE: u32 = 8;
 /// asked once.
 struct ThreatChecks<M> {
     verdicts: Vec<(M, Option<Vec<M>>)>,
-    /// The moves proven lost during the search, in turn.
-    lost: Vec<M>,
     /// The time the checks during the search took.
     spent: std::time::Duration,
 }
@@ -264,13 +262,24 @@ impl<M: Copy + Eq> ThreatChecks<M> {
     fn new() -> Self {
         ThreatChecks {
             verdicts: Vec::new(),
-            lost: Vec::new(),
             spent: std::time::Duration::ZERO,
         }
     }
 
     fn verdict(&self, mv: M) -> Option<&Option<Vec<M>>> {
         self.verdicts.iter().find(|(m, _)| *m == mv).map(|(_, v)| v)
+    }
+
+    /// The moves proven lost so far, in the order they were checked.
+    fn lost(&self) -> impl Iterator<Item = M> + '_ {
+        self.verdicts
+            .iter()
+            .filter(|(_, line)| line.is_some())
+            .map(|&(mv, _)| mv)
+    }
+
+    fn is_lost(&self, mv: M) -> bool {
+        self.verdict(mv).is_some_and(Option::is_some)
     }
 
     /// Whether the opponent mates after `mv` of `pos`, asked of the solver
@@ -329,9 +338,6 @@ impl<M: Copy + Eq> ThreatChecks<M> {
         let took = now.elapsed();
         self.spent += took;
         control.held_for(took);
-        if lost && !self.lost.contains(&mv) {
-            self.lost.push(mv);
-        }
         lost
     }
 }
@@ -1352,14 +1358,15 @@ impl<G: Playable> GameSession for Session<G> {
         let mut notes = Vec::new();
         let mut round_limits = limits.clone();
         let searched = loop {
-            let watch = (checked && threats.lost.len() < THREAT_CANDIDATES).then_some(&mut threats);
+            let watch =
+                (checked && threats.lost().count() < THREAT_CANDIDATES).then_some(&mut threats);
             let searched = self.root_search(level, &round_limits, control, watch, report);
             // Interrupted: its first move loses to a mate; the others are
             // searched again, in the time and nodes left.
             if !control.resume() || control.stopped() {
                 break searched;
             }
-            let Some(&lost) = threats.lost.last() else {
+            let Some(lost) = threats.lost().last() else {
                 break searched;
             };
             let nodes_left = limits.nodes.map(|n| n.saturating_sub(control.nodes()));
@@ -1368,7 +1375,7 @@ impl<G: Playable> GameSession for Session<G> {
                 .root_moves
                 .iter()
                 .map(|&(mv, _)| mv)
-                .filter(|mv| !threats.lost.contains(mv))
+                .filter(|&mv| !threats.is_lost(mv))
                 .collect();
             notes.push(self.threat_note(lost, &threats, "; searching the others"));
             if others.is_empty() || nodes_left == Some(0) {

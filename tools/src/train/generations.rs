@@ -232,6 +232,27 @@ fn for_mover(networks: &Networks, after: &Sugoroku) -> Outcomes {
     networks.outcomes(after).flipped()
 }
 
+/// The best turn of `rolled` (dice to play) at 0 ply, the first of equal
+/// ones: the position after it and its results for the side that played it.
+fn best_turn(
+    networks: &Networks,
+    rolled: &Sugoroku,
+    moves: &mut MoveList<SugorokuMove>,
+) -> (Sugoroku, Outcomes) {
+    moves.clear();
+    rolled.generate_moves(moves);
+    let mut best: Option<(Sugoroku, Outcomes)> = None;
+    for &mv in moves.iter() {
+        let mut after = *rolled;
+        after.make(mv);
+        let value = for_mover(networks, &after);
+        if best.is_none_or(|(_, b)| value.equity() > b.equity()) {
+            best = Some((after, value));
+        }
+    }
+    best.expect("a roll has a turn")
+}
+
 /// The probabilities of the results for the side to roll in `pos` after
 /// `plies` turns of look-ahead (0: the networks themselves).
 pub fn lookahead(networks: &Networks, pos: &Sugoroku, plies: u32) -> Outcomes {
@@ -244,19 +265,19 @@ pub fn lookahead(networks: &Networks, pos: &Sugoroku, plies: u32) -> Outcomes {
     for &(roll, weight) in ROLLS.iter() {
         let mut rolled = *pos;
         rolled.apply_chance(roll);
-        moves.clear();
-        rolled.generate_moves(&mut moves);
-        rated.clear();
-        for &mv in moves.iter() {
-            let mut after = rolled;
-            after.make(mv);
-            let o = for_mover(networks, &after);
-            rated.push((o.equity(), after, o));
-        }
-        rated.sort_by(|a, b| b.0.total_cmp(&a.0));
         let chosen = if plies == 1 {
-            rated[0].2
+            best_turn(networks, &rolled, &mut moves).1
         } else {
+            moves.clear();
+            rolled.generate_moves(&mut moves);
+            rated.clear();
+            for &mv in moves.iter() {
+                let mut after = rolled;
+                after.make(mv);
+                let o = for_mover(networks, &after);
+                rated.push((o.equity(), after, o));
+            }
+            rated.sort_by(|a, b| b.0.total_cmp(&a.0));
             rated
                 .iter()
                 .take(DEEP_CANDIDATES)
@@ -307,17 +328,7 @@ pub fn rollout(
             for &(dice, weight) in ROLLS.iter() {
                 let mut rolled = at;
                 rolled.apply_chance(dice);
-                moves.clear();
-                rolled.generate_moves(&mut moves);
-                let (after, value) = moves
-                    .iter()
-                    .map(|&mv| {
-                        let mut after = rolled;
-                        after.make(mv);
-                        (after, for_mover(networks, &after))
-                    })
-                    .max_by(|a, b| a.1.equity().total_cmp(&b.1.equity()))
-                    .expect("a roll has a turn");
+                let (after, value) = best_turn(networks, &rolled, &mut moves);
                 let value = view(value);
                 for (m, v) in mean.iter_mut().zip(value) {
                     *m += weight as f32 * v / 36.0;
