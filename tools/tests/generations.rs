@@ -175,3 +175,47 @@ fn fitting_resumes_to_the_same_networks() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `duel --depth`: both networks play through the engine's search. A network
+/// against itself on duplicate dice scores exactly 0 (no state carried
+/// between the sides); the first network, searched, beats one of 30 games
+/// of training, and the output says how they played.
+#[test]
+fn networks_duel_through_the_search() {
+    let dir = scratch("duel");
+    networks(&dir);
+    let first = concat!(env!("CARGO_MANIFEST_DIR"), "/train/sugoroku-first.bin");
+    let duel = |a: &str, b: &str| {
+        let args = [
+            "duel",
+            "--networks",
+            a,
+            "--against",
+            b,
+            "--pairs",
+            "6",
+            "--seed",
+            "4",
+            "--depth",
+            "2",
+        ];
+        let out = run(&dir, GEN, &args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let said = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(said.contains("searched to depth 2"), "{said}");
+        let points: f64 = said
+            .split(": ")
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("points in {said}"));
+        points
+    };
+    assert_eq!(duel(first, first), 0.0);
+    assert!(duel(first, "net.bin") > 0.5);
+    let _ = std::fs::remove_dir_all(&dir);
+}

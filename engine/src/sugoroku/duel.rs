@@ -30,8 +30,9 @@ pub enum Player<'a> {
     /// The turn with the best pip-count lead right after it (a hit counts as the
     /// pips it costs the opponent); an immediate win first.
     Greedy,
-    /// The engine: expectimax to `depth` turns with `evaluation`.
-    Search { depth: u32, evaluation: Evaluation },
+    /// The engine: expectimax to `depth` turns with the evaluator `eval`
+    /// (the engine's own filters at the root).
+    Search { depth: u32, eval: &'a SugorokuEval },
     /// The turn a network (one being trained, say) values most, at 0 ply.
     Network(&'a Networks),
     /// The same, but valuing races the tables hold exactly ([`super::race`]).
@@ -83,15 +84,13 @@ pub fn best_at_zero_ply(
 impl<'a> Contestant<'a> {
     fn new(player: Player<'a>) -> Self {
         let searcher = match player {
-            Player::Search { evaluation, .. } => {
+            Player::Search { eval, .. } => {
                 let config = SearchConfig {
                     hash_mb: DUEL_HASH_MB,
                     ..SearchConfig::default()
                 };
                 let mut searcher = <Expectimax<SugorokuEval> as Searcher<Sugoroku>>::new(&config);
-                Searcher::<Sugoroku>::params_mut(&mut searcher)
-                    .eval
-                    .evaluation = evaluation;
+                Searcher::<Sugoroku>::params_mut(&mut searcher).eval = eval.clone();
                 Some(searcher)
             }
             _ => None,
@@ -286,9 +285,10 @@ mod tests {
     #[test]
     fn the_engine_beats_the_random_and_the_greedy_player() {
         let rules = SugorokuRules::default();
+        let network = SugorokuEval::default();
         let engine = Player::Search {
             depth: 1,
-            evaluation: Evaluation::Network,
+            eval: &network,
         };
         for baseline in [Player::Random, Player::Greedy] {
             let result = duel(engine, baseline, 100, 1, &rules);
@@ -309,7 +309,7 @@ mod tests {
             for baseline in [Player::Random, Player::Greedy] {
                 let engine = Player::Search {
                     depth,
-                    evaluation: Evaluation::Network,
+                    eval: &SugorokuEval::default(),
                 };
                 let r = duel(engine, baseline, 150, 11, &rules);
                 println!(
@@ -328,13 +328,17 @@ mod tests {
     fn network_figures() {
         let network = Player::Network(crate::sugoroku::net::embedded());
         let rules = SugorokuRules::default();
+        let handmade = SugorokuEval {
+            evaluation: Evaluation::Handmade,
+            ..SugorokuEval::default()
+        };
         for (name, opponent) in [
             ("hand-made, 0 ply", Player::Static(Evaluation::Handmade)),
             (
                 "hand-made, 2-turn search",
                 Player::Search {
                     depth: 2,
-                    evaluation: Evaluation::Handmade,
+                    eval: &handmade,
                 },
             ),
         ] {

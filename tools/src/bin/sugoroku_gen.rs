@@ -99,6 +99,11 @@ enum Command {
         /// plays (the others in f32, as trained).
         #[arg(long, value_parser = ["networks", "against", "both"])]
         integer: Option<String>,
+        /// Both sides play through the engine's search to this depth (its
+        /// root filters and exact races; 2 is one turn of look-ahead, what
+        /// 100 ms a move mostly reaches); 0: the networks alone at 0 ply.
+        #[arg(long, default_value_t = 0)]
+        depth: u32,
     },
     /// Fits networks to labelled data.
     Fit {
@@ -174,7 +179,16 @@ fn main() {
             seed,
             rules,
             integer,
-        } => duel(&networks, &against, pairs, seed, &rules, integer.as_deref()),
+            depth,
+        } => duel(
+            &networks,
+            &against,
+            pairs,
+            seed,
+            &rules,
+            integer.as_deref(),
+            depth,
+        ),
         Command::Fit {
             from,
             data,
@@ -406,9 +420,12 @@ fn duel(
     seed: u64,
     rules: &[String],
     integer: Option<&str>,
+    depth: u32,
 ) -> Result<(), String> {
+    use std::sync::Arc;
     use yomi_engine::core::HouseRules;
     use yomi_engine::sugoroku::duel::{duel, Player};
+    use yomi_engine::sugoroku::SugorokuEval;
     let load = |path: &Path, side: &str| {
         let read =
             Networks::from_bytes(&read(path)?).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -425,15 +442,40 @@ fn duel(
             .set(name, value)
             .map_err(|e| format!("--rule {rule}: {e}"))?;
     }
-    let r = duel(
-        Player::Network(&a_nets),
-        Player::Network(&b_nets),
-        pairs,
-        seed,
-        &house,
-    );
+    let r = if depth == 0 {
+        duel(
+            Player::Network(&a_nets),
+            Player::Network(&b_nets),
+            pairs,
+            seed,
+            &house,
+        )
+    } else {
+        let evaluator = |networks: Networks| SugorokuEval {
+            network: Some(Arc::new(networks)),
+            ..SugorokuEval::default()
+        };
+        let (a_eval, b_eval) = (evaluator(a_nets), evaluator(b_nets));
+        duel(
+            Player::Search {
+                depth,
+                eval: &a_eval,
+            },
+            Player::Search {
+                depth,
+                eval: &b_eval,
+            },
+            pairs,
+            seed,
+            &house,
+        )
+    };
+    let played = match depth {
+        0 => "at 0 ply".to_string(),
+        _ => format!("searched to depth {depth}"),
+    };
     println!(
-        "{} against {} at 0 ply: {:+.3} +/- {:.3} points/game ({} games; won 1/2/3 {:?}, lost 1/2/3 {:?})",
+        "{} against {} {played}: {:+.3} +/- {:.3} points/game ({} games; won 1/2/3 {:?}, lost 1/2/3 {:?})",
         a.display(),
         b.display(),
         r.points,
