@@ -81,8 +81,9 @@ enum Command {
         out: PathBuf,
         shards: Vec<PathBuf>,
     },
-    /// Plays two networks files at 0 ply on duplicate dice (a generation's
-    /// quick measure; the engine's own strength is measured by matches).
+    /// Plays two networks files on duplicate dice, at 0 ply or through the
+    /// engine's search to `--depth` (a generation's quick measures; the
+    /// engine's own strength is measured by timed matches).
     Duel {
         #[arg(long)]
         networks: PathBuf,
