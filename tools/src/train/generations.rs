@@ -32,6 +32,7 @@ use yomi_engine::search::ChanceGame;
 use yomi_engine::session::Playable;
 use yomi_engine::sugoroku::duel::roll;
 use yomi_engine::sugoroku::net::{self, Networks, Outcomes, OUTPUTS};
+use yomi_engine::sugoroku::race::{self, RaceTables};
 use yomi_engine::sugoroku::{Closeout, Finish, Sugoroku, SugorokuMove, SugorokuRules, ROLLS};
 
 pub const DATA_MAGIC: &[u8; 8] = b"YOMISGD1";
@@ -227,9 +228,15 @@ pub fn read_records(bytes: &[u8]) -> Result<Vec<Sample>, String> {
         .collect()
 }
 
+/// The results for the side to roll in `pos` as the engine's evaluation
+/// gives them at 0 ply: exact in a race the tables hold, else the networks'.
+fn at_zero_ply(networks: &Networks, pos: &Sugoroku) -> Outcomes {
+    race::outcomes(networks, pos, RaceTables::Wait)
+}
+
 /// The outcomes for the side that has just played to reach `after`.
 fn for_mover(networks: &Networks, after: &Sugoroku) -> Outcomes {
-    networks.outcomes(after).flipped()
+    at_zero_ply(networks, after).flipped()
 }
 
 /// The best turn of `rolled` (dice to play) at 0 ply, the first of equal
@@ -254,10 +261,11 @@ fn best_turn(
 }
 
 /// The probabilities of the results for the side to roll in `pos` after
-/// `plies` turns of look-ahead (0: the networks themselves).
+/// `plies` turns of look-ahead (0: the evaluation itself; a race the tables
+/// hold is exact at any depth).
 pub fn lookahead(networks: &Networks, pos: &Sugoroku, plies: u32) -> Outcomes {
-    if plies == 0 || pos.outcome().is_some() {
-        return networks.outcomes(pos);
+    if plies == 0 || pos.outcome().is_some() || race::exact(pos, RaceTables::Wait).is_some() {
+        return at_zero_ply(networks, pos);
     }
     let mut sum = [0.0f32; OUTPUTS];
     let mut moves: MoveList<SugorokuMove> = MoveList::new();
@@ -294,8 +302,8 @@ pub fn lookahead(networks: &Networks, pos: &Sugoroku, plies: u32) -> Outcomes {
 
 /// The results for the side to roll in `pos` by truncated rollouts: `trials`
 /// games played on, each turn the best at 0 ply, cut after `turns` turns
-/// and valued there by the networks (or by the result, if the game ends),
-/// averaged. Each roll's luck (what its best turn is worth to the mover,
+/// or where a race the tables hold begins, and valued there (by the result,
+/// if the game ended), averaged. Each roll's luck (what its best turn is worth to the mover,
 /// less the mean over all rolls) is taken off the trial's value: the dice
 /// that make a trial lucky cancel, which keeps the mean and cuts its
 /// variance (GNU Backgammon's variance reduction).
@@ -306,8 +314,8 @@ pub fn rollout(
     turns: u8,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Outcomes {
-    if pos.outcome().is_some() {
-        return networks.outcomes(pos);
+    if pos.outcome().is_some() || race::exact(pos, RaceTables::Wait).is_some() {
+        return at_zero_ply(networks, pos);
     }
     let root = pos.side_to_move();
     let mut moves: MoveList<SugorokuMove> = MoveList::new();
@@ -316,7 +324,7 @@ pub fn rollout(
         let mut at = *pos;
         let mut luck = [0.0f32; OUTPUTS];
         for _ in 0..turns {
-            if at.outcome().is_some() {
+            if at.outcome().is_some() || race::exact(&at, RaceTables::Wait).is_some() {
                 break;
             }
             // In the root's view: what each roll's best turn is worth.
@@ -343,7 +351,7 @@ pub fn rollout(
             }
             at = after;
         }
-        let end = networks.outcomes(&at);
+        let end = at_zero_ply(networks, &at);
         let end = if at.side_to_move() == root {
             end
         } else {
@@ -378,7 +386,7 @@ pub fn label_game(networks: &Networks, sampling: &Sampling, game: u64) -> Vec<Sa
         if pos.outcome().is_some() {
             break;
         }
-        let quick = networks.outcomes(&pos);
+        let quick = at_zero_ply(networks, &pos);
         let one = lookahead(networks, &pos, 1);
         let keep_draw: f32 = rng.gen();
         if (one.equity() - quick.equity()).abs() >= sampling.keep_above
@@ -572,6 +580,24 @@ mod tests {
         let far = rollout(&networks, &pos, 4, 6, &mut a);
         assert_eq!(far, rollout(&networks, &pos, 4, 6, &mut b));
         assert_ne!(far.to_array(), one);
+    }
+
+    #[test]
+    fn races_the_tables_hold_are_labelled_exactly() {
+        let networks = small();
+        for finish in [Finish::AllHome, Finish::BearOff] {
+            let rules = SugorokuRules {
+                finish,
+                ..SugorokuRules::default()
+            };
+            for pos in yomi_engine::sugoroku::duel::race_starts(3, 11, &rules) {
+                let exact = race::exact(&pos, RaceTables::Wait).expect("a race the tables hold");
+                let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
+                assert_eq!(rollout(&networks, &pos, 3, 5, &mut rng), exact);
+                assert_eq!(lookahead(&networks, &pos, 2), exact);
+                assert_ne!(networks.outcomes(&pos), exact, "the small networks guess");
+            }
+        }
     }
 
     #[test]
