@@ -301,12 +301,12 @@ pub fn lookahead(networks: &Networks, pos: &Sugoroku, plies: u32) -> Outcomes {
 }
 
 /// The results for the side to roll in `pos` by truncated rollouts: `trials`
-/// games played on, each turn the best at 0 ply, cut after `turns` turns
-/// or where a race the tables hold begins, and valued there (by the result,
-/// if the game ended), averaged. Each roll's luck (what its best turn is worth to the mover,
-/// less the mean over all rolls) is taken off the trial's value: the dice
-/// that make a trial lucky cancel, which keeps the mean and cuts its
-/// variance (GNU Backgammon's variance reduction).
+/// games played on, each turn the best at 0 ply, cut after `turns` turns or
+/// where a race the tables hold begins, valued there (by the result, if the
+/// game ended), and averaged. Each roll's luck (what its best turn is worth
+/// to the mover, less the mean over all rolls) is taken off the trial's
+/// value: the dice that make a trial lucky cancel, which keeps the mean and
+/// cuts its variance (GNU Backgammon's variance reduction).
 pub fn rollout(
     networks: &Networks,
     pos: &Sugoroku,
