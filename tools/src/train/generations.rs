@@ -234,6 +234,12 @@ fn at_zero_ply(networks: &Networks, pos: &Sugoroku) -> Outcomes {
     race::outcomes(networks, pos, RaceTables::Wait)
 }
 
+/// Whether no look-ahead can change `pos`'s value: the game is decided, or
+/// it is a race the tables hold.
+fn settled(pos: &Sugoroku) -> bool {
+    pos.outcome().is_some() || race::exact(pos, RaceTables::Wait).is_some()
+}
+
 /// The outcomes for the side that has just played to reach `after`.
 fn for_mover(networks: &Networks, after: &Sugoroku) -> Outcomes {
     at_zero_ply(networks, after).flipped()
@@ -264,7 +270,7 @@ fn best_turn(
 /// `plies` turns of look-ahead (0: the evaluation itself; a race the tables
 /// hold is exact at any depth).
 pub fn lookahead(networks: &Networks, pos: &Sugoroku, plies: u32) -> Outcomes {
-    if plies == 0 || pos.outcome().is_some() || race::exact(pos, RaceTables::Wait).is_some() {
+    if plies == 0 || settled(pos) {
         return at_zero_ply(networks, pos);
     }
     let mut sum = [0.0f32; OUTPUTS];
@@ -314,7 +320,7 @@ pub fn rollout(
     turns: u8,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Outcomes {
-    if pos.outcome().is_some() || race::exact(pos, RaceTables::Wait).is_some() {
+    if settled(pos) {
         return at_zero_ply(networks, pos);
     }
     let root = pos.side_to_move();
@@ -324,7 +330,7 @@ pub fn rollout(
         let mut at = *pos;
         let mut luck = [0.0f32; OUTPUTS];
         for _ in 0..turns {
-            if at.outcome().is_some() || race::exact(&at, RaceTables::Wait).is_some() {
+            if settled(&at) {
                 break;
             }
             // In the root's view: what each roll's best turn is worth.
