@@ -219,3 +219,62 @@ fn networks_duel_through_the_search() {
     assert!(duel(first, "net.bin") > 0.5);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `duel --luck`: the points less each roll's luck keep their mean and
+/// narrow the interval. The embedded network against the first one, at 0 ply.
+#[test]
+fn luck_adjusted_duel_narrows_the_interval() {
+    let dir = scratch("luck");
+    let first = concat!(env!("CARGO_MANIFEST_DIR"), "/train/sugoroku-first.bin");
+    let embedded = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../engine/src/sugoroku/net.bin"
+    );
+    let out = run(
+        &dir,
+        GEN,
+        &[
+            "duel",
+            "--networks",
+            embedded,
+            "--against",
+            first,
+            "--pairs",
+            "100",
+            "--seed",
+            "5",
+            "--luck",
+        ],
+    );
+    let said = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "{said}");
+    // "... at 0 ply: +0.120 +/- 0.210 points/game (...)" then
+    // "less the dice's luck: +0.150 +/- 0.090 points/game".
+    let estimate = |line: &str| -> (f64, f64) {
+        let numbers: Vec<f64> = line
+            .rsplit(": ")
+            .next()
+            .into_iter()
+            .flat_map(|rest| rest.split_whitespace().take(3))
+            .filter_map(|word| word.parse().ok())
+            .collect();
+        match numbers[..] {
+            [points, error] => (points, error),
+            _ => panic!("an estimate in {line:?}"),
+        }
+    };
+    let lines: Vec<&str> = said.lines().collect();
+    assert_eq!(lines.len(), 2, "{said}");
+    let (raw, raw_error) = estimate(lines[0].split(" (").next().unwrap());
+    let (adjusted, adjusted_error) = estimate(lines[1]);
+    assert!(adjusted_error < 0.7 * raw_error, "{said}");
+    assert!(
+        (adjusted - raw).abs() < raw_error + adjusted_error,
+        "{said}"
+    );
+    assert!(
+        adjusted - adjusted_error > 0.0,
+        "the new network is ahead: {said}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

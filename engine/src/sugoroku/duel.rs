@@ -5,6 +5,13 @@
 //! either game is draw k of the stream, and the players swap colours between the
 //! two games, so each plays the dice the other had. Pairs are the independent
 //! units the error bar is computed over.
+//!
+//! With a reference network, each game's points are also given less the luck
+//! of its dice (GNU Backgammon's luck-adjusted result): each turn, what the
+//! drawn roll's best turn at 0 ply is worth to the mover by the reference,
+//! less the mean of that over the 21 rolls. Every turn's luck has mean zero
+//! whatever the reference, so the adjusted points have the same mean as the
+//! points; the better the reference, the less of the dice's noise is left.
 
 use super::net::Networks;
 use super::{
@@ -16,6 +23,7 @@ use crate::search::{ChanceGame, Limits, SearchConfig, SearchControl, Searcher};
 use crate::session::Playable;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use rayon::prelude::*;
 
 /// A game longer than this many turns is stopped and counted as no points
 /// (random players can wander a long time; real games end far sooner).
@@ -52,6 +60,27 @@ pub struct DuelResult {
     pub wins: u32,
     /// The first player's games won by 1, 2 and 3 points, then lost by 1, 2, 3.
     pub results: [u32; 6],
+    /// The points less the dice's luck, when a reference valued it.
+    pub luck_adjusted: Option<Estimate>,
+}
+
+/// A mean over pairs with the half-width of its 95 % interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    pub points: f64,
+    pub error95: f64,
+}
+
+impl Estimate {
+    fn of(samples: &[f64]) -> Self {
+        let n = samples.len().max(1) as f64;
+        let mean = samples.iter().sum::<f64>() / n;
+        let variance = samples.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+        Estimate {
+            points: mean,
+            error95: 1.96 * (variance / n).sqrt(),
+        }
+    }
 }
 
 struct Contestant<'a> {
@@ -66,6 +95,15 @@ pub fn best_at_zero_ply(
     moves: &MoveList<SugorokuMove>,
     value: impl Fn(&Sugoroku) -> f32,
 ) -> SugorokuMove {
+    rated_best_at_zero_ply(pos, moves, value).1
+}
+
+/// [`best_at_zero_ply`]'s turn with its rating.
+fn rated_best_at_zero_ply(
+    pos: &Sugoroku,
+    moves: &MoveList<SugorokuMove>,
+    value: impl Fn(&Sugoroku) -> f32,
+) -> (f32, SugorokuMove) {
     let mut best = (f32::NEG_INFINITY, moves[0]);
     for &mv in moves.iter() {
         let mut after = *pos;
@@ -78,7 +116,30 @@ pub fn best_at_zero_ply(
             best = (rating, mv);
         }
     }
-    best.1
+    best
+}
+
+/// The luck of `drawn` for the side to roll in `pos`: its best turn's worth
+/// at 0 ply by `reference` (races the tables hold exact), less the mean of
+/// that over the 21 rolls.
+pub fn luck(reference: &Networks, pos: &Sugoroku, drawn: Roll) -> f64 {
+    let mut moves = MoveList::new();
+    let (mut mean, mut of_drawn) = (0.0, 0.0);
+    for &(dice, weight) in ROLLS.iter() {
+        let mut rolled = *pos;
+        rolled.apply_chance(dice);
+        moves.clear();
+        rolled.generate_moves(&mut moves);
+        let worth = rated_best_at_zero_ply(&rolled, &moves, |after| {
+            -super::race::outcomes(reference, after, RaceTables::Wait).equity()
+        })
+        .0 as f64;
+        mean += weight as f64 * worth / 36.0;
+        if dice == drawn {
+            of_drawn = worth;
+        }
+    }
+    of_drawn - mean
 }
 
 impl<'a> Contestant<'a> {
@@ -156,14 +217,16 @@ pub fn roll(rng: &mut Xoshiro256PlusPlus) -> Roll {
 }
 
 /// Plays one game from `start`; the points for `seats[0]`'s player (who sits
-/// at seat `first`).
+/// at seat `first`), and the luck of its dice for that player by `reference`
+/// (0 without one).
 fn play(
     seats: &mut [Contestant<'_>; 2],
     first: Seat,
     start: &Sugoroku,
     dice: u64,
     choices: u64,
-) -> i32 {
+    reference: Option<&Networks>,
+) -> (i32, f64) {
     let mut dice = Xoshiro256PlusPlus::seed_from_u64(dice);
     let mut choices = Xoshiro256PlusPlus::seed_from_u64(choices);
     for seat in seats.iter_mut() {
@@ -172,19 +235,26 @@ fn play(
         }
     }
     let mut pos = *start;
+    let mut luck_of_first = 0.0;
     for _ in 0..MAX_TURNS {
         if let Some(outcome) = pos.decided() {
-            return match outcome.result {
+            let points = match outcome.result {
                 GameResult::Win { .. } => outcome.value_for(first),
                 _ => 0,
             };
+            return (points, luck_of_first);
         }
-        pos.apply_chance(roll(&mut dice));
+        let drawn = roll(&mut dice);
         let mover = if pos.side_to_move() == first { 0 } else { 1 };
+        if let Some(reference) = reference {
+            let luck = luck(reference, &pos, drawn);
+            luck_of_first += if mover == 0 { luck } else { -luck };
+        }
+        pos.apply_chance(drawn);
         let mv = seats[mover].choose(&pos, &mut choices);
         pos.make(mv);
     }
-    0
+    (0, luck_of_first)
 }
 
 /// `pairs` duplicate pairs of games between `a` and `b` from the start; the
@@ -197,36 +267,76 @@ pub fn duel(a: Player, b: Player, pairs: u32, seed: u64, rules: &SugorokuRules) 
 /// One duplicate pair of games between `a` and `b` from each of `starts`; the
 /// result is `a`'s.
 pub fn duel_from(a: Player, b: Player, starts: &[Sugoroku], seed: u64) -> DuelResult {
-    let mut seats = [Contestant::new(a), Contestant::new(b)];
-    let pairs = starts.len() as u32;
-    let mut pair_points = Vec::with_capacity(starts.len());
+    duel_with_luck(a, b, starts, seed, None)
+}
+
+/// [`duel_from`], and with `reference` the points less the dice's luck too.
+/// The pairs are spread over the threads of the current pool; each game is
+/// the same on any number of them.
+pub fn duel_with_luck(
+    a: Player,
+    b: Player,
+    starts: &[Sugoroku],
+    seed: u64,
+    reference: Option<&Networks>,
+) -> DuelResult {
+    struct Pair {
+        points: [i32; 2],
+        luck: [f64; 2],
+    }
+    let per_thread = starts.len().div_ceil(rayon::current_num_threads()).max(1);
+    let played: Vec<Pair> = starts
+        .par_chunks(per_thread)
+        .enumerate()
+        .flat_map_iter(|(index, chunk)| {
+            let mut seats = [Contestant::new(a), Contestant::new(b)];
+            let played: Vec<Pair> = ((index * per_thread) as u64..)
+                .zip(chunk)
+                .map(|(pair, start)| {
+                    let dice = crate::core::zobrist::splitmix64(seed ^ pair.wrapping_mul(0x9E37)).1;
+                    let [(p0, l0), (p1, l1)] = [Seat::FIRST, Seat::SECOND].map(|first| {
+                        let choices = dice ^ (first.index() as u64 + 1);
+                        play(&mut seats, first, start, dice, choices, reference)
+                    });
+                    Pair {
+                        points: [p0, p1],
+                        luck: [l0, l1],
+                    }
+                })
+                .collect();
+            played
+        })
+        .collect();
     let mut wins = 0;
     let mut results = [0; 6];
-    for (pair, start) in (0..pairs as u64).zip(starts) {
-        let dice = crate::core::zobrist::splitmix64(seed ^ pair.wrapping_mul(0x9E37)).1;
-        let mut total = 0;
-        for first in [Seat::FIRST, Seat::SECOND] {
-            let choices = dice ^ (first.index() as u64 + 1);
-            let points = play(&mut seats, first, start, dice, choices);
-            wins += (points > 0) as u32;
-            match points {
-                1..=3 => results[points as usize - 1] += 1,
-                -3..=-1 => results[2 + (-points) as usize] += 1,
-                _ => {}
-            }
-            total += points;
+    for &points in played.iter().flat_map(|pair| &pair.points) {
+        wins += (points > 0) as u32;
+        match points {
+            1..=3 => results[points as usize - 1] += 1,
+            -3..=-1 => results[2 + (-points) as usize] += 1,
+            _ => {}
         }
-        pair_points.push(total as f64 / 2.0);
     }
-    let n = pair_points.len().max(1) as f64;
-    let mean = pair_points.iter().sum::<f64>() / n;
-    let variance = pair_points.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let pair_points: Vec<f64> = played
+        .iter()
+        .map(|pair| (pair.points[0] + pair.points[1]) as f64 / 2.0)
+        .collect();
+    let raw = Estimate::of(&pair_points);
+    let luck_adjusted = reference.map(|_| {
+        let adjusted: Vec<f64> = played
+            .iter()
+            .zip(&pair_points)
+            .map(|(pair, points)| points - (pair.luck[0] + pair.luck[1]) / 2.0)
+            .collect();
+        Estimate::of(&adjusted)
+    });
     DuelResult {
-        games: 2 * pairs,
-        points: mean,
-        error95: 1.96 * (variance / n).sqrt(),
+        games: 2 * starts.len() as u32,
+        points: raw.points,
+        error95: raw.error95,
         wins,
         results,
+        luck_adjusted,
     }
 }
 
@@ -278,6 +388,75 @@ mod tests {
             mirror.points, 0.0,
             "identical players on shared dice cancel out"
         );
+    }
+
+    /// Each turn's luck has mean zero over the rolls, so taking it off keeps
+    /// a duel's expected points.
+    #[test]
+    fn luck_is_zero_on_average_over_the_rolls() {
+        let network = crate::sugoroku::net::embedded();
+        for (game, start) in race_starts(3, 5, &SugorokuRules::default())
+            .into_iter()
+            .chain([Sugoroku::start(&SugorokuRules::default())])
+            .enumerate()
+        {
+            let mean: f64 = ROLLS
+                .iter()
+                .map(|&(dice, weight)| weight as f64 * luck(network, &start, dice) / 36.0)
+                .sum();
+            assert!(mean.abs() < 1e-6, "position {game}: mean luck {mean}");
+            let spread: f64 = ROLLS
+                .iter()
+                .map(|&(dice, _)| luck(network, &start, dice).abs())
+                .sum();
+            assert!(spread > 0.0, "position {game}: the rolls differ");
+        }
+    }
+
+    /// A player against itself on duplicate dice: each pair's second game
+    /// is its first with the seats swapped, so its luck cancels too. (That
+    /// the luck narrows the interval is tested with two real networks,
+    /// through `sugoroku_gen duel --luck`.)
+    #[test]
+    fn a_mirror_duel_has_no_luck_left() {
+        let network = crate::sugoroku::net::embedded();
+        let starts = vec![Sugoroku::start(&SugorokuRules::default()); 10];
+        let mirror = duel_with_luck(
+            Player::Network(network),
+            Player::Network(network),
+            &starts,
+            3,
+            Some(network),
+        );
+        assert_eq!(mirror.points, 0.0);
+        assert_eq!(mirror.luck_adjusted.map(|a| a.points), Some(0.0));
+        let random = duel_with_luck(Player::Random, Player::Random, &starts, 3, Some(network));
+        assert!(random
+            .luck_adjusted
+            .is_some_and(|a| a.points != random.points));
+    }
+
+    /// The pairs are split over the pool's threads; every game is the same.
+    #[test]
+    fn a_duel_is_the_same_on_any_number_of_threads() {
+        let network = crate::sugoroku::net::embedded();
+        let starts = vec![Sugoroku::start(&SugorokuRules::default()); 7];
+        let on = |threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a pool")
+                .install(|| {
+                    duel_with_luck(
+                        Player::Network(network),
+                        Player::Random,
+                        &starts,
+                        9,
+                        Some(network),
+                    )
+                })
+        };
+        assert_eq!(on(1), on(3));
     }
 
     /// The engine against both baselines on 100 duplicate pairs each: a wide
