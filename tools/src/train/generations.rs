@@ -326,32 +326,29 @@ pub fn rollout(
     let root = pos.side_to_move();
     let mut moves: MoveList<SugorokuMove> = MoveList::new();
     let mut sum = [0.0f64; OUTPUTS];
+    // Every trial's first turn is from `pos`: its rolls are valued once.
+    let first_turn = rolls_best_turns(networks, pos, root, &mut moves);
     for _ in 0..trials {
         let mut at = *pos;
         let mut luck = [0.0f32; OUTPUTS];
-        for _ in 0..turns {
+        for turn in 0..turns {
             if settled(&at) {
                 break;
             }
-            // In the root's view: what each roll's best turn is worth.
-            let ours = at.side_to_move() == root;
-            let view = |o: Outcomes| if ours { o } else { o.flipped() }.to_array();
-            let mut mean = [0.0f32; OUTPUTS];
             let drawn = roll(rng);
-            let mut played = None;
-            for &(dice, weight) in ROLLS.iter() {
-                let mut rolled = at;
-                rolled.apply_chance(dice);
-                let (after, value) = best_turn(networks, &rolled, &mut moves);
-                let value = view(value);
-                for (m, v) in mean.iter_mut().zip(value) {
-                    *m += weight as f32 * v / 36.0;
-                }
-                if dice == drawn {
-                    played = Some((after, value));
-                }
-            }
-            let (after, value) = played.expect("the drawn roll is one of the 21");
+            let later;
+            let (best, mean) = if turn == 0 {
+                &first_turn
+            } else {
+                later = rolls_best_turns(networks, &at, root, &mut moves);
+                &later
+            };
+            let (after, value) = ROLLS
+                .iter()
+                .zip(best)
+                .find(|((dice, _), _)| *dice == drawn)
+                .map(|(_, played)| *played)
+                .expect("the drawn roll is one of the 21");
             for ((l, v), m) in luck.iter_mut().zip(value).zip(mean) {
                 *l += v - m;
             }
@@ -368,6 +365,30 @@ pub fn rollout(
         }
     }
     Outcomes::from_array(sum.map(|s| (s / trials as f64) as f32)).sanitized(true)
+}
+
+/// Each roll's best turn at 0 ply from `at` (in the order of [`ROLLS`]) with
+/// its results in `root`'s view, and their mean over the rolls.
+#[allow(clippy::type_complexity)]
+fn rolls_best_turns(
+    networks: &Networks,
+    at: &Sugoroku,
+    root: Seat,
+    moves: &mut MoveList<SugorokuMove>,
+) -> ([(Sugoroku, [f32; OUTPUTS]); ROLLS.len()], [f32; OUTPUTS]) {
+    let ours = at.side_to_move() == root;
+    let mut mean = [0.0f32; OUTPUTS];
+    let best = ROLLS.map(|(dice, weight)| {
+        let mut rolled = *at;
+        rolled.apply_chance(dice);
+        let (after, value) = best_turn(networks, &rolled, moves);
+        let value = if ours { value } else { value.flipped() }.to_array();
+        for (m, v) in mean.iter_mut().zip(value) {
+            *m += weight as f32 * v / 36.0;
+        }
+        (after, value)
+    });
+    (best, mean)
 }
 
 /// The sampling settings of a run (everything in [`Header`] but the games).
