@@ -898,6 +898,11 @@ fn sugoroku_duplicate_dice() {
     assert_ne!(records[0].dice_seed, records[2].dice_seed);
     assert!(stdout.contains("Points per game: A "), "{stdout}");
     assert!(stdout.contains("Pentanomial"), "{stdout}");
+    assert!(
+        stdout
+            .contains("Points per game less the dice's luck (valued by the embedded network): A "),
+        "{stdout}"
+    );
 
     // Resumed from the first three games, the run ends with the same totals.
     let content = std::fs::read_to_string(&out).unwrap();
@@ -909,12 +914,48 @@ fn sugoroku_duplicate_dice() {
     args[at + 1] = resumed.to_string_lossy().into_owned();
     let (again, _) = ok(&args);
     assert_eq!(records_in(&resumed).len(), 6);
-    for prefix in ["Score of", "Points per game"] {
+    for prefix in ["Score of", "Points per game", "Points per game less"] {
         assert_eq!(
             line_starting(&again, prefix),
             line_starting(&stdout, prefix)
         );
     }
+}
+
+/// The same engine on both sides of duplicate dice plays each pairing's two
+/// games alike, seats swapped: no points and no luck left, by either measure;
+/// and `match merge` gives the same summary.
+#[test]
+fn sugoroku_mirror_has_no_luck_left() {
+    let dir = scratch("sugoroku-mirror");
+    let out = dir.join("results.jsonl");
+    let mut args = strings(&[
+        "--game",
+        "sugoroku",
+        "--games",
+        "4",
+        "--depth",
+        "1",
+        "--seed",
+        "12",
+        "--rule",
+        "SugorokuFinish=bearoff",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    args.extend(yomi_engine("A", &[]));
+    args.extend(yomi_engine("B", &[]));
+    let (stdout, _) = ok(&args);
+    let luck =
+        "Points per game less the dice's luck (valued by the embedded network): A +0.000 +/- 0.000";
+    assert!(stdout.contains(luck), "{stdout}");
+    let merged = run_match(&strings(&["merge", out.to_str().unwrap()]));
+    assert!(
+        text(&merged.stdout).contains(luck),
+        "{}",
+        text(&merged.stdout)
+    );
 }
 
 /// Runs `match`, which must refuse with exit status 2 and one line on stderr

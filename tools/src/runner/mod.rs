@@ -7,6 +7,7 @@ pub mod config;
 pub mod engine;
 pub mod game;
 pub mod ladder;
+pub mod luck;
 pub mod record;
 pub mod report;
 pub mod schedule;
@@ -76,6 +77,9 @@ pub fn run(config: &MatchConfig, options: &RunOptions) -> Result<Outcome, String
         open_results(options, "run", &header_line(config), &header_fields(config))?;
     play_rest(config, options, games, previous, out)
 }
+
+const SUGOROKU: &str =
+    <yomi_engine::sugoroku::Sugoroku as yomi_engine::session::Playable>::PROFILE.name;
 
 /// Plays the `games` ([`game_list`]) not among `previous` (the games
 /// already recorded), appending each to `out` as it ends (`options.out` is
@@ -196,7 +200,14 @@ pub fn play_rest(
         }
     });
     let state = shared.into_inner().unwrap();
-    let totals = Totals::of(&state.records, names.len(), per_pair);
+    let mut totals = Totals::of(&state.records, names.len(), per_pair);
+    if config.game.name() == SUGOROKU {
+        totals.luck_adjusted = Some(luck::luck_adjusted_points(
+            &state.records,
+            &config.rules,
+            per_pair,
+        ));
+    }
     let stopped_early = state.records.len() < total;
     let mut summary = totals.summary(&names, sprt);
     if stopped_early {
@@ -223,8 +234,17 @@ pub fn merged_outcome(merged: Merged, sprt: Option<&Sprt>) -> Result<Outcome, St
     let game = merged.str_field("game").unwrap_or_default();
     let seats = yomi_engine::registry::find(&game).map_or(2, |entry| entry.seats);
     let per_pair = crate::runner::schedule::seatings(seats, names.len()).len() as u64;
+    let rules: Vec<(String, String)> = merged
+        .strings("rules")
+        .iter()
+        .filter_map(|rule| rule.split_once('='))
+        .map(|(name, value)| (name.to_string(), value.to_string()))
+        .collect();
     let records = merged.records;
-    let totals = Totals::of(&records, names.len().max(2), per_pair);
+    let mut totals = Totals::of(&records, names.len().max(2), per_pair);
+    if game == SUGOROKU {
+        totals.luck_adjusted = Some(luck::luck_adjusted_points(&records, &rules, per_pair));
+    }
     let summary = totals.summary(&names, sprt);
     Ok(Outcome {
         totals,

@@ -32,6 +32,10 @@ pub struct Totals {
     pub pair_scores: Vec<BTreeMap<u64, Vec<f64>>>,
     /// Per engine index, per pairing: points won (+) or lost (−) in each game.
     pub pair_points: Vec<BTreeMap<u64, Vec<f64>>>,
+    /// Sugoroku: the first engine's points per game less the dice's luck,
+    /// with its 95 % half-width and units ([`crate::runner::luck`]), or why
+    /// there are none.
+    pub luck_adjusted: Option<Result<(f64, f64, &'static str), String>>,
 }
 
 /// One engine's line of the standings.
@@ -69,7 +73,7 @@ impl Standing {
 /// The units a mean is taken over: the pairing means when every pairing is
 /// complete (seats and dice balanced inside each) and there are two or more,
 /// else the single games.
-fn units(pairs: &BTreeMap<u64, Vec<f64>>, per_pair: u64) -> (Vec<f64>, &'static str) {
+pub(crate) fn units(pairs: &BTreeMap<u64, Vec<f64>>, per_pair: u64) -> (Vec<f64>, &'static str) {
     let complete = pairs.len() >= 2 && pairs.values().all(|v| v.len() as u64 == per_pair);
     if complete && per_pair > 1 {
         let means = pairs
@@ -385,6 +389,19 @@ impl Totals {
             "Points per game: {}  (95%, over {unit})",
             parts.join("; ")
         );
+        match &self.luck_adjusted {
+            Some(Ok((mean, half, unit))) => {
+                let _ = writeln!(
+                    out,
+                    "Points per game less the dice's luck (valued by the embedded network): {} {mean:+.3} +/- {half:.3}  (95%, over {unit})",
+                    engines.first().map(String::as_str).unwrap_or("A"),
+                );
+            }
+            Some(Err(e)) => {
+                let _ = writeln!(out, "Points per game less the dice's luck: none ({e})");
+            }
+            None => {}
+        }
     }
 
     /// Four seats: the standings table and engine 0's Elo against the field.
