@@ -1430,7 +1430,9 @@ fn info_shows_only_the_lines_multipv_asks_for() {
             }
             for seed in 0..4 {
                 engine.ask(&format!("setoption name Seed value {seed}"));
-                let lines = engine.go("go depth 3", PROMPT);
+                // The node cap keeps Sugoroku's full-strength depth 3 (which
+                // a test build on a slow processor takes seconds over) short.
+                let lines = engine.go("go depth 3 nodes 50000", PROMPT);
                 assert_legal_search(&lines, &legal);
                 for line in &lines[..lines.len() - 1] {
                     let multipv = info_field(line, "multipv").unwrap_or(1);
