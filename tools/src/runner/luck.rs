@@ -29,13 +29,13 @@ pub fn game_luck(record: &GameRecord, rules: &SugorokuRules) -> Result<f64, Stri
         let dice = entry
             .split_once(':')
             .map_or(entry.as_str(), |(dice, _)| dice);
-        let digits: Vec<u8> = dice.bytes().map(|c| c.wrapping_sub(b'0')).collect();
         if pos.at_chance() {
-            if let [a @ 1..=6, b @ 1..=6] = digits[..] {
-                let drawn = Roll::new(a, b);
-                let of_mover = duel::luck(reference, &pos, drawn);
-                luck += if mover == 0 { of_mover } else { -of_mover };
-            }
+            // The roll read by the notation's own parser.
+            let mut rolled = pos;
+            rolled.play_text(dice).map_err(|e| fail(e.to_string()))?;
+            let drawn = Roll::new(rolled.dice().hi(), rolled.dice().lo());
+            let of_mover = duel::luck(reference, &pos, drawn);
+            luck += if mover == 0 { of_mover } else { -of_mover };
         }
         pos.play_text(entry).map_err(|e| fail(e.to_string()))?;
     }
