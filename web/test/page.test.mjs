@@ -541,8 +541,9 @@ test("the review: the Annan hanging rook reviewed in the page, the blunder marke
 test("the review of a finished game starts by itself, shows its progress and can be cancelled", async () => {
   const p = await context.newPage();
   p.on("pageerror", (e) => errors.push(e.message));
-  // A Hasami game drawn by a move limit of 8, at a budget of seconds a move.
-  await p.goto(`${server.url}?analysis=100&review=2000000`);
+  // A Hasami game drawn by a move limit of 8, at a budget of many seconds a move: the review
+  // must still be running when the test cancels it, however loaded the machine.
+  await p.goto(`${server.url}?analysis=100&review=20000000`);
   await p.waitForFunction(() => window.yomiApp?.state === "human");
   await p.click("#save summary");
   // Opened, the box shows the game's record first (its toggle event comes after the click).
