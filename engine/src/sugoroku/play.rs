@@ -59,10 +59,10 @@ impl Playable for Sugoroku {
         review: crate::review::ReviewScale::SUGOROKU,
         levels: Levels {
             // Measured: docs/cpu-seats.md (`match ladder`, 200 games a pair,
-            // 2026-12-07, the gen8 network; greedy's +339 from 2026-12-03).
+            // 2026-12-07, the gen9 network; greedy's +339 from 2026-12-03).
             elo: &[
-                56, 84, 140, 181, 223, 251, 282, 363, 384, 465, 531, 598, 601, 671, 741, 804, 804,
-                815, 832, 849, 909,
+                80, 143, 188, 237, 300, 328, 391, 425, 432, 517, 632, 684, 708, 782, 806, 809, 858,
+                903, 928, 928, 990,
             ],
             // Evenly spaced, its levels gained 31-111 Elo a step up to level 14 and
             // nothing from level 15 (about 16 000 nodes a move) on: placed by
